@@ -1,0 +1,35 @@
+import type {} from 'vitest'
+import type {
+  RubricCriteriaInput,
+  ScorerLike,
+  ToPassScorerOptions,
+  ToSatisfyRubricOptions,
+} from './types'
+
+// Typed on `Assertion`, not `Matchers`: the asymmetric form (`expect.toSatisfyRubric`) cannot work
+// for async matchers, so it must not type-check. Both return `Promise<void>` so that lint rules
+// against floating promises catch a missing `await`.
+declare module 'vitest' {
+  interface Assertion<T = any> {
+    /**
+     * Ask the judge whether the value satisfies every required criterion of a rubric.
+     * `.not` passes when at least one required criterion is unmet. Must be awaited.
+     *
+     * @example
+     * await expect(reply).toSatisfyRubric('- Acknowledges the double charge\n- (optional) Gives a timeframe')
+     */
+    toSatisfyRubric(
+      criteria: RubricCriteriaInput | ScorerLike,
+      options?: ToSatisfyRubricOptions,
+    ): Promise<void>
+    /**
+     * Run a scorer on the value; passes when its score reaches the threshold (default `1`).
+     * Must be awaited.
+     */
+    toPassScorer(scorer: ScorerLike, options?: ToPassScorerOptions): Promise<void>
+  }
+  interface TaskMeta {
+    /** One record per rubricate assertion of the test. */
+    rubricate?: import('../src/records').RubricateRecord[]
+  }
+}

@@ -1,0 +1,49 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { CassetteMode } from './config'
+import type { JudgeCallSource, TestIdentity } from './records'
+import { stateSlot } from './state'
+
+/** What a transport reports about one HTTP exchange it handled. @internal */
+export interface ExchangeEvent {
+  source: JudgeCallSource
+  /** Cassette key, when cassettes are in use. */
+  key?: string | undefined
+}
+
+/**
+ * Context that travels with an assertion down to the judge's transport, across `await`s and
+ * concurrent tests, without every layer passing it by hand.
+ * @internal
+ */
+export interface CallContext {
+  /** The test the call belongs to: named in cassette misses and stored as `recordedBy`. */
+  test?: TestIdentity | undefined
+  /** Aborts the call (the test's signal: fires on timeout). */
+  signal?: AbortSignal | undefined
+  /** Cassette mode chosen at the call site (`{ cassettes: 'off' }`). */
+  cassetteMode?: CassetteMode | undefined
+  /** Version of the prompt template that produced the request, stored in judge cassettes. */
+  promptVersion?: string | undefined
+  /** Told about every HTTP exchange of the current judge call (SDK retries included). */
+  onExchange?: ((event: ExchangeEvent) => void) | undefined
+}
+
+// One storage per process, shared by every copy of the module: a context set by the setup file's
+// copy must be visible to the copy that the judge runs in.
+const storage = stateSlot('call-context', () => new AsyncLocalStorage<CallContext>())
+
+/** Run `fn` with `patch` merged over the current context. @internal */
+export function withCallContext<T>(patch: CallContext, fn: () => T): T {
+  return storage.run({ ...storage.getStore(), ...definedOnly(patch) }, fn)
+}
+
+/** The context of the running call, or an empty one. @internal */
+export function currentCallContext(): CallContext {
+  return storage.getStore() ?? {}
+}
+
+function definedOnly(patch: CallContext): CallContext {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(patch)) if (value !== undefined) out[key] = value
+  return out as CallContext
+}

@@ -1,0 +1,242 @@
+import { isAbsolute, resolve } from 'node:path'
+import { NoJudgeError, UsageError } from './errors'
+import { messages } from './messages'
+import type { JudgeInput } from './records'
+import { getState } from './state'
+
+/** How cassettes are used. DESIGN 7.4. */
+export type CassetteMode = 'replay' | 'auto' | 'record' | 'off'
+
+/** The four cassette modes, in the order messages list them. */
+export const CASSETTE_MODES: readonly CassetteMode[] = ['replay', 'auto', 'record', 'off']
+
+/** Price of a model in US dollars per million tokens. */
+export interface ModelPrice {
+  input: number
+  output: number
+}
+
+/** Cassette options, set in the plugin or with `configureRubricate`. */
+export interface CassetteOptions {
+  /** Default: `replay` when `CI` is set, `record` under `vitest -u`, else `auto`. */
+  mode?: CassetteMode | undefined
+  /** Folder of cassette files, relative to the project root. Default `'__cassettes__'`. */
+  dir?: string | undefined
+  /** Extra URL path patterns of agent model calls to record, e.g. `/\/v1\/messages$/`. */
+  match?: (string | RegExp)[] | undefined
+  /** Last change to an entry before it is written (after the built-in redaction). */
+  redact?: ((entry: any) => any) | undefined
+  /** Warn about cassettes older than this: milliseconds, or `'30d'`, `'12h'`... */
+  maxAge?: string | number | undefined
+  /** `'external'` when you run your own msw server and call `attachRubricate(server)`. Default `'internal'`. */
+  server?: 'internal' | 'external' | undefined
+}
+
+/** Everything that can be configured, at any level of DESIGN 4.3. */
+export interface RubricateConfig {
+  /** The judge: `'openai/<model>'`, an OpenAI-compatible endpoint, or a `JudgeModel`. */
+  judge?: JudgeInput | undefined
+  cassettes?: CassetteOptions | undefined
+  /** Parallel live judge calls per worker. Default `8`. */
+  judgeConcurrency?: number | undefined
+  /** Stop a run after this many live judge calls. Default: no limit. */
+  maxLiveCalls?: number | undefined
+  /** Stop a run once live judge calls are estimated to cost more than this, in US dollars. */
+  maxCost?: number | undefined
+  /** Prices used for cost estimates, keyed by model name. Merged over the built-in table. */
+  prices?: Record<string, ModelPrice> | undefined
+}
+
+/** Options that a single matcher or scorer call may set; they win over every other level. */
+export interface CallSiteConfig {
+  judge?: JudgeInput | undefined
+  cassettes?: CassetteMode | undefined
+}
+
+/** Where a resolved value came from, strongest first. */
+export type ConfigSource = 'call' | 'env' | 'configure' | 'plugin' | 'default'
+
+/** The configuration in effect for one call. */
+export interface ResolvedConfig {
+  judge: { value: JudgeInput; source: ConfigSource } | undefined
+  cassettes: {
+    mode: CassetteMode
+    modeSource: ConfigSource
+    dir: string
+    match: (string | RegExp)[]
+    redact: ((entry: any) => any) | undefined
+    maxAge: string | number | undefined
+    server: 'internal' | 'external'
+  }
+  judgeConcurrency: number
+  maxLiveCalls: number | undefined
+  maxCost: number | undefined
+  prices: Record<string, ModelPrice>
+}
+
+/**
+ * Configure rubricate for every test of a worker. Call it in a setup file; it wins over the
+ * plugin's options, and loses to environment variables and to options given at the call site.
+ * Options that cannot cross processes (a `JudgeModel`, a `redact` function) are set here.
+ *
+ * @example
+ * configureRubricate({ judge: { model: 'llama3.1', baseURL: 'http://localhost:11434/v1' } })
+ */
+export function configureRubricate(config: RubricateConfig): void {
+  validateConfig(config, 'configureRubricate()')
+  const state = getState()
+  state.configured = mergeConfig(state.configured, config)
+}
+
+/** Forget everything set with `configureRubricate` (for tests of your own setup). */
+export function resetRubricateConfig(): void {
+  getState().configured = {}
+}
+
+/** @internal Sets the plugin's options in this worker (called by the setup file). */
+export function setPluginConfig(config: RubricateConfig): void {
+  getState().plugin = config
+}
+
+/**
+ * Resolve the configuration for one call: call site > environment > `configureRubricate` >
+ * plugin options > defaults (DESIGN 4.3).
+ * @internal
+ */
+export function resolveConfig(
+  callSite: CallSiteConfig = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedConfig {
+  const state = getState()
+  const layers: [ConfigSource, RubricateConfig][] = [
+    ['call', { judge: callSite.judge, cassettes: { mode: callSite.cassettes } }],
+    ['env', envConfig(env)],
+    ['configure', state.configured],
+    ['plugin', state.plugin],
+  ]
+  const pick = <T>(
+    get: (c: RubricateConfig) => T | undefined,
+  ): { value: T; source: ConfigSource } | undefined => {
+    for (const [source, layer] of layers) {
+      const value = get(layer)
+      if (value !== undefined) return { value, source }
+    }
+    return undefined
+  }
+  const mode = pick((c) => c.cassettes?.mode)
+  const root = state.run.root ?? process.cwd()
+  const dir = pick((c) => c.cassettes?.dir)?.value ?? '__cassettes__'
+  return {
+    judge: pick((c) => c.judge),
+    cassettes: {
+      mode: mode?.value ?? defaultCassetteMode(env, state.run.updateSnapshots),
+      modeSource: mode?.source ?? 'default',
+      dir: isAbsolute(dir) ? dir : resolve(root, dir),
+      match: pick((c) => c.cassettes?.match)?.value ?? [],
+      redact: pick((c) => c.cassettes?.redact)?.value,
+      maxAge: pick((c) => c.cassettes?.maxAge)?.value,
+      server: pick((c) => c.cassettes?.server)?.value ?? 'internal',
+    },
+    judgeConcurrency: pick((c) => c.judgeConcurrency)?.value ?? 8,
+    maxLiveCalls: pick((c) => c.maxLiveCalls)?.value,
+    maxCost: pick((c) => c.maxCost)?.value,
+    prices: Object.assign({}, state.plugin.prices, state.configured.prices),
+  }
+}
+
+/**
+ * The judge for one call, or `RUBRICATE_NO_JUDGE` naming every place one can be set.
+ * @internal
+ */
+export function resolveJudge(
+  callSite?: JudgeInput,
+  env: NodeJS.ProcessEnv = process.env,
+): JudgeInput {
+  const judge = resolveConfig({ judge: callSite }, env).judge
+  if (!judge) throw new NoJudgeError(messages.noJudge())
+  return judge.value
+}
+
+/**
+ * The cassette mode when nobody chose one: `replay` on CI (`CI` set to anything but `false`/`0`),
+ * `record` under `vitest -u`, else `auto`.
+ * @internal
+ */
+export function defaultCassetteMode(
+  env: NodeJS.ProcessEnv,
+  updateSnapshots: boolean,
+): CassetteMode {
+  const ci = env.CI
+  if (ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0') return 'replay'
+  if (updateSnapshots) return 'record'
+  return 'auto'
+}
+
+/** Parse a cassette mode, or throw a usage error that lists the four. @internal */
+export function parseCassetteMode(value: unknown, where: string): CassetteMode {
+  if (typeof value === 'string' && (CASSETTE_MODES as readonly string[]).includes(value)) {
+    return value as CassetteMode
+  }
+  throw new UsageError(messages.invalidCassetteMode(where, value))
+}
+
+function envConfig(env: NodeJS.ProcessEnv): RubricateConfig {
+  const config: RubricateConfig = {}
+  const judge = env.RUBRICATE_JUDGE?.trim()
+  if (judge) config.judge = judge
+  const mode = env.RUBRICATE_CASSETTES?.trim()
+  if (mode) config.cassettes = { mode: parseCassetteMode(mode, 'RUBRICATE_CASSETTES') }
+  return config
+}
+
+function mergeConfig(base: RubricateConfig, next: RubricateConfig): RubricateConfig {
+  return { ...base, ...next, cassettes: { ...base.cassettes, ...next.cassettes } }
+}
+
+const KNOWN_KEYS = new Set([
+  'judge',
+  'cassettes',
+  'judgeConcurrency',
+  'maxLiveCalls',
+  'maxCost',
+  'prices',
+])
+const KNOWN_CASSETTE_KEYS = new Set(['mode', 'dir', 'match', 'redact', 'maxAge', 'server'])
+
+/** Reject unknown keys and bad values up front, so a typo is not silently ignored. @internal */
+export function validateConfig(config: RubricateConfig, where: string): void {
+  if (typeof config !== 'object' || config === null) {
+    throw new UsageError(messages.configNotObject(where, config))
+  }
+  for (const key of Object.keys(config)) {
+    if (!KNOWN_KEYS.has(key))
+      throw new UsageError(messages.unknownOption(where, key, [...KNOWN_KEYS]))
+  }
+  for (const key of Object.keys(config.cassettes ?? {})) {
+    if (!KNOWN_CASSETTE_KEYS.has(key)) {
+      throw new UsageError(
+        messages.unknownOption(`${where} cassettes`, key, [...KNOWN_CASSETTE_KEYS]),
+      )
+    }
+  }
+  if (config.cassettes?.mode !== undefined)
+    parseCassetteMode(config.cassettes.mode, `${where} cassettes.mode`)
+  const server = config.cassettes?.server
+  if (server !== undefined && server !== 'internal' && server !== 'external') {
+    throw new UsageError(
+      messages.invalidChoice(`${where} cassettes.server`, server, ['internal', 'external']),
+    )
+  }
+  for (const key of ['judgeConcurrency', 'maxLiveCalls'] as const) {
+    const value = config[key]
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new UsageError(messages.notPositiveInteger(`${where} ${key}`, value))
+    }
+  }
+  if (
+    config.maxCost !== undefined &&
+    !(typeof config.maxCost === 'number' && config.maxCost >= 0)
+  ) {
+    throw new UsageError(messages.notPositiveNumber(`${where} maxCost`, config.maxCost))
+  }
+}

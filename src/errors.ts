@@ -1,0 +1,150 @@
+/**
+ * Error classes with stable codes (DESIGN section 11). Match on `code`, not on `instanceof`: two
+ * copies of rubricate (ESM and CJS, or two versions) can be loaded in one process.
+ */
+
+/** Every error code rubricate throws. */
+export type RubricateErrorCode =
+  | 'RUBRICATE_NO_JUDGE'
+  | 'RUBRICATE_JUDGE_OUTPUT'
+  | 'RUBRICATE_JUDGE_REQUEST'
+  | 'RUBRICATE_CASSETTE_MISS'
+  | 'RUBRICATE_CASSETTE_CORRUPT'
+  | 'RUBRICATE_SECRET_IN_CASSETTE'
+  | 'RUBRICATE_SCORER_RUN'
+  | 'RUBRICATE_USAGE'
+  | 'RUBRICATE_LIMIT'
+
+/** Base class of every rubricate error. */
+export class RubricateError extends Error {
+  readonly code: RubricateErrorCode
+  constructor(code: RubricateErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.code = code
+    this.name = 'RubricateError'
+  }
+}
+
+/** No judge was configured anywhere, but an assertion or scorer step needs one. */
+export class NoJudgeError extends RubricateError {
+  constructor(message: string) {
+    super('RUBRICATE_NO_JUDGE', message)
+    this.name = 'NoJudgeError'
+  }
+}
+
+/** The judge answered, but its reply did not validate, even after the repair attempt. */
+export class JudgeOutputError extends RubricateError {
+  /** The judge's raw reply text (of the last attempt). */
+  readonly rawText: string
+  constructor(message: string, rawText: string, options?: { cause?: unknown }) {
+    super('RUBRICATE_JUDGE_OUTPUT', message, options)
+    this.name = 'JudgeOutputError'
+    this.rawText = rawText
+  }
+}
+
+/** The request to the judge failed: a provider error, an exhausted retry budget, an abort. */
+export class JudgeRequestError extends RubricateError {
+  /** HTTP status, when the provider answered. */
+  readonly status: number | undefined
+  constructor(message: string, status?: number, options?: { cause?: unknown }) {
+    super('RUBRICATE_JUDGE_REQUEST', message, options)
+    this.name = 'JudgeRequestError'
+    this.status = status
+  }
+}
+
+/** Replay mode found no recorded exchange for a request; no network call was made. */
+export class CassetteMissError extends RubricateError {
+  readonly key: string
+  constructor(message: string, key: string) {
+    super('RUBRICATE_CASSETTE_MISS', message)
+    this.name = 'CassetteMissError'
+    this.key = key
+  }
+}
+
+/** A cassette file could not be read as a valid entry; the file is left as it was. */
+export class CassetteCorruptError extends RubricateError {
+  readonly file: string
+  constructor(message: string, file: string, options?: { cause?: unknown }) {
+    super('RUBRICATE_CASSETTE_CORRUPT', message, options)
+    this.name = 'CassetteCorruptError'
+    this.file = file
+  }
+}
+
+/** An entry still held a known secret after redaction, so it was not written. */
+export class SecretInCassetteError extends RubricateError {
+  constructor(message: string) {
+    super('RUBRICATE_SECRET_IN_CASSETTE', message)
+    this.name = 'SecretInCassetteError'
+  }
+}
+
+/** A scorer step failed. `cause` is the step's error (a judge failure keeps its own code). */
+export class ScorerRunError extends RubricateError {
+  /** The step that failed. */
+  readonly failedStep: string
+  /** The steps that finished before it, in order. */
+  readonly completedSteps: string[]
+  /** What the completed steps produced, plus the judge calls made so far. */
+  readonly result: Record<string, unknown> | undefined
+  constructor(
+    message: string,
+    details: {
+      failedStep: string
+      completedSteps: string[]
+      result?: Record<string, unknown> | undefined
+    },
+    options?: { cause?: unknown },
+  ) {
+    super('RUBRICATE_SCORER_RUN', message, options)
+    this.name = 'ScorerRunError'
+    this.failedStep = details.failedStep
+    this.completedSteps = details.completedSteps
+    this.result = details.result
+  }
+}
+
+/** A run-level limit (`maxLiveCalls`, `maxCost`) stopped a live run. */
+export class LimitError extends RubricateError {
+  constructor(message: string) {
+    super('RUBRICATE_LIMIT', message)
+    this.name = 'LimitError'
+  }
+}
+
+/** The library was called with input it cannot use. The message says what to change. */
+export class UsageError extends RubricateError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RUBRICATE_USAGE', message, options)
+    this.name = 'UsageError'
+  }
+}
+
+/** True for any rubricate error, from this copy of the module or another. */
+export function isRubricateError(error: unknown): error is RubricateError {
+  if (!(error instanceof Error)) return false
+  const code: unknown = (error as Error & { code?: unknown }).code
+  return typeof code === 'string' && code.startsWith('RUBRICATE_')
+}
+
+/**
+ * The innermost rubricate error in a `cause` chain (a judge failure wrapped in `ScorerRunError`
+ * reports the judge's code), else the error itself.
+ */
+export function rootCause(error: unknown): unknown {
+  let current = error
+  let found: unknown = isRubricateError(error) ? error : undefined
+  for (
+    let depth = 0;
+    depth < 10 && current instanceof Error && current.cause !== undefined;
+    depth++
+  ) {
+    current = current.cause
+    if (isRubricateError(current)) found = current
+  }
+  return found ?? error
+}

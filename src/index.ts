@@ -1,0 +1,48 @@
+// rubricate: the framework-agnostic core. Never imports `vitest`.
+
+export type {
+  CallSiteConfig,
+  CassetteMode,
+  CassetteOptions,
+  ModelPrice,
+  RubricateConfig,
+} from './config'
+// Configuration
+export { CASSETTE_MODES, configureRubricate, resetRubricateConfig } from './config'
+export type { RubricateErrorCode } from './errors'
+// Errors
+export {
+  CassetteCorruptError,
+  CassetteMissError,
+  isRubricateError,
+  JudgeOutputError,
+  JudgeRequestError,
+  LimitError,
+  NoJudgeError,
+  RubricateError,
+  rootCause,
+  ScorerRunError,
+  SecretInCassetteError,
+  UsageError,
+} from './errors'
+export type { RecordListener } from './record-hooks'
+// Records and hooks
+export { onRecord } from './record-hooks'
+export type {
+  JsonSchema,
+  JudgeCall,
+  JudgeCallSource,
+  JudgeCompleteOptions,
+  JudgeInput,
+  JudgeModel,
+  JudgeReply,
+  JudgeRequest,
+  LoopIterationRecord,
+  OpenAICompatibleJudge,
+  RubricateRecord,
+  ScorerStepName,
+  StructuredOutputMode,
+  TestIdentity,
+  TokenUsage,
+  Verdict,
+} from './records'

@@ -1,0 +1,79 @@
+/**
+ * Every user-facing message (DESIGN section 11). Each one starts with `[rubricate]` and says what
+ * happened, why, and what to do. Values are quoted with double quotes.
+ */
+
+const PREFIX = '[rubricate]'
+
+/** Prefix a message. @internal */
+export function format(text: string): string {
+  return `${PREFIX} ${text}`
+}
+
+/** Render any value for a message: strings quoted, the rest as short JSON. @internal */
+export function show(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)
+  if (value === undefined) return 'undefined'
+  if (typeof value === 'function') return 'a function'
+  if (typeof value === 'bigint') return `${value}n`
+  try {
+    const json = JSON.stringify(value)
+    if (json === undefined) return String(value)
+    return json.length > 80 ? `${json.slice(0, 77)}...` : json
+  } catch {
+    return Object.prototype.toString.call(value)
+  }
+}
+
+function list(values: readonly string[]): string {
+  return values.map((v) => `"${v}"`).join(', ')
+}
+
+/** The catalogue of messages, grouped by the part of rubricate that raises them. */
+export const messages = {
+  // configuration
+  noJudge: (): string =>
+    format(
+      [
+        'No judge model is configured, so this rubric cannot be judged.',
+        'Set one in any of these places (strongest first):',
+        "  - the call: toSatisfyRubric(criteria, { judge: 'openai/gpt-4.1-mini' }), createRubricScorer({ judge }) or createScorer({ judge: { model } })",
+        '  - the environment: RUBRICATE_JUDGE=openai/gpt-4.1-mini',
+        "  - a setup file: configureRubricate({ judge: 'openai/gpt-4.1-mini' })",
+        "  - vitest.config: plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })]",
+      ].join('\n'),
+    ),
+  invalidCassetteMode: (where: string, value: unknown): string =>
+    format(
+      `${where} is ${show(value)}, which is not a cassette mode. Use one of ${list(['replay', 'auto', 'record', 'off'])}.`,
+    ),
+  invalidChoice: (where: string, value: unknown, choices: readonly string[]): string =>
+    format(`${where} is ${show(value)}, which is not supported. Use one of ${list(choices)}.`),
+  unknownOption: (where: string, key: string, known: readonly string[]): string =>
+    format(
+      `${where} got an unknown option "${key}". Known options: ${list(known)}. Check the spelling.`,
+    ),
+  configNotObject: (where: string, value: unknown): string =>
+    format(`${where} expects an options object, but got ${show(value)}.`),
+  notPositiveInteger: (where: string, value: unknown): string =>
+    format(`${where} must be a positive integer, but is ${show(value)}.`),
+  notPositiveNumber: (where: string, value: unknown): string =>
+    format(`${where} must be a number >= 0, but is ${show(value)}.`),
+
+  // testing helpers
+  fakeScriptExhausted: (length: number, index: number): string =>
+    format(
+      `startFakeOpenAI() got request #${index + 1}, but its reply list has only ${length} entries. Add replies to the list, or pass a function as \`reply\`.`,
+    ),
+  fakeUnsupportedPath: (path: string): string =>
+    format(
+      `The fake OpenAI server does not implement "${path}" for text replies (it speaks /chat/completions, /responses and /embeddings). Return fakeReply.raw({ status, body }) for other paths.`,
+    ),
+
+  // internal
+  bug: (what: string): string =>
+    format(
+      `${what}. This is a bug in rubricate; please report it with the test that triggered it.`,
+    ),
+}

@@ -1,0 +1,34 @@
+import { currentCallContext } from './call-context'
+import type { RubricateRecord, TestIdentity } from './records'
+import { stateSlot } from './state'
+
+/** Receives every record that core code emits (loops, for now), with the test it belongs to. */
+export type RecordListener = (
+  record: RubricateRecord,
+  context: { test?: TestIdentity | undefined },
+) => void
+
+const listeners = stateSlot('record-listeners', () => new Set<RecordListener>())
+
+/**
+ * Subscribe to records emitted by core code, such as each check of `runUntilComplete`. The Vitest
+ * setup file uses it to put loops into `task.meta`; returns a function that unsubscribes.
+ */
+export function onRecord(listener: RecordListener): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** Tell every listener about a record. A throwing listener does not stop the others. @internal */
+export function emitRecord(record: RubricateRecord): void {
+  const context = { test: currentCallContext().test }
+  for (const listener of listeners) {
+    try {
+      listener(record, context)
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error
+      })
+    }
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Shapes that cross module boundaries (DESIGN section 3). Everything here is plain data: records
+ * travel from a Vitest worker to the reporter inside `task.meta`, so they must survive JSON.
+ */
+
+/** Token counts reported by a judge for one call. */
+export interface TokenUsage {
+  inputTokens: number
+  outputTokens: number
+  totalTokens: number
+}
+
+/** A JSON Schema object, as sent to the judge in `response_format` or in the prompt. */
+export type JsonSchema = { [key: string]: unknown }
+
+/** One request to a judge model: a system message, a user prompt and an optional output schema. */
+export interface JudgeRequest {
+  system?: string | undefined
+  prompt: string
+  schema?: JsonSchema | undefined
+  schemaName?: string | undefined
+  seed?: number | undefined
+  temperature?: number | undefined
+}
+
+/** What a judge model answers: the raw text, plus usage and model id when known. */
+export interface JudgeReply {
+  text: string
+  usage?: TokenUsage | undefined
+  model?: string | undefined
+}
+
+/** Options passed to every {@link JudgeModel.complete} call. */
+export interface JudgeCompleteOptions {
+  signal?: AbortSignal | undefined
+}
+
+/**
+ * A judge model: anything that turns a {@link JudgeRequest} into a {@link JudgeReply}.
+ * Implement it to use a provider that does not speak the OpenAI protocol.
+ */
+export interface JudgeModel {
+  id: string
+  complete(request: JudgeRequest, options: JudgeCompleteOptions): Promise<JudgeReply>
+}
+
+/** How a judge is asked for structured output. DESIGN 4.2. */
+export type StructuredOutputMode = 'auto' | 'json_schema' | 'prompt'
+
+/**
+ * An OpenAI-compatible endpoint used as a judge (OpenAI, Azure, Ollama, vLLM, OpenRouter...).
+ */
+export interface OpenAICompatibleJudge {
+  /** The model name sent to the endpoint, e.g. `gpt-4.1-mini`. */
+  model: string
+  /** Base URL of the endpoint. Default: `OPENAI_BASE_URL`, else the OpenAI API. */
+  baseURL?: string | undefined
+  /** API key. Default: `OPENAI_API_KEY`. */
+  apiKey?: string | undefined
+  /** Extra headers sent with every request (e.g. Azure's `api-key`). Never stored in cassettes. */
+  headers?: Record<string, string> | undefined
+  /** Extra query parameters sent with every request (e.g. Azure's `api-version`). */
+  query?: Record<string, string> | undefined
+  /** Sampling temperature. Sent only when set: reasoning models reject a non-default value. */
+  temperature?: number | undefined
+  /** How structured output is requested. Default `'auto'`. */
+  structuredOutput?: StructuredOutputMode | undefined
+  /** Mastra's name for prompt-mode structured output; `true`, `'inline'` and `'system'` mean `'prompt'`. */
+  jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
+  /** Retries of transient failures (408, 429, 5xx, connection errors). Default `2`. */
+  maxRetries?: number | undefined
+  /** Per-request timeout in milliseconds. Default: the SDK's. */
+  timeoutMs?: number | undefined
+}
+
+/** Every way to name a judge: `'openai/<model>'`, an OpenAI-compatible endpoint, or a custom model. */
+export type JudgeInput = string | OpenAICompatibleJudge | JudgeModel
+
+/** Where a judge reply came from. */
+export type JudgeCallSource = 'replayed' | 'recorded' | 'live'
+
+/** The scorer step a judge call belongs to. */
+export type ScorerStepName = 'preprocess' | 'analyze' | 'generateScore' | 'generateReason'
+
+/** One logical judge call of one scorer step. */
+export interface JudgeCall {
+  step: ScorerStepName
+  model: string
+  status: 'success' | 'failed'
+  /** Served from a cassette, made live and recorded, or made live without cassettes. */
+  source: JudgeCallSource
+  cassetteKey?: string | undefined
+  usage?: TokenUsage | undefined
+  durationMs: number
+  /** 1 + repair attempts (invalid output fed back to the judge). */
+  attemptCount: number
+  /** HTTP requests made, SDK retries included. */
+  modelCallCount: number
+}
+
+/** The judge's verdict on one rubric criterion. */
+export interface Verdict {
+  /** `'c1'`, `'c2'`, ... in rubric order. */
+  id: string
+  criterion: string
+  required: boolean
+  satisfied: boolean
+  reasoning: string
+  /** With `samples > 1`: how many samples judged the criterion satisfied. */
+  agreement?: { satisfied: number; total: number } | undefined
+}
+
+/** One assertion's outcome, stored in `task.meta.rubricate` (plain JSON). */
+export interface RubricateRecord {
+  v: 1
+  kind: 'rubric' | 'scorer' | 'loop'
+  /** Of the assertion as written, `.not` applied. */
+  status: 'pass' | 'fail' | 'error'
+  negated: boolean
+  score?: number | undefined
+  threshold?: number | undefined
+  verdicts?: Verdict[] | undefined
+  reason?: string | undefined
+  error?: { code: string; message: string } | undefined
+  judgeCalls: JudgeCall[]
+  durationMs: number
+  /** First 200 characters of the judged text. */
+  outputPreview: string
+  /** Scorer id for `kind: 'scorer'`; loop details for `kind: 'loop'`. */
+  scorerId?: string | undefined
+  iterations?: LoopIterationRecord[] | undefined
+}
+
+/** One iteration of a `runUntilComplete` loop, as recorded for the reporter. */
+export interface LoopIterationRecord {
+  iteration: number
+  complete: boolean
+  outputPreview: string
+  scorers: {
+    id: string
+    score?: number | undefined
+    passed: boolean
+    errored: boolean
+    reason?: string | undefined
+  }[]
+}
+
+/** The test an assertion or a model call belongs to; passed down so messages name the right test. */
+export interface TestIdentity {
+  /** Absolute path of the test file. */
+  file: string
+  /** Full name, `suite > test`. */
+  name: string
+  /** Vitest task id, when known. */
+  id?: string | undefined
+}

@@ -1,0 +1,254 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { gzipSync } from 'node:zlib'
+import { messages } from '../messages'
+import { type ReplyBody, renderReply } from './fake-render'
+import {
+  type FakeReply,
+  type FakeReplyInput,
+  type FakeTextOptions,
+  fakeReply,
+  replyKind,
+  toFakeReply,
+} from './fake-reply'
+
+/** One request the fake server received, as logged in `server.requests`. */
+export interface FakeRequest {
+  /** Order of arrival, from 0. */
+  index: number
+  method: string
+  /** Path without the query string, e.g. `/v1/chat/completions`. */
+  path: string
+  query: Record<string, string>
+  /** Request headers, lower-cased names. */
+  headers: Record<string, string>
+  bodyText: string
+  /** The body parsed as JSON, or `undefined` when it is not JSON. */
+  body: any
+  /** The request asked for a streamed reply (`"stream": true`). */
+  stream: boolean
+}
+
+/** Computes the reply to one request. */
+export type FakeReplyFunction = (request: FakeRequest) => FakeReplyInput | Promise<FakeReplyInput>
+
+/** Options of {@link startFakeOpenAI}. */
+export interface FakeOpenAIOptions {
+  /**
+   * The reply: a function of the request, a list (request `i` gets entry `i`), or one fixed reply.
+   * Default: the text `"ok"`.
+   */
+  reply?: FakeReplyFunction | FakeReplyInput[] | FakeReplyInput | undefined
+  /** Wait this long before answering every request. Default `0`. */
+  latencyMs?: number | undefined
+}
+
+/** A running fake OpenAI-compatible server. */
+export interface FakeOpenAI {
+  /** `http://127.0.0.1:<port>` */
+  url: string
+  /** `http://127.0.0.1:<port>/v1`: pass it as `baseURL` to an OpenAI client. */
+  baseURL: string
+  port: number
+  /** Every request received so far, in order of arrival. */
+  requests: FakeRequest[]
+  /** Replace the reply for the requests that follow. */
+  setReply(reply: FakeOpenAIOptions['reply']): void
+  /** Empty the request log (request indexes start again at 0). */
+  clearRequests(): void
+  /** Stop the server; open and hanging connections are cut. */
+  close(): Promise<void>
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+/**
+ * Start a real HTTP server on 127.0.0.1 (a random port) that speaks the OpenAI Chat Completions
+ * protocol, plain and streamed, answering from a script. Use it to test agents and judges without
+ * a network: point any OpenAI-compatible client at `server.baseURL`.
+ *
+ * @example
+ * const server = await startFakeOpenAI({ reply: (req) => `You said: ${req.body.messages.at(-1).content}` })
+ * const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'test' })
+ * // ...
+ * await server.close()
+ */
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  let reply = toReplyFunction(options.reply)
+  const latencyMs = options.latencyMs ?? 0
+  const requests: FakeRequest[] = []
+  let index = 0
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent && !res.destroyed) {
+        send(
+          res,
+          fakeReply.status(500, { message: `Fake server error: ${(error as Error).message}` }),
+        )
+      } else {
+        res.destroy()
+      }
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const bodyText = await readBody(req)
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const body = parseJson(bodyText)
+    const request: FakeRequest = {
+      index: index++,
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: flattenHeaders(req.headers),
+      bodyText,
+      body,
+      stream: typeof body === 'object' && body !== null && body.stream === true,
+    }
+    requests.push(request)
+    if (latencyMs > 0) await sleep(latencyMs)
+    let built = toFakeReply(await reply(request))
+    while (replyKind(built) === 'delay') {
+      const { ms, then } = built as Extract<FakeReply, { ms: number }>
+      await sleep(ms)
+      built = toFakeReply(then)
+    }
+    if (res.destroyed) return
+    await respond(res, request, built)
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  const url = `http://127.0.0.1:${port}`
+
+  const close = async (): Promise<void> => {
+    if (!server.listening) return
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    server.closeAllConnections()
+    await closed
+  }
+
+  return {
+    url,
+    baseURL: `${url}/v1`,
+    port,
+    requests,
+    setReply(next) {
+      reply = toReplyFunction(next)
+    },
+    clearRequests() {
+      requests.length = 0
+      index = 0
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  }
+}
+
+function toReplyFunction(reply: FakeOpenAIOptions['reply']): FakeReplyFunction {
+  if (reply === undefined) return () => 'ok'
+  if (typeof reply === 'function') return reply
+  if (Array.isArray(reply)) {
+    const script = reply as FakeReplyInput[]
+    return (request) =>
+      request.index < script.length
+        ? (script[request.index] as FakeReplyInput)
+        : fakeReply.status(500, {
+            message: messages.fakeScriptExhausted(script.length, request.index),
+            headers: { 'x-should-retry': 'false' },
+          })
+  }
+  return () => reply
+}
+
+async function respond(res: ServerResponse, request: FakeRequest, reply: FakeReply): Promise<void> {
+  const kind = replyKind(reply)
+  if (kind === 'drop') {
+    res.socket?.destroy()
+    return
+  }
+  if (kind === 'hang') return
+  if (kind === 'raw') {
+    send(res, reply)
+    return
+  }
+  const { content, options } = reply as Extract<FakeReply, { content: string }>
+  const rendered = renderReply(request, content, options)
+  if (rendered.kind === 'unsupported') {
+    send(res, fakeReply.status(404, { message: messages.fakeUnsupportedPath(request.path) }))
+    return
+  }
+  if (rendered.kind === 'json') {
+    send(res, fakeReply.raw({ status: 200, body: rendered.body, gzip: options.gzip ?? false }))
+    return
+  }
+  await stream(res, rendered, options)
+}
+
+async function stream(
+  res: ServerResponse,
+  rendered: Extract<ReplyBody, { kind: 'sse' }>,
+  options: FakeTextOptions,
+) {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  })
+  let sent = 0
+  for (const event of rendered.events) {
+    if (options.dropAfterChunks !== undefined && sent >= options.dropAfterChunks) {
+      res.socket?.destroy()
+      return
+    }
+    if (options.chunkDelayMs) await sleep(options.chunkDelayMs)
+    if (res.destroyed) return
+    // Wait for the chunk to reach the socket, so a later drop cuts the stream after it.
+    await new Promise<void>((resolve) => res.write(event, () => resolve()))
+    sent++
+  }
+  res.end()
+}
+
+function send(res: ServerResponse, reply: FakeReply): void {
+  const { status, headers, body, gzip } = reply as Extract<FakeReply, { status: number }>
+  let payload: Buffer = Buffer.from(body)
+  const out: Record<string, string> = { ...headers }
+  if (gzip) {
+    payload = gzipSync(payload)
+    out['content-encoding'] = 'gzip'
+  }
+  out['content-length'] = String(payload.length)
+  res.writeHead(status, out)
+  res.end(payload)
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function parseJson(text: string): any {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function flattenHeaders(headers: IncomingMessage['headers']): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return out
+}

@@ -1,0 +1,207 @@
+import type { FakeRequest } from './fake-openai'
+import type { FakeTextOptions, FakeUsage } from './fake-reply'
+
+/** A text reply rendered for one endpoint: a JSON body, SSE events, or "not implemented". @internal */
+export type ReplyBody =
+  | { kind: 'json'; body: unknown }
+  | { kind: 'sse'; events: string[] }
+  | { kind: 'unsupported' }
+
+// Fixed so that identical requests give byte-identical replies (cassettes stay stable).
+const CREATED = 1_764_000_000
+
+/** Render assistant text in the shape the requested endpoint speaks. @internal */
+export function renderReply(
+  request: FakeRequest,
+  content: string,
+  options: FakeTextOptions,
+): ReplyBody {
+  const body = (
+    typeof request.body === 'object' && request.body !== null ? request.body : {}
+  ) as Record<string, any>
+  const model = options.model ?? (typeof body.model === 'string' ? body.model : 'fake-model')
+  const usage = options.usage ?? estimateUsage(request.bodyText, content)
+  const id = `fake-${request.index}`
+  if (request.path.endsWith('/chat/completions')) {
+    return request.stream
+      ? { kind: 'sse', events: chatChunks(id, model, content, usage, options, body) }
+      : { kind: 'json', body: chatCompletion(id, model, content, usage, options) }
+  }
+  if (request.path.endsWith('/responses')) {
+    const response = responseObject(id, model, content, usage)
+    return request.stream
+      ? { kind: 'sse', events: responseEvents(response, content, options) }
+      : { kind: 'json', body: response }
+  }
+  if (request.path.endsWith('/embeddings'))
+    return { kind: 'json', body: embeddings(body, model, usage) }
+  return { kind: 'unsupported' }
+}
+
+function estimateUsage(requestText: string, content: string): FakeUsage {
+  const prompt = Math.max(1, Math.ceil(requestText.length / 4))
+  const completion = Math.max(1, Math.ceil(content.length / 4))
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+}
+
+function usageFields(usage: FakeUsage) {
+  return {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens,
+  }
+}
+
+function toolCalls(options: FakeTextOptions) {
+  return options.toolCalls?.map((call, i) => ({
+    id: call.id ?? `call_${i}`,
+    type: 'function' as const,
+    function: { name: call.name, arguments: call.arguments },
+  }))
+}
+
+function chatCompletion(
+  id: string,
+  model: string,
+  content: string,
+  usage: FakeUsage,
+  options: FakeTextOptions,
+) {
+  const calls = toolCalls(options)
+  return {
+    id: `chatcmpl-${id}`,
+    object: 'chat.completion',
+    created: CREATED,
+    model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: calls && !content ? null : content,
+          refusal: null,
+          ...(calls ? { tool_calls: calls } : {}),
+        },
+        logprobs: null,
+        finish_reason: options.finishReason ?? (calls ? 'tool_calls' : 'stop'),
+      },
+    ],
+    usage: usageFields(usage),
+  }
+}
+
+function split(content: string, options: FakeTextOptions): string[] {
+  if (options.chunks) return options.chunks
+  return content.match(/\s*\S+\s*/g) ?? (content ? [content] : [])
+}
+
+function sse(data: unknown, event?: string): string {
+  return `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
+}
+
+function chatChunks(
+  id: string,
+  model: string,
+  content: string,
+  usage: FakeUsage,
+  options: FakeTextOptions,
+  body: Record<string, any>,
+): string[] {
+  const base = { id: `chatcmpl-${id}`, object: 'chat.completion.chunk', created: CREATED, model }
+  const chunk = (delta: object, finish: string | null = null) =>
+    sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })
+  const events = [chunk({ role: 'assistant', content: '' })]
+  for (const piece of split(content, options)) events.push(chunk({ content: piece }))
+  toolCalls(options)?.forEach((call, index) => {
+    events.push(chunk({ tool_calls: [{ index, ...call }] }))
+  })
+  events.push(chunk({}, options.finishReason ?? (options.toolCalls ? 'tool_calls' : 'stop')))
+  if (body.stream_options?.include_usage)
+    events.push(sse({ ...base, choices: [], usage: usageFields(usage) }))
+  events.push(sse('[DONE]'))
+  return events
+}
+
+function responseObject(id: string, model: string, content: string, usage: FakeUsage) {
+  return {
+    id: `resp_${id}`,
+    object: 'response',
+    created_at: CREATED,
+    status: 'completed',
+    model,
+    output: [
+      {
+        id: `msg_${id}`,
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: content, annotations: [] }],
+      },
+    ],
+    usage: {
+      input_tokens: usage.prompt_tokens,
+      output_tokens: usage.completion_tokens,
+      total_tokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens,
+    },
+  }
+}
+
+function responseEvents(
+  response: ReturnType<typeof responseObject>,
+  content: string,
+  options: FakeTextOptions,
+): string[] {
+  const itemId = response.output[0]?.id
+  let sequence = 0
+  const event = (type: string, data: object) =>
+    sse({ type, sequence_number: sequence++, ...data }, type)
+  const events = [
+    event('response.created', { response: { ...response, status: 'in_progress', output: [] } }),
+  ]
+  for (const delta of split(content, options)) {
+    events.push(
+      event('response.output_text.delta', {
+        item_id: itemId,
+        output_index: 0,
+        content_index: 0,
+        delta,
+      }),
+    )
+  }
+  events.push(
+    event('response.output_text.done', {
+      item_id: itemId,
+      output_index: 0,
+      content_index: 0,
+      text: content,
+    }),
+  )
+  events.push(event('response.completed', { response }))
+  return events
+}
+
+function embeddings(body: Record<string, any>, model: string, usage: FakeUsage) {
+  const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input]
+  return {
+    object: 'list',
+    model,
+    data: inputs.map((input, index) => {
+      const vector = vectorOf(String(input))
+      // The openai SDK asks for base64 (little-endian float32) by default and decodes it.
+      const embedding =
+        body.encoding_format === 'base64'
+          ? Buffer.from(new Float32Array(vector).buffer).toString('base64')
+          : vector
+      return { object: 'embedding', index, embedding }
+    }),
+    usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens },
+  }
+}
+
+// A deterministic 8-dimensional vector derived from the text.
+function vectorOf(text: string): number[] {
+  const vector = new Array<number>(8).fill(0)
+  for (let i = 0; i < text.length; i++)
+    vector[i % 8] = ((vector[i % 8] ?? 0) + text.charCodeAt(i)) % 997
+  return vector.map((v) => v / 997)
+}

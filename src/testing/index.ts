@@ -1,0 +1,13 @@
+// rubricate/testing: helpers for testing judges and agents without a network.
+
+export type { FakeOpenAI, FakeOpenAIOptions, FakeReplyFunction, FakeRequest } from './fake-openai'
+// Fake OpenAI-compatible server
+export { startFakeOpenAI } from './fake-openai'
+export type {
+  FakeErrorOptions,
+  FakeReply,
+  FakeReplyInput,
+  FakeTextOptions,
+  FakeUsage,
+} from './fake-reply'
+export { fakeReply } from './fake-reply'

@@ -1,0 +1,117 @@
+import { afterEach, expect, test } from 'vitest'
+import { configureRubricate, resetRubricateConfig } from '../../src'
+import { defaultCassetteMode, resolveConfig, resolveJudge, setPluginConfig } from '../../src/config'
+import { getState } from '../../src/state'
+
+afterEach(() => {
+  resetRubricateConfig()
+  setPluginConfig({})
+  getState().run.updateSnapshots = false
+})
+
+test('the judge comes from the plugin when nothing stronger sets one', () => {
+  setPluginConfig({ judge: 'openai/from-plugin' })
+  expect(resolveJudge(undefined, {})).toBe('openai/from-plugin')
+})
+
+test('configureRubricate wins over the plugin', () => {
+  setPluginConfig({ judge: 'openai/from-plugin' })
+  configureRubricate({ judge: 'openai/from-setup' })
+  expect(resolveJudge(undefined, {})).toBe('openai/from-setup')
+})
+
+test('the environment wins over configureRubricate', () => {
+  configureRubricate({ judge: 'openai/from-setup' })
+  expect(resolveJudge(undefined, { RUBRICATE_JUDGE: 'openai/from-env' })).toBe('openai/from-env')
+})
+
+test('the call site wins over the environment', () => {
+  expect(resolveJudge('openai/from-call', { RUBRICATE_JUDGE: 'openai/from-env' })).toBe(
+    'openai/from-call',
+  )
+})
+
+test('with no judge anywhere, RUBRICATE_NO_JUDGE names every place to set one', () => {
+  expect(() => resolveJudge(undefined, {})).toThrowError(
+    expect.objectContaining({
+      code: 'RUBRICATE_NO_JUDGE',
+      message: `[rubricate] No judge model is configured, so this rubric cannot be judged.
+Set one in any of these places (strongest first):
+  - the call: toSatisfyRubric(criteria, { judge: 'openai/gpt-4.1-mini' }), createRubricScorer({ judge }) or createScorer({ judge: { model } })
+  - the environment: RUBRICATE_JUDGE=openai/gpt-4.1-mini
+  - a setup file: configureRubricate({ judge: 'openai/gpt-4.1-mini' })
+  - vitest.config: plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })]`,
+    }),
+  )
+})
+
+test('cassette mode follows the same precedence, field by field', () => {
+  setPluginConfig({ cassettes: { mode: 'off', dir: '/plugin/dir' } })
+  expect(resolveConfig({}, {}).cassettes).toMatchObject({
+    mode: 'off',
+    modeSource: 'plugin',
+    dir: '/plugin/dir',
+  })
+  configureRubricate({ cassettes: { mode: 'record' } })
+  expect(resolveConfig({}, {}).cassettes).toMatchObject({
+    mode: 'record',
+    modeSource: 'configure',
+    dir: '/plugin/dir',
+  })
+  expect(resolveConfig({}, { RUBRICATE_CASSETTES: 'auto' }).cassettes.mode).toBe('auto')
+  expect(
+    resolveConfig({ cassettes: 'off' }, { RUBRICATE_CASSETTES: 'auto' }).cassettes,
+  ).toMatchObject({
+    mode: 'off',
+    modeSource: 'call',
+  })
+})
+
+test('the default mode is replay on CI, record under -u, auto otherwise', () => {
+  expect(defaultCassetteMode({ CI: 'true' }, false)).toBe('replay')
+  expect(defaultCassetteMode({ CI: '1' }, true)).toBe('replay')
+  expect(defaultCassetteMode({ CI: 'false' }, false)).toBe('auto')
+  expect(defaultCassetteMode({ CI: '0' }, false)).toBe('auto')
+  expect(defaultCassetteMode({}, true)).toBe('record')
+  expect(defaultCassetteMode({}, false)).toBe('auto')
+  getState().run.updateSnapshots = true
+  expect(resolveConfig({}, {}).cassettes).toMatchObject({ mode: 'record', modeSource: 'default' })
+})
+
+test('an invalid RUBRICATE_CASSETTES value is an error that lists the four modes', () => {
+  expect(() => resolveConfig({}, { RUBRICATE_CASSETTES: 'replay-only' })).toThrowError(
+    '[rubricate] RUBRICATE_CASSETTES is "replay-only", which is not a cassette mode. Use one of "replay", "auto", "record", "off".',
+  )
+})
+
+test('configureRubricate rejects unknown options and bad values, and keeps what was set before', () => {
+  configureRubricate({ judge: 'openai/kept' })
+  expect(() => configureRubricate({ juge: 'x' } as never)).toThrowError(
+    '[rubricate] configureRubricate() got an unknown option "juge". Known options: "judge", "cassettes", "judgeConcurrency", "maxLiveCalls", "maxCost", "prices". Check the spelling.',
+  )
+  expect(() => configureRubricate({ cassettes: { mode: 'sometimes' as never } })).toThrowError(
+    /not a cassette mode/,
+  )
+  expect(() => configureRubricate({ judgeConcurrency: 0 })).toThrowError(
+    /must be a positive integer/,
+  )
+  expect(resolveJudge(undefined, {})).toBe('openai/kept')
+})
+
+test('relative cassette folders resolve against the project root', () => {
+  getState().run.root = '/project'
+  try {
+    configureRubricate({ cassettes: { dir: 'fixtures/cassettes' } })
+    expect(resolveConfig({}, {}).cassettes.dir).toBe('/project/fixtures/cassettes')
+  } finally {
+    getState().run.root = undefined
+  }
+})
+
+test('state lives on globalThis, so a second copy of the module sees the same configuration', () => {
+  configureRubricate({ judge: 'openai/shared' })
+  const state = (globalThis as Record<symbol, { configured: { judge?: unknown } }>)[
+    Symbol.for('rubricate')
+  ]
+  expect(state?.configured.judge).toBe('openai/shared')
+})

@@ -1,0 +1,187 @@
+// Packs the project and installs the tarball into an ESM and a CommonJS project, the way a user
+// would, then loads every entry and type-checks against the shipped `.d.ts`. Needs `dist/`:
+// `npm test` builds before it runs the tests.
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { beforeAll, expect, test } from 'vitest'
+
+const run = promisify(execFile)
+const root = resolve(import.meta.dirname, '../..')
+// Inside the repository, so that the projects find the peer dependencies (vitest, openai, msw)
+// in the repository's node_modules, exactly as they would find their own.
+const work = join(root, 'node_modules/.cache/rubricate-pack-test')
+let tarball = ''
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist/index.js'))) {
+    throw new Error('dist/ is missing: run "npm run build" first (npm test does it for you).')
+  }
+  await rm(work, { recursive: true, force: true })
+  await mkdir(work, { recursive: true })
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root })
+  tarball = join(work, JSON.parse(stdout)[0].filename)
+}, 120_000)
+
+async function project(
+  name: string,
+  packageJson: object,
+  files: Record<string, string>,
+): Promise<string> {
+  const dir = join(work, name)
+  await mkdir(dir, { recursive: true })
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name, private: true, ...packageJson }, null, 2),
+  )
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(join(dir, file, '..'), { recursive: true })
+    await writeFile(join(dir, file), text)
+  }
+  await run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+    { cwd: dir },
+  )
+  return dir
+}
+
+const tsc = join(root, 'node_modules/typescript/bin/tsc')
+const vitest = join(root, 'node_modules/vitest/vitest.mjs')
+
+test('the arethetypeswrong check passes for every entry (node16 and bundler resolution)', async () => {
+  const attw = join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js')
+  // ESM-only entries (setup, matchers) import vitest, which cannot be required: that warning is by design.
+  // A problem makes attw exit non-zero, which rejects here with its report.
+  const { stdout } = await run(
+    process.execPath,
+    [
+      attw,
+      tarball,
+      '--profile',
+      'node16',
+      '--ignore-rules',
+      'cjs-resolves-to-esm',
+      '--format',
+      'ascii',
+    ],
+    { cwd: root },
+  )
+  expect(stdout).toContain('"rubricate/matchers"')
+}, 60_000)
+
+test('an ESM project imports every entry and type-checks against the shipped types', async () => {
+  const dir = await project(
+    'esm-project',
+    { type: 'module' },
+    {
+      'check.ts': `
+        /// <reference types="rubricate/matchers" />
+        import * as core from 'rubricate'
+        import plugin, { rubricate } from 'rubricate/plugin'
+        import RubricReporter from 'rubricate/reporter'
+        import { startFakeOpenAI, fakeReply } from 'rubricate/testing'
+        import type { ToSatisfyRubricOptions } from 'rubricate/matchers'
+        import { expect } from 'vitest'
+
+        core.configureRubricate({ cassettes: { mode: 'replay' } })
+        const options: ToSatisfyRubricOptions = { input: 'question' }
+        export const checks = [plugin, rubricate, RubricReporter, startFakeOpenAI, fakeReply, options]
+        export async function typed(): Promise<void> {
+          await expect('reply').toSatisfyRubric('- Acknowledges the charge', { input: 'q' })
+          // @ts-expect-error: the asymmetric form cannot work for async matchers, so it does not type-check
+          expect.toSatisfyRubric
+        }
+      `,
+      'load.mjs': `
+        const entries = ['rubricate', 'rubricate/plugin', 'rubricate/reporter', 'rubricate/testing', 'rubricate/matchers']
+        const loaded = {}
+        for (const entry of entries) loaded[entry] = Object.keys(await import(entry)).sort()
+        console.log(JSON.stringify(loaded))
+      `,
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['check.ts'],
+      }),
+    },
+  )
+  const { stdout } = await run(process.execPath, ['load.mjs'], { cwd: dir })
+  const loaded = JSON.parse(stdout)
+  expect(loaded.rubricate).toContain('configureRubricate')
+  expect(loaded['rubricate/plugin']).toEqual(expect.arrayContaining(['default', 'rubricate']))
+  expect(loaded['rubricate/reporter']).toContain('default')
+  expect(loaded['rubricate/testing']).toEqual(
+    expect.arrayContaining(['fakeReply', 'startFakeOpenAI']),
+  )
+  await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir })
+}, 120_000)
+
+test('a CommonJS project requires the dual entries and runs Vitest with a vitest.config.ts importing the plugin', async () => {
+  const dir = await project(
+    'cjs-project',
+    {},
+    {
+      'load.cjs': `
+        const loaded = {}
+        for (const entry of ['rubricate', 'rubricate/plugin', 'rubricate/reporter', 'rubricate/testing']) {
+          loaded[entry] = Object.keys(require(entry)).sort()
+        }
+        console.log(JSON.stringify(loaded))
+      `,
+      'check.ts': `
+        import { configureRubricate } from 'rubricate'
+        import rubricate from 'rubricate/plugin'
+        import { startFakeOpenAI } from 'rubricate/testing'
+        configureRubricate({ judgeConcurrency: 2 })
+        export const plugin = rubricate({ cassettes: { mode: 'off' } })
+        export const start = startFakeOpenAI
+      `,
+      'vitest.config.ts': `
+        import { defineConfig } from 'vitest/config'
+        import rubricate from 'rubricate/plugin'
+        export default defineConfig({ plugins: [rubricate()], test: { reporters: ['default'] } })
+      `,
+      'smoke.test.ts': `
+        import { test, expect } from 'vitest'
+        import { startFakeOpenAI } from 'rubricate/testing'
+        test('loads', async () => {
+          const server = await startFakeOpenAI()
+          expect(server.baseURL).toContain('127.0.0.1')
+          await server.close()
+        })
+      `,
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['check.ts'],
+      }),
+    },
+  )
+  const { stdout } = await run(process.execPath, ['load.cjs'], { cwd: dir })
+  const loaded = JSON.parse(stdout)
+  expect(loaded.rubricate).toContain('configureRubricate')
+  expect(loaded['rubricate/plugin']).toEqual(expect.arrayContaining(['default', 'rubricate']))
+  expect(loaded['rubricate/reporter']).toContain('default')
+  expect(loaded['rubricate/testing']).toContain('startFakeOpenAI')
+  await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir })
+  const vitestRun = await run(process.execPath, [vitest, 'run'], {
+    cwd: dir,
+    env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+  })
+  expect(vitestRun.stdout).toContain('1 passed')
+}, 120_000)

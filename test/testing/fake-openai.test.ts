@@ -1,0 +1,245 @@
+import OpenAI from 'openai'
+import { afterEach, expect, test } from 'vitest'
+import {
+  type FakeOpenAI,
+  type FakeOpenAIOptions,
+  fakeReply,
+  startFakeOpenAI,
+} from '../../src/testing'
+
+let server: FakeOpenAI | undefined
+
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+async function start(
+  options: FakeOpenAIOptions = {},
+): Promise<{ server: FakeOpenAI; client: OpenAI }> {
+  server = await startFakeOpenAI(options)
+  return {
+    server,
+    client: new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test-key', maxRetries: 0 }),
+  }
+}
+
+const ask = (content: string) => ({
+  model: 'gpt-test',
+  messages: [{ role: 'user' as const, content }],
+})
+
+test('listens on 127.0.0.1 with a random port and answers a chat completion through the SDK', async () => {
+  const { server, client } = await start({ reply: 'Hello there' })
+  expect(server.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+  const completion = await client.chat.completions.create(ask('hi'))
+  expect(completion.choices[0]?.message.content).toBe('Hello there')
+  expect(completion.model).toBe('gpt-test')
+  expect(completion.usage?.completion_tokens).toBeGreaterThan(0)
+  expect(completion.usage?.total_tokens).toBe(
+    (completion.usage?.prompt_tokens ?? 0) + (completion.usage?.completion_tokens ?? 0),
+  )
+})
+
+test('answers from a function of the request and logs every request', async () => {
+  const { server, client } = await start({
+    reply: (request) => `You said: ${request.body.messages.at(-1).content}`,
+  })
+  const completion = await client.chat.completions.create(ask('refund please'))
+  expect(completion.choices[0]?.message.content).toBe('You said: refund please')
+  expect(server.requests).toHaveLength(1)
+  const [logged] = server.requests
+  expect(logged).toMatchObject({
+    index: 0,
+    method: 'POST',
+    path: '/v1/chat/completions',
+    stream: false,
+  })
+  expect(logged?.headers.authorization).toBe('Bearer sk-test-key')
+  expect(logged?.body).toEqual(ask('refund please'))
+  expect(JSON.parse(logged?.bodyText ?? '')).toEqual(ask('refund please'))
+  server.clearRequests()
+  expect(server.requests).toHaveLength(0)
+})
+
+test('a plain object reply becomes the assistant message as JSON, as a judge would answer', async () => {
+  const { client } = await start({
+    reply: { criteria: { c1: { reasoning: 'ok', satisfied: true } } },
+  })
+  const completion = await client.chat.completions.create(ask('judge this'))
+  expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({
+    criteria: { c1: { reasoning: 'ok', satisfied: true } },
+  })
+})
+
+test('streams a reply chunk by chunk when the request asks for a stream, usage included on request', async () => {
+  const { server, client } = await start({
+    reply: fakeReply.text('one two three', { chunks: ['one ', 'two ', 'three'] }),
+  })
+  const stream = await client.chat.completions.create({
+    ...ask('count'),
+    stream: true,
+    stream_options: { include_usage: true },
+  })
+  const pieces: string[] = []
+  let usage: unknown
+  for await (const chunk of stream) {
+    const piece = chunk.choices[0]?.delta.content
+    if (piece) pieces.push(piece)
+    if (chunk.usage) usage = chunk.usage
+  }
+  expect(pieces).toEqual(['one ', 'two ', 'three'])
+  expect(usage).toMatchObject({ completion_tokens: expect.any(Number) })
+  expect(server.requests[0]?.stream).toBe(true)
+})
+
+test('a slow stream spaces its chunks by chunkDelayMs', async () => {
+  const { client } = await start({ reply: fakeReply.text('a b c', { chunkDelayMs: 40 }) })
+  const stream = await client.chat.completions.create({ ...ask('slow'), stream: true })
+  const arrivals: number[] = []
+  for await (const chunk of stream)
+    if (chunk.choices[0]?.delta.content) arrivals.push(performance.now())
+  expect(arrivals).toHaveLength(3)
+  // Lower bounds only: a busy machine can make gaps longer, never shorter.
+  expect((arrivals[2] ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(60)
+})
+
+test('a stream cut after some chunks fails the reader instead of ending cleanly', async () => {
+  const { client } = await start({ reply: fakeReply.text('a b c d e', { dropAfterChunks: 2 }) })
+  const stream = await client.chat.completions.create({ ...ask('cut'), stream: true })
+  const read = async () => {
+    for await (const _ of stream) {
+      // drain
+    }
+  }
+  await expect(read()).rejects.toThrow()
+})
+
+test('an error status carries Retry-After, and the SDK retries after it', async () => {
+  server = await startFakeOpenAI({
+    reply: [fakeReply.status(429, { retryAfter: 0 }), 'after retry'],
+  })
+  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 1 })
+  const completion = await client.chat.completions.create(ask('busy?'))
+  expect(completion.choices[0]?.message.content).toBe('after retry')
+  expect(server.requests).toHaveLength(2)
+})
+
+test('an error status reaches the SDK with its status and message', async () => {
+  const { client } = await start({
+    reply: fakeReply.status(400, { message: 'temperature is not supported' }),
+  })
+  const error = await client.chat.completions.create(ask('x')).catch((e: unknown) => e)
+  expect(error).toBeInstanceOf(OpenAI.APIError)
+  expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(400)
+  expect((error as Error).message).toContain('temperature is not supported')
+})
+
+test('a 429 header can be read by any client', async () => {
+  const { server } = await start({ reply: fakeReply.status(429, { retryAfter: 7 }) })
+  const response = await fetch(`${server.baseURL}/chat/completions`, { method: 'POST', body: '{}' })
+  expect(response.status).toBe(429)
+  expect(response.headers.get('retry-after')).toBe('7')
+})
+
+test('a malformed JSON body makes the SDK fail to parse the reply', async () => {
+  const { client } = await start({ reply: fakeReply.malformed() })
+  await expect(client.chat.completions.create(ask('x'))).rejects.toThrow()
+})
+
+test('a dropped connection is a connection error', async () => {
+  const { client } = await start({ reply: fakeReply.drop() })
+  await expect(client.chat.completions.create(ask('x'))).rejects.toBeInstanceOf(
+    OpenAI.APIConnectionError,
+  )
+})
+
+test('a reply that never comes is cut by the client timeout, and close() still returns', async () => {
+  server = await startFakeOpenAI({ reply: fakeReply.hang() })
+  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, timeout: 200 })
+  await expect(client.chat.completions.create(ask('x'))).rejects.toBeInstanceOf(
+    OpenAI.APIConnectionTimeoutError,
+  )
+  await server.close()
+})
+
+test('delay() and latencyMs hold the reply back', async () => {
+  const { client } = await start({ reply: fakeReply.delay(80, 'late'), latencyMs: 20 })
+  const started = performance.now()
+  const completion = await client.chat.completions.create(ask('x'))
+  expect(completion.choices[0]?.message.content).toBe('late')
+  expect(performance.now() - started).toBeGreaterThanOrEqual(95)
+})
+
+test('a reply list answers in order and says so when it runs out', async () => {
+  const { client } = await start({ reply: ['first', 'second'] })
+  expect((await client.chat.completions.create(ask('1'))).choices[0]?.message.content).toBe('first')
+  expect((await client.chat.completions.create(ask('2'))).choices[0]?.message.content).toBe(
+    'second',
+  )
+  await expect(client.chat.completions.create(ask('3'))).rejects.toThrow(
+    '[rubricate] startFakeOpenAI() got request #3, but its reply list has only 2 entries. Add replies to the list, or pass a function as `reply`.',
+  )
+})
+
+test('setReply changes the answer for the requests that follow', async () => {
+  const { server, client } = await start({ reply: 'before' })
+  server.setReply('after')
+  expect((await client.chat.completions.create(ask('x'))).choices[0]?.message.content).toBe('after')
+})
+
+test('a gzip-compressed reply is decoded by the client', async () => {
+  const { client } = await start({ reply: fakeReply.text('zipped', { gzip: true }) })
+  expect((await client.chat.completions.create(ask('x'))).choices[0]?.message.content).toBe(
+    'zipped',
+  )
+})
+
+test('tool calls are returned in the message', async () => {
+  const { client } = await start({
+    reply: fakeReply.text('', { toolCalls: [{ name: 'lookup_order', arguments: '{"id":"A1"}' }] }),
+  })
+  const message = (await client.chat.completions.create(ask('x'))).choices[0]?.message
+  expect(message?.tool_calls?.[0]).toMatchObject({
+    type: 'function',
+    function: { name: 'lookup_order', arguments: '{"id":"A1"}' },
+  })
+})
+
+test('speaks the Responses API, plain and streamed', async () => {
+  const { client } = await start({ reply: 'from responses' })
+  const response = await client.responses.create({ model: 'gpt-test', input: 'hi' })
+  expect(response.output_text).toBe('from responses')
+  const stream = await client.responses.create({ model: 'gpt-test', input: 'hi', stream: true })
+  let text = ''
+  for await (const event of stream)
+    if (event.type === 'response.output_text.delta') text += event.delta
+  expect(text).toBe('from responses')
+})
+
+test('answers embeddings with deterministic vectors', async () => {
+  const { client } = await start()
+  const first = await client.embeddings.create({ model: 'embed-test', input: ['alpha', 'beta'] })
+  const again = await client.embeddings.create({ model: 'embed-test', input: ['alpha', 'beta'] })
+  expect(first.data).toHaveLength(2)
+  expect(first.data[0]?.embedding).toEqual(again.data[0]?.embedding)
+  expect(first.data[0]?.embedding).not.toEqual(first.data[1]?.embedding)
+})
+
+test('an unknown path gets a 404 that says how to answer it', async () => {
+  const { server } = await start()
+  const response = await fetch(`${server.url}/v1/audio/speech`, { method: 'POST', body: '{}' })
+  expect(response.status).toBe(404)
+  expect(await response.text()).toContain('fakeReply.raw')
+})
+
+test('a throwing reply function answers 500 with its message', async () => {
+  const { server } = await start({
+    reply: () => {
+      throw new Error('script bug')
+    },
+  })
+  const response = await fetch(`${server.baseURL}/chat/completions`, { method: 'POST', body: '{}' })
+  expect(response.status).toBe(500)
+  expect(await response.text()).toContain('script bug')
+})
