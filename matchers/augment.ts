@@ -31,5 +31,7 @@ declare module 'vitest' {
   interface TaskMeta {
     /** One record per rubricate assertion of the test. */
     rubricate?: import('../src/records').RubricateRecord[]
+    /** On a file task: the cassette usage of that test file. */
+    rubricateCassettes?: import('../src/records').CassetteUsageRecord
   }
 }

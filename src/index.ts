@@ -1,5 +1,7 @@
 // rubricate: the framework-agnostic core. Never imports `vitest`.
 
+// Cassettes
+export { cached } from './cassettes/judge-transport'
 export type {
   CallSiteConfig,
   CassetteMode,
@@ -10,6 +12,7 @@ export type {
 // Configuration
 export { CASSETTE_MODES, configureRubricate, resetRubricateConfig } from './config'
 export type { RubricateErrorCode } from './errors'
+
 // Errors
 export {
   CassetteCorruptError,
@@ -29,6 +32,8 @@ export type { RecordListener } from './record-hooks'
 // Records and hooks
 export { onRecord } from './record-hooks'
 export type {
+  CassetteMissRecord,
+  CassetteUsageRecord,
   JsonSchema,
   JudgeCall,
   JudgeCallSource,

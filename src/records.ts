@@ -145,6 +145,31 @@ export interface LoopIterationRecord {
   }[]
 }
 
+/** A cassette miss in replay mode, as recorded for the reporter. */
+export interface CassetteMissRecord {
+  key: string
+  /** `chat/completions`, `responses`, ... */
+  endpoint: string
+  model?: string | undefined
+  /** Full name of the test that missed, when known. */
+  test?: string | undefined
+  /** The miss error's full message. */
+  message: string
+}
+
+/**
+ * What one test file did with cassettes. The setup file stores it in the file task's
+ * `meta.rubricateCassettes`, so it survives sharding and `--merge-reports`.
+ */
+export interface CassetteUsageRecord {
+  mode: 'replay' | 'auto' | 'record' | 'off'
+  /** Absolute path of the cassette folder. */
+  dir: string
+  /** Keys of every entry served or recorded while the file ran. */
+  used: string[]
+  misses: CassetteMissRecord[]
+}
+
 /** The test an assertion or a model call belongs to; passed down so messages name the right test. */
 export interface TestIdentity {
   /** Absolute path of the test file. */

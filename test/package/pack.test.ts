@@ -6,13 +6,14 @@ import { existsSync } from 'node:fs'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
 // Inside the repository, so that the projects find the peer dependencies (vitest, openai, msw)
 // in the repository's node_modules, exactly as they would find their own.
-const work = join(root, 'node_modules/.cache/rubricate-pack-test')
+// One folder per process: several checkouts may share one node_modules.
+const work = join(root, `node_modules/.cache/rubricate-pack-test-${process.pid}`)
 let tarball = ''
 
 beforeAll(async () => {
@@ -24,6 +25,10 @@ beforeAll(async () => {
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root })
   tarball = join(work, JSON.parse(stdout)[0].filename)
 }, 120_000)
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true })
+})
 
 async function project(
   name: string,
