@@ -28,6 +28,8 @@ export {
   SecretInCassetteError,
   UsageError,
 } from './errors'
+// Agent output
+export { outputText, taskText } from './output'
 export type { RecordListener } from './record-hooks'
 // Records and hooks
 export { onRecord } from './record-hooks'

@@ -61,6 +61,20 @@ export const messages = {
   notPositiveNumber: (where: string, value: unknown): string =>
     format(`${where} must be a number >= 0, but is ${show(value)}.`),
 
+  // agent output and input
+  outputIsPromise: (): string =>
+    format(
+      'The value under test is a Promise, so there is nothing to judge yet. Await it first (`expect(await agent(input))`), or use `.resolves` (`await expect(agent(input)).resolves.toSatisfyRubric(...)`).',
+    ),
+  outputTextIsPromise: (): string =>
+    format(
+      "The value under test has a `text` that is a Promise (a streaming result, such as the AI SDK's streamText or a Mastra stream), so its text is not known yet. Await the text first: `expect(await result.text)`.",
+    ),
+  inputIsPromise: (): string =>
+    format(
+      'The `input` is a Promise, so the judge cannot be shown the task. Await it before passing it: `{ input: await input }`.',
+    ),
+
   // testing helpers
   fakeScriptExhausted: (length: number, index: number): string =>
     format(

@@ -1,0 +1,6 @@
+// Agent output and input shapes to the text a judge sees (DESIGN 8.2).
+
+export { contentText, isMessageList } from './message-text'
+export { isThenable, outputText } from './output-text'
+export { stableJson } from './stable-json'
+export { taskText } from './task-text'
