@@ -28,6 +28,19 @@ export {
   SecretInCassetteError,
   UsageError,
 } from './errors'
+// Agent loop
+export type {
+  AgentTurn,
+  CompletionCheck,
+  LoopAgent,
+  LoopIteration,
+  LoopScorer,
+  LoopScorerResult,
+  RunUntilCompleteOptions,
+  RunUntilCompleteResult,
+  ScorerCheck,
+} from './loop'
+export { runUntilComplete } from './loop'
 // Agent output
 export { outputText, taskText } from './output'
 export type { RecordListener } from './record-hooks'

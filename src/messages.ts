@@ -75,6 +75,37 @@ export const messages = {
       'The `input` is a Promise, so the judge cannot be shown the task. Await it before passing it: `{ input: await input }`.',
     ),
 
+  // runUntilComplete: usage
+  loopAgentNotFunction: (value: unknown): string =>
+    format(
+      `runUntilComplete() expects the agent as a function ({ input, iteration, feedback, history }) => output as its first argument, but got ${show(value)}.`,
+    ),
+  loopScorersNotList: (value: unknown): string =>
+    format(
+      `runUntilComplete() expects \`scorers\` to be a list of scorers (objects with a run() method), but got ${show(value)}. Pass \`scorers: []\` to run without any.`,
+    ),
+  loopScorerInvalid: (index: number, value: unknown): string =>
+    format(
+      `runUntilComplete() scorers[${index}] is ${show(value)}, which has no run() method. Pass a scorer from createScorer() or createRubricScorer(), or any object with run().`,
+    ),
+
+  // runUntilComplete: feedback and reasons (told to the agent, so without the prefix)
+  loopScorerThrew: (id: string, error: unknown): string =>
+    `Scorer "${id}" threw an error, so the output could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+  loopScorerTimedOut: (id: string, ms: number): string =>
+    `Scorer "${id}" did not finish within the check timeout of ${ms} ms, so the output could not be checked.`,
+  loopScorerNotScorable: (id: string, reason: string | undefined): string =>
+    `Scorer "${id}" could not score the output${reason ? `: ${reason}` : '.'}`,
+  loopScorerBelowOne: (id: string, score: number | undefined): string =>
+    score === undefined
+      ? `Scorer "${id}" returned no score.`
+      : `Scorer "${id}" scored ${score}; the task is complete at 1.`,
+  loopNoScorers: (strategy: 'all' | 'any'): string =>
+    strategy === 'any'
+      ? 'No scorer is configured, so the "any" strategy can never be met.'
+      : 'The task is not complete.',
+  loopFeedbackHeading: (id: string): string => `Scorer "${id}":`,
+
   // testing helpers
   fakeScriptExhausted: (length: number, index: number): string =>
     format(

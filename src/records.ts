@@ -129,6 +129,12 @@ export interface RubricateRecord {
   /** Scorer id for `kind: 'scorer'`; loop details for `kind: 'loop'`. */
   scorerId?: string | undefined
   iterations?: LoopIterationRecord[] | undefined
+  /**
+   * `kind: 'loop'`: identifies one `runUntilComplete` call. The loop emits a record after every
+   * check, each holding all iterations so far; a later record with the same `loopId` replaces the
+   * earlier one, so `task.meta.rubricate` holds one record per loop.
+   */
+  loopId?: string | undefined
 }
 
 /** One iteration of a `runUntilComplete` loop, as recorded for the reporter. */

@@ -1,0 +1,145 @@
+import { currentCallContext, withCallContext } from '../call-context'
+import { messages } from '../messages'
+import type { CompletionCheck, LoopScorer, LoopScorerResult, ScorerCheck } from './types'
+
+/** Everything one check needs. @internal */
+export interface CheckRequest {
+  iteration: number
+  output: unknown
+  input: unknown
+  requestContext: unknown
+  scorers: readonly LoopScorer[]
+  strategy: 'all' | 'any'
+  parallel: boolean
+  checkTimeout: number
+  signal: AbortSignal | undefined
+}
+
+/**
+ * Run the scorers on one output and decide whether the task is complete (DESIGN 8.3). A scorer
+ * that throws is errored, never a pass; scorers still running at the deadline are errored and
+ * timed out, and a check that timed out is never complete. Rejects only when `signal` aborts.
+ * @internal
+ */
+export async function checkCompletion(request: CheckRequest): Promise<CompletionCheck> {
+  const started = performance.now()
+  const deadline = new AbortController()
+  const timer = setTimeout(() => deadline.abort(), request.checkTimeout)
+  // The scorers' judge calls stop at the deadline and when the loop is aborted (and when the
+  // test's own signal, already in the call context, fires on a test timeout).
+  const signals = [currentCallContext().signal, request.signal, deadline.signal]
+  const signal = AbortSignal.any(signals.filter((s) => s !== undefined))
+  try {
+    const run = (scorer: LoopScorer, index: number) =>
+      withCallContext({ signal }, () => runScorer(scorer, index, request, deadline.signal))
+    const scorers: ScorerCheck[] = []
+    if (request.parallel) {
+      scorers.push(...(await untilAborted(Promise.all(request.scorers.map(run)), request.signal)))
+    } else {
+      for (const [index, scorer] of request.scorers.entries()) {
+        const check = await untilAborted(run(scorer, index), request.signal)
+        scorers.push(check)
+        if (request.strategy === 'all' ? !check.passed : check.passed) break
+      }
+    }
+    const timedOut = scorers.some((s) => s.timedOut)
+    const met =
+      request.strategy === 'all'
+        ? scorers.length === request.scorers.length && scorers.every((s) => s.passed)
+        : scorers.some((s) => s.passed)
+    const complete = met && !timedOut
+    return {
+      iteration: request.iteration,
+      complete,
+      scorers,
+      timedOut,
+      feedback: complete ? undefined : feedbackOf(scorers, request.strategy),
+      durationMs: performance.now() - started,
+    }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function runScorer(
+  scorer: LoopScorer,
+  index: number,
+  request: CheckRequest,
+  deadline: AbortSignal,
+): Promise<ScorerCheck> {
+  const id = scorerId(scorer, index)
+  const started = performance.now()
+  const base = { id, passed: false, errored: true, timedOut: false }
+  try {
+    const result = await untilAborted(
+      Promise.resolve().then(() =>
+        scorer.run({
+          input: request.input,
+          output: request.output,
+          requestContext: request.requestContext,
+        }),
+      ),
+      deadline,
+    )
+    return { ...fromResult(id, result), durationMs: performance.now() - started }
+  } catch (error) {
+    const durationMs = performance.now() - started
+    if (request.signal?.aborted) throw request.signal.reason
+    if (deadline.aborted) {
+      return {
+        ...base,
+        timedOut: true,
+        reason: messages.loopScorerTimedOut(id, request.checkTimeout),
+        error,
+        durationMs,
+      }
+    }
+    return { ...base, reason: messages.loopScorerThrew(id, error), error, durationMs }
+  }
+}
+
+function fromResult(id: string, result: LoopScorerResult): Omit<ScorerCheck, 'durationMs'> {
+  const score = typeof result?.score === 'number' ? result.score : undefined
+  const passed =
+    typeof result?.passed === 'boolean' ? result.passed : score !== undefined && score >= 1
+  let reason =
+    typeof result?.reason === 'string' && result.reason !== '' ? result.reason : undefined
+  if (result?.notScorable) reason = messages.loopScorerNotScorable(id, result.notScorable.reason)
+  else if (!passed && reason === undefined) reason = messages.loopScorerBelowOne(id, score)
+  return { id, score, passed, errored: false, timedOut: false, reason, result }
+}
+
+/** The scorer's `id`, else its `name`, else its position. @internal */
+export function scorerId(scorer: LoopScorer, index: number): string {
+  if (typeof scorer.id === 'string' && scorer.id !== '') return scorer.id
+  if (typeof scorer.name === 'string' && scorer.name !== '') return scorer.name
+  return `scorer ${index + 1}`
+}
+
+// The failing scorers' reasons, verbatim, so a rubric's per-criterion reasoning reaches the agent.
+function feedbackOf(scorers: ScorerCheck[], strategy: 'all' | 'any'): string {
+  const failing = scorers.filter((s) => !s.passed)
+  if (failing.length === 0) return messages.loopNoScorers(strategy)
+  if (failing.length === 1) return failing[0]?.reason ?? ''
+  return failing.map((s) => `${messages.loopFeedbackHeading(s.id)}\n${s.reason ?? ''}`).join('\n\n')
+}
+
+/** Settle like `promise`, or reject with the signal's reason as soon as it aborts. @internal */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
+}

@@ -1,0 +1,14 @@
+// Run an agent until scorers pass (DESIGN 8.3).
+
+export { runUntilComplete } from './run-until-complete'
+export type {
+  AgentTurn,
+  CompletionCheck,
+  LoopAgent,
+  LoopIteration,
+  LoopScorer,
+  LoopScorerResult,
+  RunUntilCompleteOptions,
+  RunUntilCompleteResult,
+  ScorerCheck,
+} from './types'
