@@ -28,6 +28,7 @@ export {
   SecretInCassetteError,
   UsageError,
 } from './errors'
+export type { StandardSchemaV1 } from './judge/output-schema'
 // Agent loop
 export type {
   AgentTurn,
@@ -66,3 +67,28 @@ export type {
   TokenUsage,
   Verdict,
 } from './records'
+export type { ScorerConfig } from './scorer/create-scorer'
+// Scorers
+export { createScorer, Scorer } from './scorer/create-scorer'
+export type { FilterRunOptions } from './scorer/filter-run'
+export { filterRun } from './scorer/filter-run'
+export type { NotScorable } from './scorer/not-scorable'
+export { isNotScorable, notScorable } from './scorer/not-scorable'
+export type {
+  AgentMessage,
+  AgentSystemMessage,
+  FunctionStep,
+  PreparedRun,
+  PromptStep,
+  ReasonStepContext,
+  RequestContextLike,
+  ScorerJudgeOptions,
+  ScorerOptions,
+  ScorerResult,
+  ScorerRun,
+  ScorerRunInputForAgent,
+  ScorerRunOutputForAgent,
+  StepContext,
+  StepResults,
+  StepValue,
+} from './scorer/types'

@@ -17,6 +17,7 @@ export function show(value: unknown): string {
   if (value === undefined) return 'undefined'
   if (typeof value === 'function') return 'a function'
   if (typeof value === 'bigint') return `${value}n`
+  if (typeof value === 'number') return String(value)
   try {
     const json = JSON.stringify(value)
     if (json === undefined) return String(value)
@@ -28,6 +29,23 @@ export function show(value: unknown): string {
 
 function list(values: readonly string[]): string {
   return values.map((v) => `"${v}"`).join(', ')
+}
+
+function rejectionHint(status: number): string {
+  if (status === 401 || status === 403)
+    return 'Check the API key (OPENAI_API_KEY, or apiKey in the judge object) and its permissions.'
+  if (status === 404) return 'Check the model name and the baseURL of the judge.'
+  return 'Check the judge configuration (model, temperature, structuredOutput) against what the endpoint supports.'
+}
+
+/** A cause's message without its own `[rubricate]` prefix, so wrapped messages read as one. */
+function causeText(cause: unknown): string {
+  const text = cause instanceof Error ? cause.message : String(cause)
+  return text.startsWith(`${PREFIX} `) ? text.slice(PREFIX.length + 1) : text
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`
 }
 
 /** The catalogue of messages, grouped by the part of rubricate that raises them. */
@@ -105,6 +123,74 @@ export const messages = {
       ? 'No scorer is configured, so the "any" strategy can never be met.'
       : 'The task is not complete.',
   loopFeedbackHeading: (id: string): string => `Scorer "${id}":`,
+
+  // judge
+  invalidJudge: (value: unknown): string =>
+    format(
+      `The judge ${show(value)} is not something rubricate can use. Give "openai/<model>" (e.g. "openai/gpt-4.1-mini"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, or a JudgeModel { id, complete(request) }.`,
+    ),
+  judgeRequestRejected: (model: string, url: string, status: number, detail: string): string =>
+    format(
+      `The judge "${model}" at "${url}" rejected the request with HTTP ${status}: ${JSON.stringify(detail)}. This is not retried. ${rejectionHint(status)}`,
+    ),
+  judgeNoApiKey: (model: string, url: string): string =>
+    format(
+      `The judge "${model}" at "${url}" answered HTTP 401 because no API key was set. Set OPENAI_API_KEY, or give the key in the judge object: { model: "${model}", apiKey }. Cassettes replay without a key; only live calls need one.`,
+    ),
+  judgeRetriesExhausted: (model: string, url: string, problem: string, requests: number): string =>
+    format(
+      `The judge "${model}" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.`,
+    ),
+  judgeAborted: (model: string): string =>
+    format(
+      `The call to the judge "${model}" was aborted before it finished (for example by the test timeout). If the judge is slow, raise the test's timeout; calls replayed from cassettes answer at once.`,
+    ),
+  customJudgeFailed: (model: string, cause: unknown): string =>
+    format(
+      `The judge model "${model}" failed: ${sentence(causeText(cause))} Fix the JudgeModel's complete() function, or check the provider it calls.`,
+    ),
+  judgeOutputInvalid: (model: string, problem: string, raw: string): string =>
+    format(
+      `The judge "${model}" replied with output that does not match the expected format, also after one repair attempt that fed the error back. It is reported as an error, neither a pass nor a fail.\nLast problem: ${problem}\nRaw reply: ${JSON.stringify(raw.length > 1000 ? `${raw.slice(0, 997)}...` : raw)}\nTry a stronger judge model, or structuredOutput: "json_schema" if the endpoint supports it.`,
+    ),
+  outputSchemaWithoutJsonSchema: (where: string): string =>
+    format(
+      `${where} is a Standard Schema that cannot describe itself as JSON Schema, which the judge needs. Use a zod 4 schema, or a library that implements Standard JSON Schema ("~standard.jsonSchema").`,
+    ),
+  notAnOutputSchema: (where: string, value: unknown): string =>
+    format(
+      `${where} is ${show(value)}, which is not a schema. Give a zod 4 schema or any Standard Schema.`,
+    ),
+
+  // scorers
+  scorerRunFailed: (id: string, step: string, cause: unknown): string =>
+    format(`Scorer "${id}" failed in step "${step}": ${causeText(cause)}`),
+  scorerMissingId: (): string =>
+    format(
+      'createScorer() needs an "id" (a short, stable name such as "tone"). Add { id } to its options.',
+    ),
+  scorerMissingGenerateScore: (id: string): string =>
+    format(
+      `Scorer "${id}" has no generateScore step, so it cannot produce a score. Chain .generateScore(...) before calling .run().`,
+    ),
+  scorerStepDuplicated: (id: string, step: string): string =>
+    format(
+      `Scorer "${id}" already has a ${step} step. Each step can be set once; build a new scorer from createScorer() instead.`,
+    ),
+  scorerBadStep: (id: string, step: string, value: unknown): string =>
+    format(
+      `Scorer "${id}" got ${show(value)} as its ${step} step. Give a function, or a prompt object { description, createPrompt }.`,
+    ),
+  scorerBadScore: (id: string, value: unknown): string =>
+    format(
+      `Scorer "${id}" produced the score ${show(value)} in generateScore, which is not a finite number. Return a number.`,
+    ),
+  scorerRunNotObject: (id: string, value: unknown): string =>
+    format(`Scorer "${id}".run() expects { input?, output, ... }, but got ${show(value)}.`),
+  scriptedJudgeExhausted: (length: number, index: number): string =>
+    format(
+      `scriptedJudge() got call #${index + 1}, but its script has only ${length} ${length === 1 ? 'reply' : 'replies'}. Add replies to the script, or pass a function.`,
+    ),
 
   // testing helpers
   fakeScriptExhausted: (length: number, index: number): string =>

@@ -11,3 +11,11 @@ export type {
   FakeUsage,
 } from './fake-reply'
 export { fakeReply } from './fake-reply'
+export type {
+  ScriptedJudge,
+  ScriptedJudgeOptions,
+  ScriptedReply,
+  ScriptedReplyFunction,
+} from './scripted-judge'
+// Scripted judge
+export { scriptedJudge } from './scripted-judge'

@@ -1,0 +1,248 @@
+import { type ExchangeEvent, withCallContext } from '../call-context'
+import { cached } from '../cassettes/judge-transport'
+import { isRubricateError, JudgeOutputError, JudgeRequestError } from '../errors'
+import { messages } from '../messages'
+import type {
+  JudgeCall,
+  JudgeCallSource,
+  JudgeInput,
+  JudgeReply,
+  OpenAICompatibleJudge,
+  ScorerStepName,
+  StructuredOutputMode,
+  TokenUsage,
+} from '../records'
+import { callSignal, raceAbort } from './call-signal'
+import { extractJson } from './extract-json'
+import { judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
+import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
+import { type PreparedSchema, validateOutput } from './output-schema'
+import { repairInstruction, resolveStructuredOutput, schemaInstruction } from './structured-output'
+
+/** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
+export interface JudgeCallOptions {
+  /** The judge, already resolved through the configuration. */
+  judge: JudgeInput
+  step: ScorerStepName
+  system?: string | undefined
+  prompt: string
+  /** The reply's schema; without one the reply's text is the result. */
+  output?: PreparedSchema | undefined
+  schemaName?: string | undefined
+  temperature?: number | undefined
+  seed?: number | undefined
+  /** Overrides the judge object's own structured-output choice. */
+  structuredOutput?: StructuredOutputMode | undefined
+  jsonPromptInjection?: OpenAICompatibleJudge['jsonPromptInjection']
+  maxRetries?: number | undefined
+  signal?: AbortSignal | undefined
+  /** Told about the call's record once it has succeeded or failed. */
+  record?: ((call: JudgeCall) => void) | undefined
+}
+
+/** What a successful judge call gives back. @internal */
+export interface JudgeCallResult {
+  /** The validated value (or the text, without a schema). */
+  value: unknown
+  /** The raw text of the reply that was used. */
+  text: string
+  call: JudgeCall
+}
+
+interface Counters {
+  setAttempts(n: number): void
+  onRequest(): void
+}
+
+type Mode = 'json_schema' | 'auto' | 'prompt' | 'text'
+
+/**
+ * Make one logical judge call: send the prompt, extract and validate the JSON, feed an invalid
+ * reply back once for repair, and record a {@link JudgeCall} whatever happens. An unusable reply
+ * is `RUBRICATE_JUDGE_OUTPUT`; it never turns into a verdict.
+ * @internal
+ */
+export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCallResult> {
+  const parsed = withOverrides(parseJudgeInput(options.judge), options)
+  const exchanges: ExchangeEvent[] = []
+  const usage: TokenUsage[] = []
+  const started = performance.now()
+  let attempts = 0
+  let requests = 0
+  const finish = (status: JudgeCall['status']): JudgeCall => {
+    const call: JudgeCall = {
+      step: options.step,
+      model: judgeLabel(parsed),
+      status,
+      source: sourceOf(exchanges),
+      durationMs: Math.round(performance.now() - started),
+      attemptCount: attempts,
+      // Requests attempted, or exchanges reported by the transport, whichever saw more: a dropped
+      // connection is a request made, though no exchange completed.
+      modelCallCount: Math.max(requests, exchanges.length),
+    }
+    const key = exchanges.findLast((event) => event.key !== undefined)?.key
+    if (key !== undefined) call.cassetteKey = key
+    if (usage.length > 0) call.usage = sumUsage(usage)
+    options.record?.(call)
+    return call
+  }
+  const signal = callSignal(options.signal)
+  try {
+    const result = await withCallContext({ onExchange: (event) => exchanges.push(event) }, () =>
+      attemptLoop(parsed, options, signal, usage, {
+        setAttempts: (n) => {
+          attempts = n
+        },
+        onRequest: () => {
+          requests++
+        },
+      }),
+    )
+    return { ...result, call: finish('success') }
+  } catch (error) {
+    finish('failed')
+    throw error
+  }
+}
+
+async function attemptLoop(
+  judge: ParsedJudge,
+  options: JudgeCallOptions,
+  signal: AbortSignal,
+  usage: TokenUsage[],
+  counters: Counters,
+): Promise<{ value: unknown; text: string }> {
+  const { output } = options
+  // Decided per call, never remembered across calls: cassettes must see the same requests
+  // whatever order the tests run in (a recorded rejection replays cheaply).
+  let mode: Mode = !output
+    ? 'text'
+    : judge.kind === 'custom'
+      ? 'prompt'
+      : resolveStructuredOutput(judge.endpoint, 'The judge')
+  let repair: { reply: string; problem: string } | undefined
+  for (let attempt = 1; ; attempt++) {
+    counters.setAttempts(attempt)
+    let reply: JudgeReply
+    try {
+      reply = await send(judge, options, mode, repair, signal, counters.onRequest)
+    } catch (error) {
+      if (!(error instanceof StructuredOutputRejected)) throw error
+      mode = 'prompt'
+      reply = await send(judge, options, mode, repair, signal, counters.onRequest)
+    }
+    if (reply.usage) usage.push(reply.usage)
+    if (!output) return { value: reply.text, text: reply.text }
+    const extracted = extractJson(reply.text)
+    const checked = extracted.ok ? await validateOutput(output, extracted.value) : extracted
+    if (checked.ok) return { value: checked.value, text: reply.text }
+    if (attempt >= 2) {
+      throw new JudgeOutputError(
+        messages.judgeOutputInvalid(judgeLabel(judge), checked.problem, reply.text),
+        reply.text,
+      )
+    }
+    repair = { reply: reply.text, problem: checked.problem }
+  }
+}
+
+async function send(
+  judge: ParsedJudge,
+  options: JudgeCallOptions,
+  mode: Mode,
+  repair: { reply: string; problem: string } | undefined,
+  signal: AbortSignal,
+  onRequest: () => void,
+): Promise<JudgeReply> {
+  const label = judgeLabel(judge)
+  const aborted = () => new JudgeRequestError(messages.judgeAborted(label))
+  if (signal.aborted) throw aborted()
+  const json = options.output?.json
+  const inPrompt = mode === 'prompt' && json !== undefined
+  const prompt = inPrompt ? `${options.prompt}\n\n${schemaInstruction(json)}` : options.prompt
+  const instruction = repair && repairInstruction(repair.problem, inPrompt ? json : undefined)
+  const schemaName = options.schemaName ?? 'judge_output'
+  if (judge.kind === 'endpoint') {
+    const { endpoint } = judge
+    const pending = completeWithEndpoint(
+      endpoint,
+      {
+        system: options.system,
+        prompt,
+        repair: repair && instruction ? { reply: repair.reply, instruction } : undefined,
+        responseFormat:
+          (mode === 'json_schema' || mode === 'auto') && options.output
+            ? { name: schemaName, schema: options.output.json, strict: options.output.strict }
+            : undefined,
+        fallbackOnRejection: mode === 'auto',
+        seed: options.seed,
+        temperature: endpoint.temperature,
+      },
+      signal,
+      onRequest,
+    )
+    return raceAbort(pending, signal, aborted)
+  }
+  const model = cached(judge.model)
+  const request = {
+    prompt:
+      repair && instruction
+        ? `${prompt}\n\nYour previous reply was:\n${repair.reply}\n\n${instruction}`
+        : prompt,
+    ...(options.system !== undefined && { system: options.system }),
+    ...(json !== undefined && { schema: json, schemaName }),
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.temperature !== undefined && { temperature: options.temperature }),
+  }
+  onRequest()
+  const pending = Promise.resolve()
+    .then(() => model.complete(request, { signal }))
+    .then(checkReply, (error: unknown) => {
+      if (isRubricateError(error) || signal.aborted) throw error
+      throw new JudgeRequestError(messages.customJudgeFailed(label, error), undefined, {
+        cause: error,
+      })
+    })
+  return raceAbort(pending, signal, aborted)
+}
+
+function checkReply(reply: JudgeReply): JudgeReply {
+  if (typeof reply?.text !== 'string') return { ...reply, text: '' }
+  return reply
+}
+
+/** Call-level choices (a scorer step's judge fields) win over the judge object's own. */
+function withOverrides(judge: ParsedJudge, options: JudgeCallOptions): ParsedJudge {
+  if (judge.kind !== 'endpoint') return judge
+  const endpoint = { ...judge.endpoint }
+  if (options.temperature !== undefined) endpoint.temperature = options.temperature
+  if (options.maxRetries !== undefined) endpoint.maxRetries = options.maxRetries
+  if (options.structuredOutput !== undefined || options.jsonPromptInjection !== undefined) {
+    endpoint.structuredOutput = resolveStructuredOutput(
+      {
+        structuredOutput: options.structuredOutput,
+        jsonPromptInjection: options.jsonPromptInjection,
+      },
+      'The judge options',
+    )
+  }
+  return { kind: 'endpoint', endpoint }
+}
+
+/** The liveliest source among the exchanges: one live request makes the whole call live. */
+function sourceOf(exchanges: ExchangeEvent[]): JudgeCallSource {
+  const sources = new Set(exchanges.map((event) => event.source))
+  if (sources.has('live') || sources.size === 0) return 'live'
+  return sources.has('recorded') ? 'recorded' : 'replayed'
+}
+
+function sumUsage(parts: TokenUsage[]): TokenUsage {
+  const total = { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
+  for (const part of parts) {
+    total.inputTokens += part.inputTokens
+    total.outputTokens += part.outputTokens
+    total.totalTokens += part.totalTokens
+  }
+  return total
+}

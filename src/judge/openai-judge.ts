@@ -1,0 +1,235 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type OpenAI from 'openai'
+import { judgeFetch } from '../cassettes/judge-transport'
+import { isRubricateError, JudgeRequestError } from '../errors'
+import { messages } from '../messages'
+import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
+import { capRetryAfter } from './retry-after-cap'
+import { isStructuredOutputRejection } from './structured-output'
+
+/** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
+export interface EndpointRequest {
+  system?: string | undefined
+  prompt: string
+  /** The previous reply and what was wrong with it: sent as two more turns. */
+  repair?: { reply: string; instruction: string } | undefined
+  /** Sent as `response_format` (json_schema mode only). */
+  responseFormat?: { name: string; schema: JsonSchema; strict: boolean } | undefined
+  /** A rejection of `responseFormat` throws {@link StructuredOutputRejected} (mode `'auto'`). */
+  fallbackOnRejection?: boolean | undefined
+  seed?: number | undefined
+  temperature?: number | undefined
+}
+
+/** The endpoint rejected `response_format`: `'auto'` retries in prompt mode. @internal */
+export class StructuredOutputRejected extends Error {}
+
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
+// The SDK refuses to construct without a key. A placeholder lets replayed calls (which never reach
+// the provider) work with no key; a live call then gets a 401 that we explain.
+const NO_KEY = 'rubricate-no-api-key'
+
+const clients = new Map<string, Promise<OpenAI>>()
+// Errors of rubricate's own transport (a cassette miss, a limit) must not be retried by the SDK
+// as if they were connection errors: the fetch wrapper parks them here and answers with a
+// non-retryable response, and the call rethrows them as they were.
+const transportErrors = new AsyncLocalStorage<RequestScope>()
+
+interface RequestScope {
+  /** HTTP requests attempted (connection failures included). */
+  requests: number
+  onRequest: () => void
+  error?: unknown
+}
+
+const ownFetch: typeof fetch = async (input, init) => {
+  const scope = transportErrors.getStore()
+  if (scope) {
+    scope.requests++
+    scope.onRequest()
+  }
+  try {
+    return capRetryAfter(await judgeFetch(input, init))
+  } catch (error) {
+    if (!isRubricateError(error) || !scope) throw error
+    scope.error = error
+    return new Response('{"error":{"message":"rubricate transport error"}}', {
+      status: 400,
+      headers: { 'content-type': 'application/json', 'x-should-retry': 'false' },
+    })
+  }
+}
+
+/**
+ * Send one chat completion to an OpenAI-compatible endpoint through the official SDK, with its
+ * bounded retries, and turn every failure into a rubricate error that says what to do.
+ * `onRequest` is told about every HTTP request attempted, retries and failed connections included.
+ * @internal
+ */
+export async function completeWithEndpoint(
+  endpoint: OpenAICompatibleJudge,
+  request: EndpointRequest,
+  signal: AbortSignal,
+  onRequest: () => void,
+): Promise<JudgeReply> {
+  const baseURL = endpoint.baseURL ?? nonEmpty(process.env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL
+  const apiKey = endpoint.apiKey ?? nonEmpty(process.env.OPENAI_API_KEY)
+  const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY)
+  const scope: RequestScope = { requests: 0, onRequest }
+  try {
+    const completion = await transportErrors.run(scope, () =>
+      client.chat.completions.create(body(endpoint.model, request), { signal }),
+    )
+    const text = completion.choices[0]?.message?.content ?? ''
+    const usage = completion.usage
+    return {
+      text,
+      model: completion.model,
+      usage: usage && {
+        inputTokens: usage.prompt_tokens,
+        outputTokens: usage.completion_tokens,
+        totalTokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens,
+      },
+    }
+  } catch (error) {
+    if (scope.error) throw scope.error
+    throw await translate(error, {
+      endpoint,
+      baseURL,
+      keyless: !apiKey,
+      signal,
+      requests: scope.requests,
+      fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
+    })
+  }
+}
+
+function body(model: string, request: EndpointRequest) {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = []
+  if (request.system) messages.push({ role: 'system', content: request.system })
+  messages.push({ role: 'user', content: request.prompt })
+  if (request.repair) {
+    messages.push({ role: 'assistant', content: request.repair.reply })
+    messages.push({ role: 'user', content: request.repair.instruction })
+  }
+  const params: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = { model, messages }
+  // Sent only when set: reasoning models reject any non-default temperature.
+  if (request.temperature !== undefined) params.temperature = request.temperature
+  if (request.seed !== undefined) params.seed = request.seed
+  if (request.responseFormat) {
+    const { name, schema, strict } = request.responseFormat
+    params.response_format = { type: 'json_schema', json_schema: { name, schema, strict } }
+  }
+  return params
+}
+
+function clientFor(
+  endpoint: OpenAICompatibleJudge,
+  baseURL: string,
+  apiKey: string,
+): Promise<OpenAI> {
+  const key = JSON.stringify([
+    baseURL,
+    apiKey,
+    endpoint.headers ?? {},
+    endpoint.query ?? {},
+    endpoint.maxRetries ?? 2,
+    endpoint.timeoutMs ?? null,
+  ])
+  let client = clients.get(key)
+  if (!client) {
+    client = import('openai').then(
+      ({ default: OpenAIClient }) =>
+        new OpenAIClient({
+          baseURL,
+          apiKey,
+          maxRetries: endpoint.maxRetries ?? 2,
+          fetch: ownFetch,
+          ...(endpoint.timeoutMs !== undefined && { timeout: endpoint.timeoutMs }),
+          ...(endpoint.headers && { defaultHeaders: endpoint.headers }),
+          ...(endpoint.query && { defaultQuery: endpoint.query }),
+        }),
+    )
+    // A failed import is not cached: the next call tries again and reports the same error.
+    client.catch(() => clients.delete(key))
+    clients.set(key, client)
+  }
+  return client
+}
+
+async function translate(
+  error: unknown,
+  context: {
+    endpoint: OpenAICompatibleJudge
+    baseURL: string
+    keyless: boolean
+    signal: AbortSignal
+    requests: number
+    fallback: boolean
+  },
+): Promise<unknown> {
+  const { endpoint, baseURL, keyless, signal, requests, fallback } = context
+  const model = endpoint.model
+  const sdk = await import('openai')
+  if (signal.aborted || error instanceof sdk.APIUserAbortError) {
+    return new JudgeRequestError(messages.judgeAborted(model), undefined, { cause: error })
+  }
+  if (!(error instanceof sdk.APIError)) return error
+  const status = error.status
+  const detail = providerMessage(error)
+  if (status === undefined) {
+    const problem =
+      error instanceof sdk.APIConnectionTimeoutError
+        ? 'a timeout'
+        : `a connection error (${connectionDetail(error)})`
+    return new JudgeRequestError(
+      messages.judgeRetriesExhausted(model, baseURL, problem, requests),
+      undefined,
+      { cause: error },
+    )
+  }
+  if (fallback && isStructuredOutputRejection(status, detail)) {
+    return new StructuredOutputRejected(detail)
+  }
+  if (status === 401 && keyless) {
+    return new JudgeRequestError(messages.judgeNoApiKey(model, baseURL), status, { cause: error })
+  }
+  if ([400, 401, 403, 404, 422].includes(status)) {
+    return new JudgeRequestError(
+      messages.judgeRequestRejected(model, baseURL, status, detail),
+      status,
+      { cause: error },
+    )
+  }
+  return new JudgeRequestError(
+    messages.judgeRetriesExhausted(
+      model,
+      baseURL,
+      `HTTP ${status} (${JSON.stringify(detail)})`,
+      requests,
+    ),
+    status,
+    { cause: error },
+  )
+}
+
+/** The provider's own words: `error.message` of the body, else the whole body or status text. */
+function providerMessage(error: InstanceType<typeof OpenAI.APIError>): string {
+  const body = error.error as { message?: unknown } | undefined
+  if (typeof body?.message === 'string') return body.message
+  if (body !== undefined && body !== null) return JSON.stringify(body)
+  return error.message.replace(/^\d+ /, '')
+}
+
+function connectionDetail(error: Error): string {
+  const cause = error.cause
+  return cause instanceof Error
+    ? cause.cause instanceof Error
+      ? cause.cause.message
+      : cause.message
+    : error.message
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value?.trim() ? value.trim() : undefined
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod'
+import { UsageError } from '../errors'
+import { messages } from '../messages'
+import type { JsonSchema } from '../records'
+
+/**
+ * The minimal Standard Schema v1 interface (https://standardschema.dev), so that any library
+ * implementing it can describe a judge's output. zod 4 schemas implement it.
+ */
+export interface StandardSchemaV1<Output = unknown> {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: string
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>
+    readonly types?: { readonly input: unknown; readonly output: Output } | undefined
+    /** Standard JSON Schema: lets the schema describe itself as JSON Schema. */
+    readonly jsonSchema?:
+      | { readonly output: (options: { target: string }) => Record<string, unknown> }
+      | undefined
+  }
+}
+
+type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | {
+      readonly issues: ReadonlyArray<{
+        readonly message: string
+        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+      }>
+    }
+
+/** The output type a Standard Schema validates to. */
+export type InferOutput<S> = S extends StandardSchemaV1<infer O> ? O : unknown
+
+/** A judge output schema with its JSON Schema worked out once. @internal */
+export interface PreparedSchema {
+  schema: StandardSchemaV1
+  json: JsonSchema
+  /** Compatible with OpenAI's strict structured outputs (all properties required, no extras). */
+  strict: boolean
+}
+
+/** True for anything that implements Standard Schema v1. @internal */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  const standard = (value as { '~standard'?: { validate?: unknown } } | null)?.['~standard']
+  return typeof standard === 'object' && typeof standard?.validate === 'function'
+}
+
+/**
+ * Work out the JSON Schema of an output schema: zod 4 through `z.toJSONSchema`, any other
+ * library through Standard JSON Schema (`~standard.jsonSchema`) or a `toJsonSchema()` method.
+ * @internal
+ */
+export function prepareSchema(schema: unknown, where: string): PreparedSchema {
+  if (!isStandardSchema(schema)) throw new UsageError(messages.notAnOutputSchema(where, schema))
+  let json: Record<string, unknown>
+  const standard = schema['~standard']
+  if ('_zod' in (schema as object)) {
+    json = z.toJSONSchema(schema as unknown as z.ZodType, { io: 'output' }) as Record<
+      string,
+      unknown
+    >
+  } else if (standard.jsonSchema) {
+    json = standard.jsonSchema.output({ target: 'draft-2020-12' })
+  } else if (typeof (schema as { toJsonSchema?: unknown }).toJsonSchema === 'function') {
+    json = (schema as unknown as { toJsonSchema: () => Record<string, unknown> }).toJsonSchema()
+  } else {
+    throw new UsageError(messages.outputSchemaWithoutJsonSchema(where))
+  }
+  // `$schema` only names the draft; some endpoints reject unknown top-level keywords.
+  const { $schema: _draft, ...rest } = json
+  return { schema, json: rest, strict: isStrictCompatible(rest) }
+}
+
+/** Validate a parsed reply: the value the schema produced, or the problems, one per line. @internal */
+export async function validateOutput(
+  prepared: PreparedSchema,
+  value: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
+  const result = await prepared.schema['~standard'].validate(value)
+  if (!result.issues) return { ok: true, value: result.value }
+  const lines = result.issues.map((issue) => {
+    const path = (issue.path ?? [])
+      .map((part) => String(typeof part === 'object' ? part.key : part))
+      .join('.')
+    return path ? `- at "${path}": ${issue.message}` : `- ${issue.message}`
+  })
+  return { ok: false, problem: lines.join('\n') }
+}
+
+function isStrictCompatible(node: unknown): boolean {
+  if (Array.isArray(node)) return node.every(isStrictCompatible)
+  if (typeof node !== 'object' || node === null) return true
+  const record = node as Record<string, unknown>
+  if (record.type === 'object' || record.properties !== undefined) {
+    const properties = Object.keys((record.properties as object | undefined) ?? {})
+    const required = new Set((record.required as string[] | undefined) ?? [])
+    if (record.additionalProperties !== false) return false
+    if (!properties.every((key) => required.has(key))) return false
+  }
+  return Object.values(record).every(isStrictCompatible)
+}

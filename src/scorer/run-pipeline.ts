@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { resolveJudge } from '../config'
+import { ScorerRunError, UsageError } from '../errors'
+import { runJudgeCall } from '../judge/judge-call'
+import { prepareSchema } from '../judge/output-schema'
+import { messages } from '../messages'
+import type { JudgeCall, ScorerStepName } from '../records'
+import type { StepDefinition } from './create-scorer'
+import { isNotScorable } from './not-scorable'
+import { STEP_INTERNALS, type StepInternals } from './step-internals'
+import type { ScorerJudgeOptions, ScorerOptions, ScorerRun } from './types'
+
+const SCORE_SCHEMA = prepareSchema(z.strictObject({ score: z.number() }), 'The score schema')
+
+const RESULT_KEYS: Record<ScorerStepName, string> = {
+  preprocess: 'preprocessStepResult',
+  analyze: 'analyzeStepResult',
+  generateScore: 'score',
+  generateReason: 'reason',
+}
+
+/** Run a scorer's steps on one run and assemble its result (DESIGN section 5). @internal */
+export async function runPipeline(
+  options: ScorerOptions,
+  steps: readonly StepDefinition[],
+  input: ScorerRun,
+): Promise<any> {
+  if (!steps.some((step) => step.name === 'generateScore')) {
+    throw new UsageError(messages.scorerMissingGenerateScore(options.id))
+  }
+  if (typeof input !== 'object' || input === null) {
+    throw new UsageError(messages.scorerRunNotObject(options.id, input))
+  }
+  const judgeCalls: JudgeCall[] = []
+  const completedSteps: string[] = []
+  const outputs: Record<string, unknown> = {}
+  let prepared: ScorerRun = input
+  const fail = (step: string, error: unknown, base: object): ScorerRunError => {
+    const produced = completedSteps.length > 0 || judgeCalls.length > 0
+    return new ScorerRunError(
+      messages.scorerRunFailed(options.id, step, error),
+      {
+        failedStep: step,
+        completedSteps: [...completedSteps],
+        result: produced ? { ...base, ...outputs, judgeCalls } : undefined,
+      },
+      { cause: error },
+    )
+  }
+  if (options.prepareRun) {
+    try {
+      prepared = await options.prepareRun(input)
+    } catch (error) {
+      throw fail('prepareRun', error, input)
+    }
+  }
+  const run = { ...prepared, runId: prepared.runId ?? randomUUID() }
+  const results: Record<string, unknown> = {
+    preprocessStepResult: undefined,
+    analyzeStepResult: undefined,
+  }
+  let score: number | undefined
+  for (const step of steps) {
+    const context: Record<string, unknown> = { run, results: { ...results } }
+    if (step.name === 'generateReason') context.score = score
+    let value: unknown
+    try {
+      if (step.kind === 'function') {
+        const internals: StepInternals = {
+          step: step.name,
+          judge: options.judge ?? {},
+          recordJudgeCall: (call) => judgeCalls.push(call),
+        }
+        Object.defineProperty(context, STEP_INTERNALS, { value: internals })
+        value = await step.run(context)
+      } else {
+        value = await runPromptStep(options.judge, step, context, outputs, judgeCalls)
+      }
+      if (step.name === 'generateScore' && !isNotScorable(value)) {
+        if (typeof value !== 'number' || !Number.isFinite(value)) {
+          throw new UsageError(messages.scorerBadScore(options.id, value))
+        }
+      }
+    } catch (error) {
+      throw fail(step.name, error, run)
+    }
+    if (isNotScorable(value)) {
+      // Mastra's shape: no `score` key at all, so nothing mistakes the run for a scored one.
+      const result: Record<string, unknown> = { ...run, ...results, ...outputs, judgeCalls }
+      delete result.score
+      result.notScorable = { step: step.name, reason: value.reason }
+      return result
+    }
+    if (step.name === 'generateScore') score = value as number
+    const key = RESULT_KEYS[step.name]
+    if (key in results) results[key] = value
+    outputs[key] = value
+    completedSteps.push(step.name)
+  }
+  return { ...run, ...results, score, reason: undefined, ...outputs, judgeCalls }
+}
+
+async function runPromptStep(
+  scorerJudge: ScorerJudgeOptions | undefined,
+  step: Extract<StepDefinition, { kind: 'prompt' }>,
+  context: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+  judgeCalls: JudgeCall[],
+): Promise<unknown> {
+  const prompt = await step.step.createPrompt(context)
+  outputs[`${step.name}Prompt`] = prompt
+  const judge = { ...definedOnly(scorerJudge), ...definedOnly(step.step.judge) }
+  const isScore = step.name === 'generateScore'
+  const { value } = await runJudgeCall({
+    judge: resolveJudge(judge.model),
+    step: step.name,
+    system: judge.instructions,
+    prompt,
+    output: isScore ? SCORE_SCHEMA : step.schema,
+    schemaName: isScore ? 'score' : `${step.name}_result`,
+    temperature: judge.temperature,
+    seed: judge.seed,
+    structuredOutput: judge.structuredOutput,
+    jsonPromptInjection: judge.jsonPromptInjection,
+    maxRetries: judge.maxRetries,
+    record: (call) => judgeCalls.push(call),
+  })
+  return isScore ? (value as { score: number }).score : value
+}
+
+/** Only the fields that are set, so a step's `undefined` does not erase the scorer's value. */
+function definedOnly(options: ScorerJudgeOptions | undefined): ScorerJudgeOptions {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(options ?? {}))
+    if (value !== undefined) out[key] = value
+  return out as ScorerJudgeOptions
+}

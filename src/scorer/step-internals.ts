@@ -1,0 +1,23 @@
+import type { JudgeCall, ScorerStepName } from '../records'
+import type { ScorerJudgeOptions } from './types'
+
+/** Key of the internals a function step's context carries (not enumerable). @internal */
+export const STEP_INTERNALS: unique symbol = Symbol.for('rubricate.stepInternals') as never
+
+/**
+ * What the pipeline lends a function step that makes its own judge calls (the rubric scorer):
+ * the step's name, the scorer's judge options, and where to record each call.
+ * @internal
+ */
+export interface StepInternals {
+  step: ScorerStepName
+  judge: ScorerJudgeOptions
+  recordJudgeCall(call: JudgeCall): void
+}
+
+/** The internals of a step context, or a bug error if the context did not come from a scorer. @internal */
+export function stepInternals(context: object): StepInternals {
+  const internals = (context as { [STEP_INTERNALS]?: StepInternals })[STEP_INTERNALS]
+  if (!internals) throw new Error('step context without internals: this is a bug in rubricate')
+  return internals
+}

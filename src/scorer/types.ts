@@ -1,0 +1,146 @@
+import type { InferOutput, StandardSchemaV1 } from '../judge/output-schema'
+import type { JudgeCall, JudgeInput, ScorerStepName, StructuredOutputMode } from '../records'
+import type { NotScorable } from './not-scorable'
+
+/** Anything with `get(key)`, such as a `Map` or Mastra's `RequestContext`. */
+export interface RequestContextLike {
+  get(key: string): unknown
+}
+
+/** What a scorer judges: the output, and optionally the input, ground truth and context. */
+export interface ScorerRun<TInput = any, TOutput = any> {
+  input?: TInput | undefined
+  output: TOutput
+  /** Default: a random UUID. */
+  runId?: string | undefined
+  groundTruth?: unknown
+  /** A plain object, or anything with `get(key)` (a `Map`, Mastra's `RequestContext`). */
+  requestContext?: Record<string, unknown> | RequestContextLike | undefined
+  additionalContext?: Record<string, unknown> | undefined
+}
+
+/** The run as the steps see it: after `prepareRun`, with a `runId`. */
+export type PreparedRun<TInput = any, TOutput = any> = ScorerRun<TInput, TOutput> & {
+  runId: string
+}
+
+/** The judge of a scorer or of one prompt step; a step's fields win over the scorer's, one by one. */
+export interface ScorerJudgeOptions {
+  /** Default: the judge configured for the run (`configureRubricate`, `RUBRICATE_JUDGE`, plugin). */
+  model?: JudgeInput | undefined
+  /** The system message of every judge call. */
+  instructions?: string | undefined
+  /** Sent only when set. */
+  temperature?: number | undefined
+  /** Sent only when set. */
+  seed?: number | undefined
+  /** Default: the judge object's own choice, else `'auto'`. */
+  structuredOutput?: StructuredOutputMode | undefined
+  /** Mastra's name for prompt-mode structured output: `true`, `'inline'` and `'system'` mean `'prompt'`. */
+  jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
+  /** Retries of transient failures. Default `2`. */
+  maxRetries?: number | undefined
+}
+
+/** What earlier steps produced. */
+export interface StepResults<TPre = unknown, TAnalyze = unknown> {
+  preprocessStepResult: TPre
+  analyzeStepResult: TAnalyze
+}
+
+/** What every step (and every `createPrompt`) receives. */
+export interface StepContext<TInput = any, TOutput = any, TPre = unknown, TAnalyze = unknown> {
+  run: PreparedRun<TInput, TOutput>
+  results: StepResults<TPre, TAnalyze>
+}
+
+/** What `generateReason` receives: the step context plus the score. */
+export interface ReasonStepContext<TInput = any, TOutput = any, TPre = unknown, TAnalyze = unknown>
+  extends StepContext<TInput, TOutput, TPre, TAnalyze> {
+  score: number
+}
+
+/** A step that asks the judge: `createPrompt(ctx)` is the user message. */
+export interface PromptStep<Ctx, Schema extends StandardSchemaV1 | undefined = undefined> {
+  description: string
+  createPrompt: (context: Ctx) => string | Promise<string>
+  /** preprocess and analyze only: the shape of the judge's reply. Without one, the step returns text. */
+  outputSchema?: Schema
+  /** Overrides the scorer's judge, field by field. */
+  judge?: ScorerJudgeOptions | undefined
+}
+
+/** A step written as a (possibly async) function; it may return `notScorable(reason)`. */
+export type FunctionStep<Ctx, R> = (context: Ctx) => R
+
+/** What a function step produced, without the `notScorable` sentinel. */
+export type StepValue<R> = Exclude<Awaited<R>, NotScorable>
+
+/** A value returned by `generateScore`. */
+export type ScoreValue = number | NotScorable
+
+/** The outcome of `scorer.run()`: the run spread back plus what the steps produced. */
+export type ScorerResult<
+  TInput = any,
+  TOutput = any,
+  TPre = unknown,
+  TAnalyze = unknown,
+> = PreparedRun<TInput, TOutput> & {
+  /** Absent when a step returned `notScorable`. */
+  score?: number | undefined
+  reason?: string | undefined
+  preprocessStepResult?: TPre | undefined
+  analyzeStepResult?: TAnalyze | undefined
+  /** The prompts of prompt steps, as sent. */
+  preprocessPrompt?: string | undefined
+  analyzePrompt?: string | undefined
+  generateScorePrompt?: string | undefined
+  generateReasonPrompt?: string | undefined
+  /** Every judge call of the run, in order. */
+  judgeCalls: JudgeCall[]
+  /** Set when a function step returned `notScorable(reason)`: the pipeline stopped there. */
+  notScorable?: { step: ScorerStepName; reason?: string | undefined } | undefined
+}
+
+/** Options of `createScorer`. */
+export interface ScorerOptions<TInput = any, TOutput = any> {
+  id: string
+  /** Default: `id`. */
+  name?: string | undefined
+  description: string
+  judge?: ScorerJudgeOptions | undefined
+  /** `'agent'` types input and output as an agent's messages; nothing is checked at run time. */
+  type?: 'agent' | undefined
+  /** Transforms the run before any step (may be async). See `filterRun`. */
+  prepareRun?:
+    | ((run: ScorerRun) => ScorerRun<TInput, TOutput> | Promise<ScorerRun<TInput, TOutput>>)
+    | undefined
+}
+
+/** One message of an agent conversation (compatible with Mastra's `MastraDBMessage`). */
+export interface AgentMessage {
+  id?: string | undefined
+  role: 'system' | 'user' | 'assistant' | 'tool'
+  content: unknown
+  createdAt?: Date | string | undefined
+}
+
+/** A system message given to an agent. */
+export interface AgentSystemMessage {
+  role: 'system'
+  content: unknown
+}
+
+/** The input of a `type: 'agent'` scorer (Mastra's `ScorerRunInputForAgent`). */
+export interface ScorerRunInputForAgent {
+  inputMessages: AgentMessage[]
+  rememberedMessages: AgentMessage[]
+  systemMessages: AgentSystemMessage[]
+  taggedSystemMessages: Record<string, AgentSystemMessage[]>
+}
+
+/** The output of a `type: 'agent'` scorer: the messages the agent produced. */
+export type ScorerRunOutputForAgent = AgentMessage[]
+
+/** Infers a prompt step's result type from its output schema (text without one). */
+export type PromptStepValue<Schema> = Schema extends StandardSchemaV1 ? InferOutput<Schema> : string

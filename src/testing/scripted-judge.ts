@@ -1,0 +1,65 @@
+import { currentCallContext } from '../call-context'
+import { CASSETTE_AWARE } from '../cassettes/judge-transport'
+import { messages } from '../messages'
+import type { JudgeCompleteOptions, JudgeModel, JudgeReply, JudgeRequest } from '../records'
+
+/**
+ * One scripted answer: a string is the reply's text as it is (malformed JSON included), an object
+ * or array is sent as JSON, an `Error` is thrown by `complete()`.
+ */
+export type ScriptedReply = string | Error | Record<string, unknown> | unknown[]
+
+/** Computes the answer to one judge request; `index` counts calls from 0. */
+export type ScriptedReplyFunction = (
+  request: JudgeRequest,
+  index: number,
+) => ScriptedReply | Promise<ScriptedReply>
+
+/** Options of {@link scriptedJudge}. */
+export interface ScriptedJudgeOptions {
+  /** The model id recorded in judge calls. Default `'scripted-judge'`. */
+  id?: string | undefined
+}
+
+/** A judge model answering from a script, with a log of the requests it received. */
+export interface ScriptedJudge extends JudgeModel {
+  /** Every request received so far, in order. */
+  readonly requests: JudgeRequest[]
+}
+
+/**
+ * A {@link JudgeModel} that answers from a list (call `i` gets entry `i`) or a function, with no
+ * HTTP and no cassettes: for testing scorers and rubrics without a server.
+ *
+ * @example
+ * const judge = scriptedJudge([{ criteria: { c1: { reasoning: 'Greets the user.', satisfied: true } }, overallAssessment: 'Fine.' }])
+ * const result = await createRubricScorer({ judge, criteria: '- Greets the user' }).run({ output: 'Hello!' })
+ */
+export function scriptedJudge(
+  script: ScriptedReply[] | ScriptedReplyFunction,
+  options: ScriptedJudgeOptions = {},
+): ScriptedJudge {
+  const requests: JudgeRequest[] = []
+  const answer: ScriptedReplyFunction =
+    typeof script === 'function'
+      ? script
+      : (_request, index) =>
+          index < script.length
+            ? (script[index] as ScriptedReply)
+            : new Error(messages.scriptedJudgeExhausted(script.length, index))
+  const judge = {
+    id: options.id ?? 'scripted-judge',
+    requests,
+    // Not recorded to cassettes: the script is the recording. Calls still count as model calls.
+    [CASSETTE_AWARE]: true,
+    async complete(request: JudgeRequest, _options: JudgeCompleteOptions): Promise<JudgeReply> {
+      const index = requests.length
+      requests.push(request)
+      currentCallContext().onExchange?.({ source: 'live' })
+      const reply = await answer(request, index)
+      if (reply instanceof Error) throw reply
+      return { text: typeof reply === 'string' ? reply : JSON.stringify(reply) }
+    },
+  }
+  return judge
+}

@@ -1,0 +1,91 @@
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
+import { configureRubricate, resetRubricateConfig, rootCause } from '../../src'
+import { setPluginConfig } from '../../src/config'
+import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { rejectionOf, scoreWith } from './helpers'
+
+// One server per level of DESIGN 4.3, so each test shows which endpoint got the request.
+const servers: Record<'call' | 'env' | 'configure' | 'plugin', FakeOpenAI> = {} as never
+
+beforeAll(async () => {
+  for (const level of ['call', 'env', 'configure', 'plugin'] as const) {
+    servers[level] = await startFakeOpenAI({ reply: { score: 1 } })
+  }
+})
+
+afterAll(async () => {
+  for (const server of Object.values(servers)) await server.close()
+})
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+  resetRubricateConfig()
+  setPluginConfig({})
+  for (const server of Object.values(servers)) server.clearRequests()
+})
+
+function setEveryLevelBelowCall(): void {
+  vi.stubEnv('RUBRICATE_JUDGE', 'openai/env-model')
+  vi.stubEnv('OPENAI_BASE_URL', servers.env.baseURL)
+  vi.stubEnv('OPENAI_API_KEY', 'sk-env')
+  configureRubricate({
+    judge: { model: 'configure-model', baseURL: servers.configure.baseURL, apiKey: 'k' },
+  })
+  setPluginConfig({
+    judge: { model: 'plugin-model', baseURL: servers.plugin.baseURL, apiKey: 'k' },
+  })
+}
+
+function received(): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(servers).map(([level, server]) => [
+      level,
+      server.requests.map((request) => request.body.model),
+    ]),
+  )
+}
+
+test('the judge given at the call site gets the request, whatever else is configured', async () => {
+  setEveryLevelBelowCall()
+  const callJudge = { model: 'call-model', baseURL: servers.call.baseURL, apiKey: 'k' }
+  await scoreWith(callJudge).run({ output: 'x' })
+  expect(received()).toEqual({ call: ['call-model'], env: [], configure: [], plugin: [] })
+})
+
+test('without a call-site judge, RUBRICATE_JUDGE wins over configureRubricate and the plugin', async () => {
+  setEveryLevelBelowCall()
+  await scoreWith(undefined).run({ output: 'x' })
+  expect(received()).toEqual({ call: [], env: ['env-model'], configure: [], plugin: [] })
+  expect(servers.env.requests[0]?.headers.authorization).toBe('Bearer sk-env')
+})
+
+test('without the environment, configureRubricate wins over the plugin', async () => {
+  setEveryLevelBelowCall()
+  vi.stubEnv('RUBRICATE_JUDGE', '')
+  await scoreWith(undefined).run({ output: 'x' })
+  expect(received()).toEqual({ call: [], env: [], configure: ['configure-model'], plugin: [] })
+})
+
+test('the plugin judge is used when nothing stronger sets one', async () => {
+  setPluginConfig({
+    judge: { model: 'plugin-model', baseURL: servers.plugin.baseURL, apiKey: 'k' },
+  })
+  await scoreWith(undefined).run({ output: 'x' })
+  expect(received()).toEqual({ call: [], env: [], configure: [], plugin: ['plugin-model'] })
+})
+
+test('with no judge anywhere (the default), RUBRICATE_NO_JUDGE names every place and nothing is sent', async () => {
+  const error = await rejectionOf(scoreWith(undefined).run({ output: 'x' }))
+  expect(error).toMatchObject({ code: 'RUBRICATE_SCORER_RUN', failedStep: 'generateScore' })
+  expect(rootCause(error)).toMatchObject({
+    name: 'NoJudgeError',
+    code: 'RUBRICATE_NO_JUDGE',
+    message: `[rubricate] No judge model is configured, so this rubric cannot be judged.
+Set one in any of these places (strongest first):
+  - the call: toSatisfyRubric(criteria, { judge: 'openai/gpt-4.1-mini' }), createRubricScorer({ judge }) or createScorer({ judge: { model } })
+  - the environment: RUBRICATE_JUDGE=openai/gpt-4.1-mini
+  - a setup file: configureRubricate({ judge: 'openai/gpt-4.1-mini' })
+  - vitest.config: plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })]`,
+  })
+  expect(received()).toEqual({ call: [], env: [], configure: [], plugin: [] })
+})

@@ -1,0 +1,101 @@
+// Type tests, checked by `tsc` (npm run typecheck): what the builder infers, and what must not compile.
+import { expectTypeOf, test } from 'vitest'
+import { z } from 'zod'
+import {
+  type AgentMessage,
+  createScorer,
+  notScorable,
+  type ScorerResult,
+  type ScorerRunInputForAgent,
+} from '../../src'
+
+test('type "agent" types the run input and output as agent messages', () => {
+  createScorer({ id: 'a', description: 'a', type: 'agent' })
+    .preprocess(({ run }) => {
+      expectTypeOf(run.input).toEqualTypeOf<ScorerRunInputForAgent | undefined>()
+      expectTypeOf(run.output).toEqualTypeOf<AgentMessage[]>()
+      expectTypeOf(run.output[0]!.role).toEqualTypeOf<'system' | 'user' | 'assistant' | 'tool'>()
+      return run.input?.inputMessages.length ?? 0
+    })
+    .generateScore(({ results }) => results.preprocessStepResult)
+
+  const agent = createScorer({ id: 'a', description: 'a', type: 'agent' }).generateScore(() => 1)
+  agent.run({
+    input: {
+      inputMessages: [],
+      rememberedMessages: [],
+      systemMessages: [],
+      taggedSystemMessages: {},
+    },
+    output: [{ role: 'assistant', content: 'hi' }],
+  })
+  // @ts-expect-error an agent scorer's output is a message list, not a string
+  agent.run({ output: 'hi' })
+  // @ts-expect-error messages need a known role
+  agent.run({ output: [{ role: 'robot', content: 'hi' }] })
+})
+
+test('without a type, input and output are whatever the generics say', () => {
+  const typed = createScorer<{ question: string }, string>({
+    id: 't',
+    description: 't',
+  }).generateScore(({ run }) => {
+    expectTypeOf(run.output).toEqualTypeOf<string>()
+    expectTypeOf(run.input).toEqualTypeOf<{ question: string } | undefined>()
+    return 1
+  })
+  // @ts-expect-error the output must be a string
+  typed.run({ output: 42 })
+})
+
+test('step results flow through the builder: functions, schemas and text', async () => {
+  const scorer = createScorer({ id: 'flow', description: 'flow' })
+    .preprocess(async () => ({ words: ['a'] }))
+    .analyze({
+      description: 'analyze',
+      createPrompt: ({ results }) => {
+        expectTypeOf(results.preprocessStepResult).toEqualTypeOf<{ words: string[] }>()
+        return 'x'
+      },
+      outputSchema: z.object({ verdict: z.boolean() }),
+    })
+    .generateScore(({ results }) => {
+      expectTypeOf(results.analyzeStepResult).toEqualTypeOf<{ verdict: boolean }>()
+      return results.analyzeStepResult.verdict ? 1 : 0
+    })
+    .generateReason(({ score }) => {
+      expectTypeOf(score).toEqualTypeOf<number>()
+      return 'because'
+    })
+  const result = await scorer.run({ output: 'x' })
+  expectTypeOf(result).toEqualTypeOf<
+    ScorerResult<any, any, { words: string[] }, { verdict: boolean }>
+  >()
+  expectTypeOf(result.score).toEqualTypeOf<number | undefined>()
+
+  const text = createScorer({ id: 'text', description: 'text' })
+    .analyze({ description: 'no schema', createPrompt: () => 'x' })
+    .generateScore(({ results }) => results.analyzeStepResult.length)
+  expectTypeOf(text.run)
+    .returns.resolves.toHaveProperty('analyzeStepResult')
+    .toEqualTypeOf<string | undefined>()
+
+  // notScorable is not part of a step's result type
+  createScorer({ id: 'ns', description: 'ns' })
+    .preprocess(({ run }) => (run.output ? { ok: true } : notScorable('empty')))
+    .generateScore(({ results }) => {
+      expectTypeOf(results.preprocessStepResult).toEqualTypeOf<{ ok: boolean }>()
+      return 1
+    })
+})
+
+test('generateScore must produce a number and generateReason a string', () => {
+  const base = createScorer({ id: 'bad', description: 'bad' })
+  // @ts-expect-error a score is a number
+  base.generateScore(() => 'high')
+  base.generateScore(async () => notScorable())
+  // @ts-expect-error a reason is a string
+  base.generateScore(() => 1).generateReason(() => 42)
+  // @ts-expect-error the id is required
+  createScorer({ description: 'no id' })
+})
