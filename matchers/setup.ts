@@ -1,2 +1,67 @@
-// rubricate/setup: the Vitest setup file. Registers the matchers and drives cassettes per test file.
+// rubricate/setup: the Vitest setup file. Registers the matchers, takes the plugin's options,
+// and follows each test so that judge calls, agent calls and loops know which test they belong to.
+import { afterAll, aroundEach, beforeAll, expect, inject } from 'vitest'
 import './augment'
+import { withCallContext } from '../src/call-context'
+import { setPluginConfig } from '../src/config'
+import {
+  deserializePluginOptions,
+  PROVIDED_OPTIONS_KEY,
+  type ProvidedOptions,
+} from '../src/plugin-options'
+import { onRecord } from '../src/record-hooks'
+import type { RubricateRecord } from '../src/records'
+import { getState, stateSlot } from '../src/state'
+import { currentTest, runInTest, testIdentity } from './current-test'
+import { toPassScorer } from './to-pass-scorer'
+import { toSatisfyRubric } from './to-satisfy-rubric'
+
+expect.extend({ toSatisfyRubric, toPassScorer })
+
+// The plugin's options (DESIGN 4.3). Without the plugin there are none, and the defaults apply.
+const provided = (inject as (key: string) => unknown)(PROVIDED_OPTIONS_KEY) as
+  | ProvidedOptions
+  | undefined
+const run = getState().run
+if (provided) {
+  setPluginConfig(deserializePluginOptions(provided))
+  run.root = provided.root
+  run.runId = provided.runId
+  run.updateSnapshots = provided.updateSnapshots
+}
+
+beforeAll(() => {
+  // Without the plugin, `vitest -u` is read from the file's snapshot state (a private field,
+  // read defensively: only the plugin's flag is guaranteed).
+  if (!provided) {
+    const snapshot = expect.getState().snapshotState as unknown as { _updateSnapshot?: unknown }
+    run.updateSnapshots = snapshot?._updateSnapshot === 'all'
+  }
+})
+
+// Everything a test runs (its hooks included) knows its test: matchers record into it even with
+// the global `expect` under test.concurrent, and judge and agent calls carry its identity and
+// abort signal down to the cassettes.
+aroundEach(async (runTest, context) => {
+  const task = context.task
+  await runInTest(task, () =>
+    withCallContext({ test: testIdentity(task), signal: context.signal }, runTest),
+  )
+})
+
+// Loops run by the test (`runUntilComplete`) land in its `task.meta.rubricate`, one record per
+// loop: a later record of the same loop replaces the earlier one. Subscribed once per worker.
+stateSlot('setup-loop-listener', () => onRecord(recordLoop))
+
+function recordLoop(record: RubricateRecord): void {
+  const task = currentTest()
+  if (!task) return
+  const meta = task.meta as { rubricate?: RubricateRecord[] }
+  meta.rubricate ??= []
+  const records = meta.rubricate
+  const index = record.loopId ? records.findIndex((r) => r.loopId === record.loopId) : -1
+  if (index >= 0) records[index] = record
+  else records.push(record)
+}
+
+afterAll(() => {})

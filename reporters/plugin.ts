@@ -1,32 +1,71 @@
 /// <reference types="vitest/config" />
+import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import type { Vite } from 'vitest/node'
-import type { RubricateConfig } from '../src/config'
+import { defaultCassetteMode, parseCassetteMode, type RubricateConfig } from '../src/config'
+import {
+  PROVIDED_OPTIONS_KEY,
+  serializePluginOptions,
+  validatePluginOptions,
+} from '../src/plugin-options'
 
 /** Options of the Vitest plugin: what `configureRubricate` takes, minus what cannot cross processes. */
-export type RubricatePluginOptions = Omit<RubricateConfig, 'judge'> & {
+export type RubricatePluginOptions = Omit<RubricateConfig, 'judge' | 'cassettes'> & {
+  /** The judge: `'openai/<model>'` or an OpenAI-compatible endpoint. A `JudgeModel` goes in `configureRubricate`. */
   judge?: Exclude<RubricateConfig['judge'], { complete: unknown }> | undefined
+  /** Cassette options; `redact` goes in `configureRubricate`. */
+  cassettes?: Omit<NonNullable<RubricateConfig['cassettes']>, 'redact'> | undefined
 }
 
 const SETUP_FILE = fileURLToPath(new URL('./setup.js', import.meta.url))
+/** Test timeout in live modes, where a judge call may take seconds. */
+const LIVE_TEST_TIMEOUT = 60_000
 
 /**
- * The rubricate Vitest plugin: puts `rubricate/setup` first in `setupFiles` and passes its options
- * to every worker.
+ * The rubricate Vitest plugin: puts `rubricate/setup` first in `setupFiles`, passes its options to
+ * every worker, raises `testTimeout` to 60 s when judge calls may go live and no timeout is set,
+ * and adds rubricate's reporter.
  *
  * @example
  * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config'
+ * import rubricate from 'rubricate/plugin'
  * export default defineConfig({ plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })] })
  */
 export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
+  // Fail where the mistake is: in vitest.config, before any worker starts.
+  validatePluginOptions(options)
+  // One id per Vitest run, shared by every project and worker.
+  const runId = randomUUID()
   return {
     name: 'rubricate',
-    configureVitest({ project }) {
+    config(userConfig) {
+      if (userConfig.test?.testTimeout !== undefined || !mayGoLive(options)) return undefined
+      return { test: { testTimeout: LIVE_TEST_TIMEOUT } }
+    },
+    configureVitest({ project, vitest }) {
+      // First, so that the user's own setup files (their msw server, configureRubricate) run
+      // after rubricate's matchers and msw listeners are in place.
       const setupFiles = project.config.setupFiles
       if (!setupFiles.includes(SETUP_FILE)) setupFiles.unshift(SETUP_FILE)
-      void options
+      const provided = serializePluginOptions(options, {
+        root: project.config.root,
+        runId,
+        updateSnapshots: vitest.config.snapshotOptions.updateSnapshot === 'all',
+      })
+      ;(project.provide as (key: string, value: unknown) => void)(PROVIDED_OPTIONS_KEY, provided)
     },
   }
+}
+
+// Judge calls may go live unless the run replays: the environment, then the plugin's mode, then
+// the default (replay on CI). `-u` means record, which is live too.
+function mayGoLive(options: RubricatePluginOptions): boolean {
+  const fromEnv = process.env.RUBRICATE_CASSETTES?.trim()
+  const mode = fromEnv
+    ? parseCassetteMode(fromEnv, 'RUBRICATE_CASSETTES')
+    : (options.cassettes?.mode ?? defaultCassetteMode(process.env, false))
+  return mode !== 'replay'
 }
 
 export default rubricate

@@ -79,6 +79,12 @@ export const messages = {
   notPositiveNumber: (where: string, value: unknown): string =>
     format(`${where} must be a number >= 0, but is ${show(value)}.`),
 
+  // plugin
+  pluginOptionNotSerializable: (option: string, what: string): string =>
+    format(
+      `rubricate() plugin option "${option}" is ${what}, which cannot be passed from vitest.config to the test workers. Set it with configureRubricate({ ${option.split('.')[0]}: ... }) in a setup file instead.`,
+    ),
+
   // agent output and input
   outputIsPromise: (): string =>
     format(
@@ -92,6 +98,72 @@ export const messages = {
     format(
       'The `input` is a Promise, so the judge cannot be shown the task. Await it before passing it: `{ input: await input }`.',
     ),
+
+  // matchers
+  matcherNotAwaited: (matcher: string): string =>
+    format(
+      `expect(...).${matcher}() was not awaited, so the test finished before the judge's verdict. Write \`await expect(output).${matcher}(...)\`. The lint rule vitest/valid-expect with { alwaysAwait: true, asyncMatchers: ['toSatisfyRubric', 'toPassScorer'] } catches this.`,
+    ),
+  matcherUndecided: (hint: string, code: string, message: string): string =>
+    `${hint}\n\nThis assertion could not be decided, so it fails with or without .not (${code}):\n${message}`,
+  emptyRubric: (value: unknown): string =>
+    format(
+      `toSatisfyRubric() got an empty rubric (${show(value)}), so there is nothing to judge. Pass at least one criterion: a string with one criterion per line, or a list.`,
+    ),
+  invalidCriteria: (value: unknown): string =>
+    format(
+      `toSatisfyRubric() expects criteria as a string (one per line), a list of strings or { description, required? } objects, or a rubric scorer, but got ${show(value)}.`,
+    ),
+  invalidScorer: (matcher: string, value: unknown): string =>
+    format(
+      `${matcher}() expects a scorer (an object with a run() method, from createScorer() or createRubricScorer()), but got ${show(value)}.`,
+    ),
+  matcherNoRubric: (matcher: string, id: string): string =>
+    format(
+      `${matcher}(): the rubric scorer "${id}" found no rubric, so it passed by default without judging anything. Give it criteria (createRubricScorer({ criteria })), or pass one at run time (requestContext: { rubric }).`,
+    ),
+  matcherNotScorable: (
+    matcher: string,
+    id: string,
+    step: string | undefined,
+    reason: string | undefined,
+  ): string =>
+    format(
+      `${matcher}(): the scorer "${id}" marked the output as not scorable${step ? ` in its ${step} step` : ''}${reason ? `: ${reason}` : ''}. An unscored output is neither a pass nor a fail; change the input or the scorer so it can be scored.`,
+    ),
+  matcherNoScore: (matcher: string, id: string, score: unknown): string =>
+    format(
+      `${matcher}(): the scorer "${id}" returned ${show(score)} as its score, which is not a number. A scorer's run() must resolve to { score: number, ... }.`,
+    ),
+  rubricOptionsWithScorer: (keys: readonly string[]): string =>
+    format(
+      `toSatisfyRubric() got a scorer as its rubric, so the options ${keys.map((k) => `"${k}"`).join(', ')} have no effect there. Set them on the scorer: createRubricScorer({ judge, criteria, options: { samples, evaluation } }).`,
+    ),
+  invalidThreshold: (value: unknown): string =>
+    format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
+
+  // matcher failure messages (rendered under the matcher hint)
+  rubricUnmet: (unmet: number, total: number, counted: 'required criteria' | 'criteria'): string =>
+    `Rubric not satisfied: ${unmet} of ${total} ${counted} unmet.`,
+  rubricMetNegated: (): string =>
+    'Expected at least one required criterion to be unmet, but every required criterion is met.',
+  rubricReasonOnly: (negated: boolean): string =>
+    negated
+      ? 'Expected the rubric not to be satisfied, but the scorer passed it:'
+      : 'Rubric not satisfied:',
+  scorerBelow: (id: string, score: number, threshold: number): string =>
+    `Scorer "${id}" scored ${score}; expected at least ${threshold}.`,
+  scorerReachedNegated: (id: string, score: number, threshold: number): string =>
+    `Scorer "${id}" scored ${score}; expected less than ${threshold}.`,
+  scorerNotPassed: (id: string, score: number): string =>
+    `Scorer "${id}" did not pass (score ${score}).`,
+  scorerPassedNegated: (id: string, score: number): string =>
+    `Scorer "${id}" passed (score ${score}); expected it not to.`,
+  failureReason: (reason: string): string => `Reason: ${reason}`,
+  failureOutput: (preview: string, truncated: boolean): string =>
+    `Output: ${JSON.stringify(preview)}${truncated ? ' (first 200 characters)' : ''}`,
+  failureJudge: (models: string, sources: string, tokens: number | undefined): string =>
+    `Judge: ${models} · ${sources}${tokens === undefined ? '' : ` · ${tokens.toLocaleString('en-US')} tokens`}`,
 
   // runUntilComplete: usage
   loopAgentNotFunction: (value: unknown): string =>

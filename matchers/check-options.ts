@@ -1,0 +1,59 @@
+import { type CassetteMode, parseCassetteMode } from '../src/config'
+import { UsageError } from '../src/errors'
+import { messages } from '../src/messages'
+import type { ScorerLike } from './types'
+
+/** Reject a non-object or an unknown key, so a typo is not silently ignored. @internal */
+export function checkOptions(
+  matcher: string,
+  options: unknown,
+  known: readonly string[],
+): Record<string, unknown> {
+  if (options === undefined) return {}
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new UsageError(messages.configNotObject(`${matcher}()`, options))
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new UsageError(messages.unknownOption(`${matcher}() options`, key, known))
+    }
+  }
+  return options as Record<string, unknown>
+}
+
+/** The call-site cassette mode, checked. @internal */
+export function cassetteOption(matcher: string, value: unknown): CassetteMode | undefined {
+  return value === undefined
+    ? undefined
+    : parseCassetteMode(value, `${matcher}() option "cassettes"`)
+}
+
+/** True for anything with a `run()` method. @internal */
+export function isScorer(value: unknown): value is ScorerLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { run?: unknown }).run === 'function'
+  )
+}
+
+/** A scorer's name for messages: its `id`, else its `name`, else `scorer`. @internal */
+export function scorerName(scorer: ScorerLike): string {
+  const { id, name } = scorer as { id?: unknown; name?: unknown }
+  if (typeof id === 'string' && id !== '') return id
+  if (typeof name === 'string' && name !== '') return name
+  return 'scorer'
+}
+
+/** Turn a scorer result's `noRubric` and `notScorable` into usage errors. @internal */
+export function rejectUnscored(
+  matcher: string,
+  id: string,
+  result: { noRubric?: unknown; notScorable?: unknown },
+): void {
+  if (result.noRubric) throw new UsageError(messages.matcherNoRubric(matcher, id))
+  if (result.notScorable) {
+    const { step, reason } = result.notScorable as { step?: string; reason?: string }
+    throw new UsageError(messages.matcherNotScorable(matcher, id, step, reason))
+  }
+}

@@ -1,0 +1,101 @@
+import { messages } from '../src/messages'
+import type { JudgeCall, Verdict } from '../src/records'
+
+/** What an assertion found out, before `.not` is applied. @internal */
+export interface Evaluation {
+  /** The rubric is satisfied / the scorer passed. */
+  satisfied: boolean
+  score?: number | undefined
+  threshold?: number | undefined
+  verdicts?: Verdict[] | undefined
+  reason?: string | undefined
+  judgeCalls: JudgeCall[]
+  scorerId?: string | undefined
+  /** toPassScorer decided on the scorer's `passed` rather than on a threshold. */
+  decidedByPassed?: boolean | undefined
+}
+
+/** The body of a failed `toSatisfyRubric` (under the matcher hint). @internal */
+export function rubricFailure(evaluation: Evaluation, negated: boolean, preview: string): string {
+  const { verdicts } = evaluation
+  const lines: string[] = []
+  if (verdicts && verdicts.length > 0) {
+    if (negated) lines.push(messages.rubricMetNegated())
+    else {
+      const anyRequired = verdicts.some((v) => v.required)
+      const gating = anyRequired ? verdicts.filter((v) => v.required) : verdicts
+      lines.push(
+        messages.rubricUnmet(
+          gating.filter((v) => !v.satisfied).length,
+          gating.length,
+          anyRequired ? 'required criteria' : 'criteria',
+        ),
+      )
+    }
+    lines.push('', ...verdictLines(verdicts))
+  } else {
+    lines.push(messages.rubricReasonOnly(negated), '', evaluation.reason ?? '')
+  }
+  return [...lines, '', ...trailer(evaluation, preview)].join('\n')
+}
+
+/** The body of a failed `toPassScorer` (under the matcher hint). @internal */
+export function scorerFailure(evaluation: Evaluation, negated: boolean, preview: string): string {
+  const id = evaluation.scorerId ?? 'scorer'
+  const score = evaluation.score ?? Number.NaN
+  const threshold = evaluation.threshold ?? 1
+  const head = evaluation.decidedByPassed
+    ? negated
+      ? messages.scorerPassedNegated(id, score)
+      : messages.scorerNotPassed(id, score)
+    : negated
+      ? messages.scorerReachedNegated(id, score, threshold)
+      : messages.scorerBelow(id, score, threshold)
+  const lines = [head]
+  if (evaluation.verdicts && evaluation.verdicts.length > 0) {
+    lines.push('', ...verdictLines(evaluation.verdicts))
+  } else if (evaluation.reason) {
+    lines.push(messages.failureReason(evaluation.reason))
+  }
+  return [...lines, '', ...trailer(evaluation, preview)].join('\n')
+}
+
+/** One line per criterion (`✓` met, `✗` required unmet, `○` optional unmet), reasoning under it. @internal */
+export function verdictLines(verdicts: readonly Verdict[]): string[] {
+  const lines: string[] = []
+  for (const verdict of verdicts) {
+    const mark = verdict.satisfied ? '✓' : verdict.required ? '✗' : '○'
+    const tag = verdict.required ? '[required]' : '[optional]'
+    const agreement = verdict.agreement
+      ? ` (${verdict.agreement.satisfied}/${verdict.agreement.total} samples)`
+      : ''
+    lines.push(`  ${mark} ${tag} ${verdict.criterion}${agreement}`)
+    if (verdict.reasoning) lines.push(`      → ${verdict.reasoning}`)
+  }
+  return lines
+}
+
+/** `Judge: model · replayed · 812 tokens`, or undefined when no judge was called. @internal */
+export function judgeLine(calls: readonly JudgeCall[]): string | undefined {
+  if (calls.length === 0) return undefined
+  const models = [...new Set(calls.map((c) => c.model))].join(', ')
+  const counts = new Map<string, number>()
+  for (const call of calls) counts.set(call.source, (counts.get(call.source) ?? 0) + 1)
+  const sources =
+    counts.size === 1
+      ? [...counts.keys()].join('')
+      : [...counts].map(([source, n]) => `${n} ${source}`).join(', ')
+  const withUsage = calls.filter((c) => c.usage)
+  const tokens =
+    withUsage.length > 0
+      ? withUsage.reduce((sum, c) => sum + (c.usage?.totalTokens ?? 0), 0)
+      : undefined
+  return messages.failureJudge(models, sources, tokens)
+}
+
+function trailer(evaluation: Evaluation, preview: string): string[] {
+  const lines = [messages.failureOutput(preview.slice(0, 200), preview.length > 200)]
+  const judge = judgeLine(evaluation.judgeCalls)
+  if (judge) lines.push(judge)
+  return lines
+}

@@ -1,0 +1,138 @@
+import type { MatcherState, RunnerTestCase } from 'vitest'
+import { withCallContext } from '../src/call-context'
+import { isRubricateError, rootCause, UsageError } from '../src/errors'
+import { messages } from '../src/messages'
+import { isThenable, outputText } from '../src/output'
+import type { RubricateRecord } from '../src/records'
+import { currentTest, testIdentity } from './current-test'
+import type { Evaluation } from './failure-message'
+
+type MatcherResult = { pass: boolean; message: () => string }
+type Fields = Partial<RubricateRecord> & Pick<RubricateRecord, 'status'>
+
+/** One assertion: what to run and how to explain a failure. @internal */
+export interface Assertion {
+  kind: 'rubric' | 'scorer'
+  matcher: 'toSatisfyRubric' | 'toPassScorer'
+  /** The matcher's `this`. */
+  state: MatcherState & { task?: Readonly<RunnerTestCase> | undefined }
+  received: unknown
+  /** The `expected` label of the matcher hint. */
+  expectedLabel: string
+  /** Runs the scorer; its errors make the assertion fail in both directions. */
+  evaluate(): Promise<Evaluation>
+  /** The failure text under the hint, for an assertion that failed as written. */
+  explain(evaluation: Evaluation, negated: boolean, text: string): string
+}
+
+/**
+ * The plumbing every rubricate matcher shares (DESIGN 8.2): the not-awaited guard, the test's
+ * identity and abort signal passed down to the judge and the cassettes (the matcher adds its
+ * cassette mode), errors that fail with or without `.not`, and one `RubricateRecord` per
+ * assertion in `task.meta.rubricate`.
+ * @internal
+ */
+export async function runAssertion(assertion: Assertion): Promise<MatcherResult> {
+  const { state } = assertion
+  const negated = Boolean(state.isNot)
+  // The test whose code runs (right under test.concurrent with the global expect), else the
+  // test the expect is bound to; none in beforeAll/afterAll, where nothing is recorded.
+  const task = currentTest() ?? state.task
+  const started = performance.now()
+  let settled = false
+  let abandoned = false
+  let text = ''
+  task?.context?.onTestFinished(() => {
+    if (settled) return
+    abandoned = true
+    // A test that timed out or was cancelled already failed for that reason; saying "not
+    // awaited" on top would send the user after the wrong bug.
+    if (task.context.signal?.aborted) return
+    const message = messages.matcherNotAwaited(assertion.matcher)
+    push({
+      status: 'error',
+      error: { code: 'RUBRICATE_USAGE', message },
+      outputPreview: text.slice(0, 200),
+    })
+    throw new Error(message)
+  })
+  const record = (fields: Fields): void => {
+    if (!abandoned) push(fields)
+  }
+  function push(fields: Fields): void {
+    if (!task) return
+    const entry: RubricateRecord = {
+      v: 1,
+      kind: assertion.kind,
+      negated,
+      judgeCalls: [],
+      durationMs: performance.now() - started,
+      outputPreview: '',
+      ...fields,
+    }
+    const meta = task.meta as { rubricate?: RubricateRecord[] }
+    meta.rubricate ??= []
+    meta.rubricate.push(stripUndefined(entry))
+  }
+  try {
+    if (isThenable(assertion.received)) throw new UsageError(messages.outputIsPromise())
+    text = outputText(assertion.received)
+    const evaluation = await withCallContext(
+      {
+        test: task ? testIdentity(task as RunnerTestCase) : undefined,
+        signal: task?.context?.signal,
+      },
+      () => assertion.evaluate(),
+    )
+    const pass = evaluation.satisfied !== negated
+    record({
+      status: pass ? 'pass' : 'fail',
+      score: evaluation.score,
+      threshold: evaluation.threshold,
+      verdicts: evaluation.verdicts,
+      reason: evaluation.reason,
+      judgeCalls: evaluation.judgeCalls,
+      outputPreview: text.slice(0, 200),
+      scorerId: evaluation.scorerId,
+    })
+    settled = true
+    // After the test ended, a failure could only become an unhandled rejection blamed on another
+    // test; the guard has already failed this one, so report no failure (Vitest throws when
+    // `pass` equals `isNot`).
+    if (abandoned) return { pass: !negated, message: () => '' }
+    return {
+      pass: evaluation.satisfied,
+      message: () =>
+        `${hint(assertion, negated)}\n\n${assertion.explain(evaluation, negated, text)}`,
+    }
+  } catch (error) {
+    const root = rootCause(error)
+    const code = isRubricateError(root) ? root.code : root instanceof Error ? root.name : 'Error'
+    const message = root instanceof Error ? root.message : String(root)
+    record({ status: 'error', error: { code, message }, outputPreview: text.slice(0, 200) })
+    settled = true
+    if (abandoned) return { pass: !negated, message: () => '' }
+    const failure = new Error(messages.matcherUndecided(hint(assertion, negated), code, message), {
+      cause: error,
+    })
+    failure.name = root instanceof Error ? root.name : 'Error'
+    Object.assign(failure, { code })
+    throw failure
+  }
+}
+
+function hint(assertion: Assertion, negated: boolean): string {
+  return assertion.state.utils.matcherHint(
+    `${negated ? '.not' : ''}.${assertion.matcher}`,
+    'output',
+    assertion.expectedLabel,
+    { promise: assertion.state.promise },
+  )
+}
+
+// Records travel as JSON; an explicit `undefined` would only add noise to snapshots.
+function stripUndefined(record: RubricateRecord): RubricateRecord {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value
+  return out as unknown as RubricateRecord
+}

@@ -1,0 +1,56 @@
+// Checked by `tsc` (npm run typecheck): the matcher typings as a user sees them.
+import { expect, expectTypeOf, test } from 'vitest'
+import type { ScorerLike, ToSatisfyRubricOptions } from '../../matchers'
+import '../../matchers'
+
+const scorer: ScorerLike = { id: 's', run: async () => ({ score: 1 }) }
+
+test('the matchers exist on Assertion and return Promise<void>', () => {
+  expectTypeOf(expect('x').toSatisfyRubric('- Says hello')).toEqualTypeOf<Promise<void>>()
+  expectTypeOf(expect('x').not.toSatisfyRubric(['Says hello'])).toEqualTypeOf<Promise<void>>()
+  expectTypeOf(expect({ text: 'x' }).toPassScorer(scorer)).toEqualTypeOf<Promise<void>>()
+  expectTypeOf(expect.soft('x').toSatisfyRubric(scorer)).toEqualTypeOf<Promise<void>>()
+  // `.resolves` wraps it once more; awaiting it still gives void.
+  const resolved = expect(Promise.resolve('x')).resolves.toSatisfyRubric('- a')
+  expectTypeOf<Awaited<typeof resolved>>().toBeVoid()
+})
+
+test('criteria take strings, lists and criterion objects; options are typed', () => {
+  void expect('x').toSatisfyRubric(
+    [{ description: 'Says hello', required: false }, 'Says goodbye'],
+    {
+      input: [{ role: 'user', content: 'hi' }],
+      samples: 3,
+      evaluation: 'separately',
+      cassettes: 'off',
+    },
+  )
+  void expect('x').toSatisfyRubric('- a', { judge: { model: 'gpt-4.1-mini', baseURL: 'http://x' } })
+  void expect('x').toPassScorer(scorer, { threshold: 0.5, groundTruth: 'y', requestContext: {} })
+  expectTypeOf<ToSatisfyRubricOptions['evaluation']>().toEqualTypeOf<
+    'together' | 'separately' | undefined
+  >()
+})
+
+test('what must not compile', () => {
+  // @ts-expect-error: the asymmetric form cannot work for async matchers
+  void expect.toSatisfyRubric
+  // @ts-expect-error: criteria are required
+  void expect('x').toSatisfyRubric()
+  // @ts-expect-error: a number is not a rubric
+  void expect('x').toSatisfyRubric(42)
+  // @ts-expect-error: unknown cassette mode
+  void expect('x').toSatisfyRubric('- a', { cassettes: 'sometimes' })
+  // @ts-expect-error: evaluation is 'together' or 'separately'
+  void expect('x').toSatisfyRubric('- a', { evaluation: 'each' })
+  // @ts-expect-error: a scorer needs run()
+  void expect('x').toPassScorer({ id: 'no-run' })
+  // @ts-expect-error: threshold is a number
+  void expect('x').toPassScorer(scorer, { threshold: '0.5' })
+})
+
+test('records are typed on task.meta', ({ task }) => {
+  expectTypeOf(task.meta.rubricate).toEqualTypeOf<
+    import('../../src/records').RubricateRecord[] | undefined
+  >()
+})

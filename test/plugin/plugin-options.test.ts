@@ -1,0 +1,77 @@
+import { expect, test } from 'vitest'
+import rubricatePlugin, { rubricate } from '../../reporters/plugin'
+import { deserializePluginOptions, serializePluginOptions } from '../../src/plugin-options'
+
+const context = { root: '/project', runId: 'run-1', updateSnapshots: false }
+
+test('options cross to the workers as plain data, the cassette folder resolved against the root', () => {
+  const provided = serializePluginOptions(
+    {
+      judge: { model: 'gpt-4.1-mini', baseURL: 'http://127.0.0.1:1/v1' },
+      cassettes: { mode: 'auto', dir: 'recordings', match: ['/v1/messages', /\/api\/generate$/i] },
+      judgeConcurrency: 4,
+    },
+    context,
+  )
+  expect(provided).toEqual({
+    v: 1,
+    judge: { model: 'gpt-4.1-mini', baseURL: 'http://127.0.0.1:1/v1' },
+    cassettes: {
+      mode: 'auto',
+      dir: '/project/recordings',
+      match: ['/v1/messages', { source: '\\/api\\/generate$', flags: 'i' }],
+    },
+    judgeConcurrency: 4,
+    runId: 'run-1',
+    root: '/project',
+    updateSnapshots: false,
+  })
+  expect(structuredClone(provided)).toEqual(provided)
+  expect(JSON.parse(JSON.stringify(provided))).toEqual(provided)
+})
+
+test('a worker gets the options back, patterns as RegExps again', () => {
+  const config = deserializePluginOptions(
+    serializePluginOptions(
+      { judge: 'openai/gpt-4.1-mini', cassettes: { match: [/\/v1\/messages$/g] } },
+      context,
+    ),
+  )
+  expect(config).toEqual({
+    judge: 'openai/gpt-4.1-mini',
+    cassettes: { dir: '/project/__cassettes__', match: [/\/v1\/messages$/g] },
+  })
+})
+
+test('an absolute cassette folder is kept as is', () => {
+  expect(
+    serializePluginOptions({ cassettes: { dir: '/abs/cassettes' } }, context).cassettes.dir,
+  ).toBe('/abs/cassettes')
+})
+
+test('a JudgeModel or a redact function in the plugin is a usage error pointing to configureRubricate', () => {
+  expect(() =>
+    rubricate({ judge: { id: 'mine', complete: async () => ({ text: '' }) } } as never),
+  ).toThrowError(
+    '[rubricate] rubricate() plugin option "judge" is a JudgeModel, which cannot be passed from vitest.config to the test workers. Set it with configureRubricate({ judge: ... }) in a setup file instead.',
+  )
+  expect(() =>
+    rubricate({ cassettes: { redact: (entry: unknown) => entry } } as never),
+  ).toThrowError(
+    '[rubricate] rubricate() plugin option "cassettes.redact" is a function, which cannot be passed from vitest.config to the test workers. Set it with configureRubricate({ cassettes: ... }) in a setup file instead.',
+  )
+})
+
+test('the plugin rejects unknown options and bad values where they are written', () => {
+  expect(() => rubricate({ judges: 'x' } as never)).toThrowError(
+    '[rubricate] rubricate() plugin got an unknown option "judges". Known options: "judge", "cassettes", "judgeConcurrency", "maxLiveCalls", "maxCost", "prices". Check the spelling.',
+  )
+  expect(() => rubricate({ cassettes: { mode: 'replays' as never } })).toThrowError(
+    '[rubricate] rubricate() plugin cassettes.mode is "replays", which is not a cassette mode. Use one of "replay", "auto", "record", "off".',
+  )
+})
+
+test('the default export is the named one', () => {
+  expect(rubricatePlugin).toBe(rubricate)
+  expect(rubricate().name).toBe('rubricate')
+})
