@@ -16,5 +16,10 @@ export function rubricScorerFor(criteria: unknown, options: Record<string, unkno
     throw new UsageError(messages.invalidCriteria(criteria))
   }
   void options
-  throw new Error('createRubricScorer has not landed yet')
+  // Until createRubricScorer lands (issue 4), text criteria cannot be judged; a scorer can.
+  throw new Error(
+    messages.bug(
+      'toSatisfyRubric() with text criteria needs createRubricScorer, which is not built yet',
+    ),
+  )
 }
