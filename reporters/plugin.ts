@@ -8,6 +8,7 @@ import {
   serializePluginOptions,
   validatePluginOptions,
 } from '../src/plugin-options'
+import { installReporter } from './install-reporter'
 
 /** Options of the Vitest plugin: what `configureRubricate` takes, minus what cannot cross processes. */
 export type RubricatePluginOptions = Omit<RubricateConfig, 'judge' | 'cassettes'> & {
@@ -54,6 +55,8 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
         updateSnapshots: vitest.config.snapshotOptions.updateSnapshot === 'all',
       })
       ;(project.provide as (key: string, value: unknown) => void)(PROVIDED_OPTIONS_KEY, provided)
+      // Once per run, whatever the number of projects (DESIGN 9).
+      installReporter(vitest, { prices: options.prices })
     },
   }
 }

@@ -274,6 +274,67 @@ export const messages = {
       `The fake OpenAI server does not implement "${path}" for text replies (it speaks /chat/completions, /responses and /embeddings). Return fakeReply.raw({ status, body }) for other paths.`,
     ),
 
+  // complete runs and prune (DESIGN 7.9): why a run is not complete, in fragments
+  incomplete: {
+    failed: (): string => 'it did not pass',
+    interrupted: (): string => 'it was interrupted',
+    testNamePattern: (pattern: string): string => `it was filtered with -t "${pattern}"`,
+    fileFilter: (filters: readonly string[]): string =>
+      `it was filtered to files matching ${list(filters)}`,
+    notEveryFile: (ran: number, total: number): string =>
+      `only ${ran} of ${total} test files ran (a file filter, --changed, --related or --project)`,
+    projectFilter: (projects: readonly string[]): string =>
+      `it ran only the project${projects.length === 1 ? '' : 's'} ${list(projects)}`,
+    shard: (index: number, count: number): string =>
+      `it ran one shard (${index}/${count}); merge the shards with --merge-reports for a complete report`,
+    skipped: (count: number): string =>
+      `${count} test${count === 1 ? ' was' : 's were'} skipped (.skip, .todo, .only or a tag filter)`,
+    cassettesOff: (files: number): string =>
+      `cassettes were off in ${files} test file${files === 1 ? '' : 's'}, so their use was not recorded`,
+  },
+  pruneNoRun: (markerPath: string): string =>
+    format(
+      `Not pruning: no finished Vitest run is recorded for this project (looked for "${markerPath}"). Prune deletes the cassette entries that the last complete run did not use, so it needs one: run the whole suite with "npx vitest run" (with the rubricate plugin or reporter), then prune again.`,
+    ),
+  pruneIncomplete: (finishedAt: string, reasons: readonly string[]): string =>
+    format(
+      `Not pruning: the last run (finished ${finishedAt}) was not complete: ${reasons.join('; ')}. Prune deletes the cassette entries that the last complete run did not use, so after a partial run it would delete entries that other tests still need. Run the whole suite with "npx vitest run" (no file filter, -t, .only, skip or shard), then prune again.`,
+    ),
+  pruneNoCassettes: (): string =>
+    format(
+      'Nothing to prune: the last complete run used no cassette folder. Is the rubricate plugin (or "rubricate/setup") installed in vitest.config?',
+    ),
+  pruneUnknownArgument: (argument: string): string =>
+    format(
+      `"rubricate cassettes prune" got an unknown argument "${argument}". Usage: rubricate cassettes prune [--dry-run] [--root <project folder>]`,
+    ),
+  pruned: (
+    dryRun: boolean,
+    files: readonly string[],
+    total: number,
+    dir: string,
+    finishedAt: string,
+  ): string =>
+    format(
+      `${dryRun ? 'Would delete' : 'Deleted'} ${files.length} of ${total} cassette entries in "${dir}": the last complete run (finished ${finishedAt}) did not use them.${files.map((file) => `\n  ${file}`).join('')}${dryRun ? '\nRun without --dry-run to delete them.' : ''}`,
+    ),
+  nothingToPrune: (total: number, dir: string): string =>
+    format(
+      `Nothing to prune in "${dir}": the last complete run used all ${total} cassette entries.`,
+    ),
+  prunedKeptNewer: (count: number, dir: string): string =>
+    format(
+      `Kept ${count} unused ${count === 1 ? 'entry' : 'entries'} in "${dir}" written after the last complete run started; a newer run decides about ${count === 1 ? 'it' : 'them'}.`,
+    ),
+  markerNotWritten: (path: string, reason: string): string =>
+    format(
+      `Could not record this run in "${path}" (${reason}), so "rubricate cassettes prune" will not know which entries it used. Check that the folder is writable.`,
+    ),
+  reportNotWritten: (path: string, reason: string): string =>
+    format(
+      `Could not write the rubricate report to "${path}" (${reason}). Check that the folder is writable.`,
+    ),
+
   // internal
   bug: (what: string): string =>
     format(

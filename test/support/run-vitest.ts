@@ -109,8 +109,9 @@ export async function runVitest(
 
 /**
  * Make Vitest output comparable between runs and machines: colours stripped, durations masked
- * (`12ms` -> `[...]ms`, `1.20s` -> `[...]s`), clock times masked, the fixture folder shown as
- * `<root>` and the repository as `<repo>`, Vitest's version masked, trailing spaces dropped.
+ * (`12ms` and `1.20s` both become `[...]ms`, so a slow run on a busy machine compares equal),
+ * clock times masked, the fixture folder shown as `<root>` and the repository as `<repo>`,
+ * Vitest's version masked, trailing spaces dropped.
  */
 export function normalise(text: string, root?: string): string {
   let out = stripVTControlCharacters(text).replace(/\r\n/g, '\n')
@@ -118,7 +119,7 @@ export function normalise(text: string, root?: string): string {
   out = out.split(repoRoot).join('<repo>')
   return out
     .replace(/\d+ms\b/g, '[...]ms')
-    .replace(/\b\d+\.\d+s\b/g, '[...]s')
+    .replace(/\b\d+\.\d+s\b/g, '[...]ms')
     .replace(/\b\d{2}:\d{2}:\d{2}\b/g, '[time]')
     .replace(/(RUN|MERGE REPORTS) +v\d+\.\d+\.\d+\S*/g, '$1  v[version]')
     .replace(/[ \t]+$/gm, '')

@@ -1,0 +1,113 @@
+// Pure: gathers what rubricate wrote into `task.meta` (per test: assertion records; per file:
+// cassette usage) from Vitest's task trees. Everything comes from meta, so a run merged from
+// shards (`--merge-reports`) yields the same report as one run.
+import { relative } from 'node:path'
+import type { CassetteUsageRecord, RubricateRecord } from '../src/records'
+
+/** The parts of a Vitest runner task that the report reads (structural, so tests can build one). */
+export interface TaskLike {
+  type: string
+  name: string
+  mode?: string | undefined
+  meta?: {
+    rubricate?: RubricateRecord[] | undefined
+    rubricateCassettes?: CassetteUsageRecord | undefined
+  }
+  result?: { state?: string | undefined } | undefined
+  tasks?: TaskLike[] | undefined
+}
+
+/** A test file task. */
+export interface FileTaskLike extends TaskLike {
+  filepath: string
+  projectName?: string | undefined
+}
+
+/** One test that holds rubricate records. */
+export interface TestReport {
+  name: string
+  /** `suite > test`. */
+  fullName: string
+  /** Vitest's state of the test: `pass`, `fail`, `skip`, ... */
+  state: string
+  records: RubricateRecord[]
+}
+
+/** One test file: its tests that hold records, and its cassette usage. */
+export interface FileReport {
+  /** Relative to the project root, with forward slashes. */
+  file: string
+  project?: string | undefined
+  tests: TestReport[]
+  cassettes?: CassetteUsageRecord | undefined
+}
+
+/** Everything rubricate recorded in a run, plus the facts about skipped tests. */
+export interface RunReport {
+  files: FileReport[]
+  /** Tests that did not run (skip, todo, .only elsewhere, -t), over all files. */
+  skippedTests: number
+}
+
+/**
+ * Collect the records of a run from its file tasks. Files that hold neither records nor cassette
+ * usage are left out; files are sorted by path, tests keep their order.
+ * @internal
+ */
+export function collectRun(files: readonly FileTaskLike[], root: string): RunReport {
+  const reports: FileReport[] = []
+  let skippedTests = 0
+  for (const file of files) {
+    const tests: TestReport[] = []
+    const visit = (task: TaskLike, path: string[]): void => {
+      for (const child of task.tasks ?? []) {
+        if (child.type === 'suite') {
+          visit(child, [...path, child.name])
+          continue
+        }
+        if (child.type !== 'test') continue
+        const state = child.result?.state ?? (child.mode === 'run' ? 'pending' : (child.mode ?? ''))
+        if (child.mode === 'skip' || child.mode === 'todo' || state === 'skip') skippedTests++
+        const records = latestLoopRecords(child.meta?.rubricate ?? [])
+        if (records.length === 0) continue
+        tests.push({
+          name: child.name,
+          fullName: [...path, child.name].join(' > '),
+          state,
+          records,
+        })
+      }
+    }
+    visit(file, [])
+    const cassettes = file.meta?.rubricateCassettes
+    if (tests.length === 0 && !cassettes) continue
+    reports.push({
+      file: relative(root, file.filepath).split('\\').join('/'),
+      ...(file.projectName ? { project: file.projectName } : {}),
+      tests,
+      ...(cassettes ? { cassettes } : {}),
+    })
+  }
+  reports.sort((a, b) =>
+    a.file === b.file ? (a.project ?? '').localeCompare(b.project ?? '') : a.file < b.file ? -1 : 1,
+  )
+  return { files: reports, skippedTests }
+}
+
+/** Every record of a run, in file and test order. @internal */
+export function allRecords(report: RunReport): RubricateRecord[] {
+  return report.files.flatMap((file) => file.tests.flatMap((test) => test.records))
+}
+
+/**
+ * A loop writes a record after every check, each replacing the one before with the same `loopId`;
+ * should several reach the reporter, only the last of each loop counts.
+ */
+function latestLoopRecords(records: readonly RubricateRecord[]): RubricateRecord[] {
+  return records.filter(
+    (record, index) =>
+      record.kind !== 'loop' ||
+      record.loopId === undefined ||
+      !records.slice(index + 1).some((later) => later.loopId === record.loopId),
+  )
+}

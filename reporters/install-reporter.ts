@@ -1,0 +1,33 @@
+// The plugin's part in reporting (DESIGN 9): install one rubricate reporter per Vitest run.
+import type { Vitest } from 'vitest/node'
+import { RubricReporter, type RubricReporterOptions } from './rubric-reporter'
+import type { RubricOutputOptions } from './run-outputs'
+import { reporterName } from './run-outputs'
+import { RubricSummaryReporter } from './summary-reporter'
+
+const OWN_NAMES = ['rubricate/reporter']
+
+/**
+ * Replace a `'default'` entry of the reporter list with {@link RubricReporter} (keeping its
+ * options), or, when there is none (`--reporter=dot`, `json`, `junit`, the `agent` reporter...),
+ * add the summary-only reporter, which writes to stderr. Does nothing when a rubricate reporter is
+ * already in the list: the hook runs once per project, and a user may have listed it.
+ * @internal
+ */
+export function installReporter(vitest: Vitest, options: RubricOutputOptions): void {
+  const reporters = vitest.config.reporters as unknown[]
+  const installed = reporters.some(
+    (entry) =>
+      (typeof entry === 'object' && entry !== null && 'isRubricateReporter' in entry) ||
+      OWN_NAMES.includes(reporterName(entry) ?? ''),
+  )
+  if (installed) return
+  const index = reporters.findIndex((entry) => reporterName(entry) === 'default')
+  if (index === -1) {
+    reporters.push(new RubricSummaryReporter(options))
+    return
+  }
+  const entry = reporters[index]
+  const defaultOptions = Array.isArray(entry) ? (entry[1] as RubricReporterOptions | undefined) : {}
+  reporters[index] = new RubricReporter({ ...defaultOptions, ...options })
+}

@@ -1,0 +1,162 @@
+// Pure: turns the rubricate records of one test into the lines printed under it (DESIGN 9).
+import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records'
+import { type Colors, figures } from './figures'
+
+/** How lines are laid out. @internal */
+export interface LineStyle {
+  /** Put before every line (the test's own indentation plus one step). */
+  indent: string
+  colors: Colors
+}
+
+/**
+ * The lines under one test: per rubric assertion one line per criterion (`✓` met, `✗` required
+ * unmet, `○` optional unmet, the reasoning after unmet ones), per scorer assertion its score,
+ * threshold and reason, per loop its iterations. Several assertions in one test each get a heading.
+ * @internal
+ */
+export function renderRecords(records: readonly RubricateRecord[], style: LineStyle): string[] {
+  const lines: string[] = []
+  const headed = records.length > 1
+  for (const record of records) {
+    if (record.kind === 'scorer') lines.push(...renderScorer(record, style))
+    else if (record.kind === 'loop') lines.push(...renderLoop(record, style))
+    else lines.push(...renderRubric(record, style, headed))
+  }
+  return lines
+}
+
+function renderRubric(record: RubricateRecord, style: LineStyle, headed: boolean): string[] {
+  const { colors: c } = style
+  const verdicts = record.verdicts ?? []
+  const lines: string[] = []
+  let inner = style
+  if (headed || record.negated) {
+    const required = verdicts.filter((v) => v.required)
+    const met = required.filter((v) => v.satisfied).length
+    const counts = record.status === 'error' ? '' : `: ${met} of ${required.length} required met`
+    lines.push(
+      `${style.indent}${statusSymbol(record, c)} ${c.dim(`rubric${notTag(record)}${counts}`)}`,
+    )
+    inner = { ...style, indent: `${style.indent}  ` }
+  }
+  if (record.status === 'error') lines.push(errorLine(record, inner))
+  for (const verdict of verdicts) lines.push(verdictLine(verdict, inner))
+  return lines
+}
+
+/** One criterion: symbol, tag, criterion, and the reasoning when unmet. @internal */
+export function verdictLine(verdict: Verdict, style: LineStyle): string {
+  const { colors: c } = style
+  const tag = verdict.required ? '[required]' : '[optional]'
+  const symbol = verdict.satisfied
+    ? c.green(figures.met)
+    : verdict.required
+      ? c.red(figures.unmet)
+      : c.yellow(figures.optionalUnmet)
+  const agreement =
+    verdict.agreement && verdict.agreement.total > 1
+      ? c.dim(` (${verdict.agreement.satisfied}/${verdict.agreement.total} samples)`)
+      : ''
+  const criterion = oneLine(verdict.criterion)
+  const text = verdict.satisfied
+    ? `${c.dim(tag)} ${criterion}`
+    : `${c.dim(tag)} ${verdict.required ? c.red(criterion) : criterion}${reasoning(verdict, c)}`
+  return `${style.indent}${symbol} ${text}${agreement}`
+}
+
+function reasoning(verdict: Verdict, c: Colors): string {
+  const text = oneLine(verdict.reasoning)
+  return text ? c.dim(`: ${text}`) : ''
+}
+
+function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
+  const { colors: c } = style
+  const name = record.scorerId ? `scorer "${record.scorerId}"` : 'scorer'
+  const head = `${style.indent}${statusSymbol(record, c)} ${name}${notTag(record)}`
+  if (record.status === 'error') {
+    return [head, errorLine(record, { ...style, indent: `${style.indent}  ` })]
+  }
+  const compare =
+    record.score === undefined
+      ? ''
+      : `: score ${formatScore(record.score)}${record.threshold === undefined ? '' : `, threshold ${formatScore(record.threshold)}`}`
+  const reason = record.reason ? c.dim(`: ${oneLine(record.reason)}`) : ''
+  const inner = { ...style, indent: `${style.indent}  ` }
+  return [
+    `${head}${compare}${reason}`,
+    ...(record.verdicts ?? []).map((v) => verdictLine(v, inner)),
+  ]
+}
+
+function renderLoop(record: RubricateRecord, style: LineStyle): string[] {
+  const { colors: c } = style
+  const iterations = record.iterations ?? []
+  const last = iterations.at(-1)?.iteration ?? iterations.length
+  const count = `${last} iteration${last === 1 ? '' : 's'}`
+  const outcome =
+    record.status === 'pass'
+      ? `complete after ${count}`
+      : record.status === 'fail'
+        ? `incomplete after ${count}`
+        : `incomplete after ${count}, a scorer errored`
+  const lines = [`${style.indent}${statusSymbol(record, c)} loop${notTag(record)}: ${outcome}`]
+  const inner = { ...style, indent: `${style.indent}  ` }
+  if (record.error) lines.push(errorLine(record, inner))
+  for (const iteration of iterations) lines.push(iterationLine(iteration, inner))
+  // The verdicts of the last check: for an incomplete loop, the criteria still unmet.
+  for (const verdict of record.verdicts ?? []) lines.push(verdictLine(verdict, inner))
+  return lines
+}
+
+function iterationLine(iteration: LoopIterationRecord, style: LineStyle): string {
+  const { colors: c } = style
+  const scorers = iteration.scorers.map((scorer) => {
+    const symbol = scorer.errored
+      ? c.red(figures.error)
+      : scorer.passed
+        ? c.green(figures.met)
+        : c.red(figures.unmet)
+    const score = scorer.score === undefined ? '' : ` ${formatScore(scorer.score)}`
+    const why =
+      !scorer.passed && scorer.reason ? c.dim(`: ${truncate(oneLine(scorer.reason), 80)}`) : ''
+    return `${symbol} ${scorer.id}${score}${why}`
+  })
+  const body = scorers.length > 0 ? scorers.join(c.dim(` ${figures.dot} `)) : c.dim('no scorers')
+  return `${style.indent}${c.dim(`${iteration.iteration}.`)} ${body}`
+}
+
+function errorLine(record: RubricateRecord, style: LineStyle): string {
+  const { colors: c } = style
+  const code = record.error?.code ?? 'error'
+  const message = firstLine(record.error?.message ?? '').replace(/^\[rubricate\] /, '')
+  return `${style.indent}${c.red(figures.error)} ${c.red(code)}${message ? c.dim(`: ${message}`) : ''}`
+}
+
+function statusSymbol(record: RubricateRecord, c: Colors): string {
+  if (record.status === 'pass') return c.green(figures.met)
+  if (record.status === 'fail') return c.red(figures.unmet)
+  return c.red(figures.error)
+}
+
+function notTag(record: RubricateRecord): string {
+  return record.negated ? ' (.not)' : ''
+}
+
+/** A score or threshold: at most two decimals, no trailing zeros. @internal */
+export function formatScore(value: number): string {
+  return String(Math.round(value * 100) / 100)
+}
+
+/** Whitespace and line breaks collapsed, so one verdict stays one line. @internal */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find((line) => line.trim() !== '') ?? '').trim()
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}

@@ -1,0 +1,86 @@
+// Pure: the run summary's lines, titled and aligned like Vitest's own summary block.
+import { type Colors, figures } from './figures'
+import type { RunSummary } from './run-summary'
+
+/**
+ * The summary lines: `Rubric` (assertions, criteria), `Judge` (calls by source, tokens, cost) and,
+ * when there is something to say, `Cassettes` (misses, entries unused by a complete run). Nothing
+ * when the run made no rubricate assertion and has nothing to say about cassettes.
+ * @internal
+ */
+export function renderSummary(summary: RunSummary, c: Colors): string[] {
+  return summaryRows(summary, c).map(([name, text]) => `${c.dim(name.padStart(11))}  ${text}`)
+}
+
+/** The summary as `[title, text]` rows, for the terminal and for Markdown. @internal */
+export function summaryRows(summary: RunSummary, c: Colors): [title: string, text: string][] {
+  const lines: [string, string][] = []
+  const sep = c.dim(` ${figures.dot} `)
+  const { assertions, criteria, judge, cassettes } = summary
+  if (assertions.total > 0) {
+    const parts = [
+      `${count(assertions.total, 'assertion')}: ${paint(assertions.passed, 'passed', c.green)}, ${paint(assertions.failed, 'failed', c.red)}, ${paint(assertions.errored, 'errored', c.red)}`,
+    ]
+    if (criteria.total > 0) {
+      parts.push(
+        `${count(criteria.total, 'criterion', 'criteria')}: ${paint(criteria.met, 'met', c.green)}, ${paint(criteria.requiredUnmet, 'required unmet', c.red)}, ${paint(criteria.optionalUnmet, 'optional unmet', c.yellow)}`,
+      )
+    }
+    lines.push(['Rubric', parts.join(sep)])
+    lines.push([
+      'Judge',
+      [
+        `${count(judge.calls, 'call')}: ${judge.replayed} replayed, ${judge.recorded} recorded, ${judge.live} live`,
+        `tokens ${thousands(judge.tokens.live)} live, ${thousands(judge.tokens.replayed)} replayed`,
+        costText(judge, c),
+      ].join(sep),
+    ])
+  }
+  const cassetteParts: string[] = []
+  if (cassettes.misses.length > 0) {
+    const tests = cassettes.misses.map((miss) =>
+      miss.test ? `${miss.file} > ${miss.test}` : miss.file,
+    )
+    const unique = [...new Set(tests)]
+    const shown =
+      unique.slice(0, 3).join(', ') + (unique.length > 3 ? `, and ${unique.length - 3} more` : '')
+    cassetteParts.push(
+      `${c.red(count(cassettes.misses.length, 'miss', 'misses'))} in replay mode: ${shown}`,
+    )
+  }
+  if (cassettes.unused !== undefined && cassettes.unused > 0) {
+    cassetteParts.push(
+      `${c.yellow(count(cassettes.unused, 'entry', 'entries'))} unused by this complete run ${c.dim('(npx rubricate cassettes prune deletes unused entries)')}`,
+    )
+  }
+  if (cassetteParts.length > 0) lines.push(['Cassettes', cassetteParts.join(sep)])
+  return lines
+}
+
+function costText(judge: RunSummary['judge'], c: Colors): string {
+  const unpriced = judge.unpricedModels.map((model) => `"${model}"`).join(', ')
+  const hint = c.dim('(no price: add it to the prices option of the rubricate plugin)')
+  if (unpriced && judge.cost === 0) return `cost unknown for ${unpriced} ${hint}`
+  const known = `cost ${dollars(judge.cost)}`
+  return unpriced ? `${known} + unknown for ${unpriced} ${hint}` : known
+}
+
+/** `$0.00` for nothing, four decimals under a cent, else two. @internal */
+export function dollars(value: number): string {
+  if (value === 0) return '$0.00'
+  if (value < 0.01) return `$${value.toFixed(4)}`
+  return `$${value.toFixed(2)}`
+}
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${thousands(n)} ${n === 1 ? one : many}`
+}
+
+function paint(n: number, label: string, color: (text: string) => string): string {
+  const text = `${thousands(n)} ${label}`
+  return n > 0 ? color(text) : text
+}
+
+function thousands(n: number): string {
+  return n.toLocaleString('en-US')
+}

@@ -1,0 +1,166 @@
+// The default Vitest reporter plus rubricate's lines: verdicts under each test, the run summary
+// before Vitest's own, and the run's files. A thin class: the text comes from pure renderers.
+import type {
+  RunnerTestFile,
+  SerializedError,
+  TestCase,
+  TestModule,
+  TestModuleState,
+  TestRunEndReason,
+  TestSpecification,
+  TestSuite,
+  Vitest,
+} from 'vitest/node'
+import { DefaultReporter } from 'vitest/node'
+import { ANNOTATION_TYPE } from '../src/record-annotations'
+import type { RubricateRecord } from '../src/records'
+import { colorsFor } from './figures'
+import { renderRecords } from './render-record'
+import { renderSummary } from './render-summary'
+import { type FinishedRun, type RubricOutputOptions, RunOutputs } from './run-outputs'
+
+/** Options of {@link RubricReporter}: those of Vitest's default reporter, plus rubricate's. */
+export interface RubricReporterOptions extends RubricOutputOptions {
+  /** Vitest's live summary at the bottom of a terminal. Default `true`. */
+  summary?: boolean | undefined
+  isTTY?: boolean | undefined
+  silent?: boolean | 'passed-only' | undefined
+}
+
+/**
+ * Vitest's default reporter, plus under each test one line per rubric criterion (`✓` met, `✗`
+ * required unmet, `○` optional unmet, with the judge's reasoning for unmet ones), scorer scores and
+ * loop iterations; passing tests are listed when they hold rubricate assertions, on a terminal and
+ * on CI. Before Vitest's summary it prints rubricate's (assertions, criteria, judge calls, tokens,
+ * cost, cassette misses), and it writes the JSON report (`outputFile.rubricate`), the Markdown job
+ * summary (`$GITHUB_STEP_SUMMARY`) and the record of the run that `rubricate cassettes prune` reads.
+ *
+ * @example
+ * // vitest.config.ts, without the plugin (it installs this reporter for you)
+ * export default defineConfig({ test: { reporters: ['rubricate/reporter'] } })
+ */
+export class RubricReporter extends DefaultReporter {
+  /** Lets the plugin see that a rubricate reporter is installed. @internal */
+  readonly isRubricateReporter: true = true
+  private readonly outputs: RunOutputs
+  private finished: FinishedRun | undefined
+  private skipBlankLine = false
+
+  constructor(options: RubricReporterOptions = {}) {
+    const { outputFile, prices, jobSummary, ...vitestOptions } = options
+    super(definedOnly(vitestOptions))
+    this.outputs = new RunOutputs({ outputFile, prices, jobSummary })
+  }
+
+  override onInit(ctx: Vitest): void {
+    super.onInit(ctx)
+    this.outputs.onInit(ctx)
+  }
+
+  override onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    super.onTestRunStart(specifications)
+    this.outputs.onTestRunStart(specifications)
+  }
+
+  override async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<void> {
+    // Finish first: Vitest's summary, printed by super, is preceded by ours, which needs the run.
+    this.finished = await this.outputs.finish(testModules, unhandledErrors, reason)
+    super.onTestRunEnd(testModules, unhandledErrors, reason)
+  }
+
+  override reportTestSummary(files: RunnerTestFile[], errors: unknown[], leakCount: number): void {
+    const lines = this.finished ? renderSummary(this.finished.summary, colorsFor(1)) : []
+    if (lines.length > 0) {
+      this.log()
+      for (const line of lines) this.log(line)
+    }
+    super.reportTestSummary(files, errors, leakCount)
+  }
+
+  override error(...messages: unknown[]): void {
+    const skip = this.skipBlankLine && messages.length === 0
+    this.skipBlankLine = false
+    if (!skip) super.error(...messages)
+  }
+
+  protected override printTestCase(moduleState: TestModuleState, test: TestCase): void {
+    const records = recordsOf(test)
+    if (records.length === 0) {
+      super.printTestCase(moduleState, test)
+      return
+    }
+    // A test holding rubricate assertions is listed even where passing tests are not (CI, several
+    // files on a terminal), so its verdicts are never orphaned.
+    const renderSucceed = this.renderSucceed
+    this.renderSucceed = true
+    try {
+      super.printTestCase(moduleState, test)
+    } finally {
+      this.renderSucceed = renderSucceed
+    }
+    const indent = ` ${'  '.repeat(depth(test))}  `
+    for (const line of renderRecords(records, { indent, colors: colorsFor(1) })) this.log(line)
+  }
+
+  protected override printTestSuite(testSuite: TestSuite): void {
+    if (this.renderSucceed || !holdsRecords(testSuite)) {
+      super.printTestSuite(testSuite)
+      return
+    }
+    this.renderSucceed = true
+    try {
+      super.printTestSuite(testSuite)
+    } finally {
+      this.renderSucceed = false
+    }
+  }
+
+  // Verdicts are also test annotations (for JUnit and other reporters); under a failed test they
+  // would repeat the lines printed under it, so this reporter leaves them out there.
+  protected override printAnnotations(
+    test: TestCase,
+    console: 'log' | 'error',
+    padding?: number,
+  ): void {
+    const all = test.annotations()
+    const others = all.filter((annotation) => annotation.type !== ANNOTATION_TYPE)
+    if (others.length === all.length) {
+      super.printAnnotations(test, console, padding)
+      return
+    }
+    if (others.length === 0) {
+      // Vitest follows the annotations with a blank line; with none left, that line goes too.
+      this.skipBlankLine = true
+      return
+    }
+    const view = Object.create(test, { annotations: { value: () => others } }) as TestCase
+    super.printAnnotations(view, console, padding)
+  }
+}
+
+function recordsOf(test: TestCase): RubricateRecord[] {
+  // Read structurally: the TaskMeta augmentation lives with the matchers, not in this entry.
+  return (test.meta() as { rubricate?: RubricateRecord[] | undefined }).rubricate ?? []
+}
+
+function holdsRecords(suite: TestSuite): boolean {
+  for (const test of suite.children.allTests()) if (recordsOf(test).length > 0) return true
+  return false
+}
+
+/** Vitest's indentation level of a test: 1, plus one per enclosing suite. */
+function depth(test: TestCase): number {
+  let level = 1
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) level++
+  return level
+}
+
+function definedOnly<T extends object>(options: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>
+  }
+}

@@ -1,0 +1,194 @@
+// The I/O of a finished run, shared by both reporters: collect the records, decide whether the run
+// was complete, count unused cassette entries, write the JSON report, the job-summary Markdown and
+// the run marker that `rubricate cassettes prune` reads.
+import { appendFile, mkdir, writeFile } from 'node:fs/promises'
+import { dirname, isAbsolute, resolve } from 'node:path'
+import type {
+  SerializedError,
+  TestModule,
+  TestRunEndReason,
+  TestSpecification,
+  Vitest,
+} from 'vitest/node'
+import { experimental_getRunnerTask } from 'vitest/node'
+import { listEntryFiles } from '../src/cassettes/entry-files'
+import { runMarkerPath, writeRunMarker } from '../src/cassettes/run-marker'
+import type { ModelPrice } from '../src/config'
+import { messages } from '../src/messages'
+import { collectRun, type FileTaskLike, type RunReport } from './collect-run'
+import { type RubricateJsonReport, toJsonReport } from './json-report'
+import { renderMarkdown } from './render-markdown'
+import { type Completeness, type RunFacts, runCompleteness } from './run-completeness'
+import { type RunSummary, summariseRun } from './run-summary'
+
+/** Options shared by `RubricReporter` and the summary-only reporter. */
+export interface RubricOutputOptions {
+  /** Where to write the JSON report. Default: `test.outputFile.rubricate`, else no file. */
+  outputFile?: string | undefined
+  /** Model prices (USD per million tokens) for the cost estimate, over the built-in table. */
+  prices?: Record<string, ModelPrice> | undefined
+  /** Append a Markdown report to `$GITHUB_STEP_SUMMARY` when it is set. Default `true`. */
+  jobSummary?: boolean | undefined
+}
+
+/** What a finished run produced, for the reporters to print. @internal */
+export interface FinishedRun {
+  report: RunReport
+  summary: RunSummary
+  completeness: Completeness
+}
+
+/** @internal */
+export class RunOutputs {
+  private ctx: Vitest | undefined
+  private startedAt = new Date()
+  private readonly options: RubricOutputOptions
+
+  constructor(options: RubricOutputOptions) {
+    this.options = options
+  }
+
+  onInit(ctx: Vitest): void {
+    this.ctx = ctx
+  }
+
+  onTestRunStart(_specifications: ReadonlyArray<TestSpecification>): void {
+    this.startedAt = new Date()
+  }
+
+  async finish(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<FinishedRun> {
+    const ctx = this.ctx!
+    const root = ctx.config.root
+    const report = collectRun(
+      testModules.map((module) => experimental_getRunnerTask(module) as unknown as FileTaskLike),
+      root,
+    )
+    const completeness = runCompleteness(
+      await this.facts(report, testModules, unhandledErrors, reason),
+    )
+    const used = usedKeysByDir(report)
+    const unused = completeness.complete ? await countUnused(used) : undefined
+    const summary = summariseRun(report, { prices: this.options.prices, unused })
+    const writeArtifacts = !ctx.config.reporters.some((entry) => reporterName(entry) === 'blob')
+    await Promise.all([
+      writeArtifacts ? this.writeJson(toJsonReport(report, summary, completeness)) : undefined,
+      writeArtifacts ? this.writeJobSummary(renderMarkdown(report, summary)) : undefined,
+      this.writeMarker(root, completeness, used),
+    ])
+    return { report, summary, completeness }
+  }
+
+  private async facts(
+    report: RunReport,
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<RunFacts> {
+    const ctx = this.ctx!
+    const config = ctx.config
+    const fileFilters = (ctx as unknown as { filenamePattern?: unknown }).filenamePattern
+    const filesRun = new Set(testModules.map((m) => `${m.project.name}\0${m.moduleId}`)).size
+    let filesTotal: number | undefined
+    // Only a run that may be complete needs the suite's full list of files.
+    if (reason === 'passed' && !config.shard) {
+      try {
+        const specs = await ctx.globTestSpecifications()
+        filesTotal = new Set(specs.map((s) => `${s.project.name}\0${s.moduleId}`)).size
+      } catch {
+        filesTotal = undefined
+      }
+    }
+    return {
+      reason,
+      unhandledErrors: unhandledErrors.length,
+      testNamePattern: config.testNamePattern?.source,
+      fileFilters: Array.isArray(fileFilters) ? (fileFilters as string[]) : undefined,
+      projectFilters: config.project,
+      shard: config.shard,
+      filesRun,
+      filesTotal,
+      skippedTests: report.skippedTests,
+      filesWithCassettesOff: report.files.filter((f) => f.cassettes?.mode === 'off').length,
+    }
+  }
+
+  private async writeJson(json: RubricateJsonReport): Promise<void> {
+    const ctx = this.ctx!
+    const configured = ctx.config.outputFile
+    const target =
+      this.options.outputFile ?? (typeof configured === 'object' ? configured.rubricate : undefined)
+    if (!target) return
+    const path = isAbsolute(target) ? target : resolve(ctx.config.root, target)
+    try {
+      await mkdir(dirname(path), { recursive: true })
+      await writeFile(path, `${JSON.stringify(json, null, 2)}\n`)
+    } catch (error) {
+      ctx.logger.error(messages.reportNotWritten(path, String((error as Error).message)))
+    }
+  }
+
+  private async writeJobSummary(markdown: string): Promise<void> {
+    const path = process.env.GITHUB_STEP_SUMMARY
+    if (!path || !markdown || this.options.jobSummary === false) return
+    try {
+      await appendFile(path, markdown)
+    } catch (error) {
+      this.ctx!.logger.error(messages.reportNotWritten(path, String((error as Error).message)))
+    }
+  }
+
+  private async writeMarker(
+    root: string,
+    completeness: Completeness,
+    used: Map<string, Set<string>>,
+  ): Promise<void> {
+    try {
+      await writeRunMarker(root, {
+        v: 1,
+        startedAt: this.startedAt.toISOString(),
+        finishedAt: new Date().toISOString(),
+        complete: completeness.complete,
+        reasons: completeness.reasons,
+        cassettes: [...used].map(([dir, keys]) => ({ dir, used: [...keys].sort() })),
+      })
+    } catch (error) {
+      const reason = String((error as Error).message)
+      this.ctx!.logger.error(messages.markerNotWritten(runMarkerPath(root), reason))
+    }
+  }
+}
+
+/** The name of a reporter entry of the resolved config: `'default'`, `'blob'`, a path... @internal */
+export function reporterName(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return entry
+  if (Array.isArray(entry) && typeof entry[0] === 'string') return entry[0]
+  return undefined
+}
+
+function usedKeysByDir(report: RunReport): Map<string, Set<string>> {
+  const used = new Map<string, Set<string>>()
+  for (const file of report.files) {
+    if (!file.cassettes) continue
+    const keys = used.get(file.cassettes.dir) ?? new Set<string>()
+    used.set(file.cassettes.dir, keys)
+    for (const key of file.cassettes.used) keys.add(key)
+  }
+  return used
+}
+
+async function countUnused(used: Map<string, Set<string>>): Promise<number | undefined> {
+  try {
+    let unused = 0
+    for (const [dir, keys] of used) {
+      for (const entry of await listEntryFiles(dir)) if (!keys.has(entry.key)) unused++
+    }
+    return unused
+  } catch {
+    // An unreadable folder only costs the count; the run itself is not affected.
+    return undefined
+  }
+}

@@ -1,0 +1,99 @@
+// Pure: the numbers of the run summary (DESIGN 9), from the collected records.
+import type { ModelPrice } from '../src/config'
+import { costOf, priceFor } from '../src/prices'
+import type { CassetteMissRecord } from '../src/records'
+import { allRecords, type RunReport } from './collect-run'
+
+/** The run summary as data; the JSON report holds it as is. */
+export interface RunSummary {
+  assertions: { total: number; passed: number; failed: number; errored: number }
+  criteria: { total: number; met: number; requiredUnmet: number; optionalUnmet: number }
+  judge: {
+    calls: number
+    replayed: number
+    recorded: number
+    live: number
+    /** Tokens of calls that went to the provider (recorded or live), and of replayed ones. */
+    tokens: { live: number; replayed: number }
+    /** Estimated cost in US dollars of the calls that went to the provider. */
+    cost: number
+    /** Models of such calls that have no price: their cost is not in `cost`. */
+    unpricedModels: string[]
+  }
+  cassettes: {
+    /** Modes the test files ran in. */
+    modes: string[]
+    misses: (CassetteMissRecord & { file: string })[]
+    /** Entries no test used; counted only after a complete run. */
+    unused?: number | undefined
+  }
+}
+
+/**
+ * Count assertions, criteria, judge calls, tokens, cost and cassette misses of a run.
+ * `unused` is passed in: it needs the cassette folder, which a pure function does not read.
+ * @internal
+ */
+export function summariseRun(
+  report: RunReport,
+  options: {
+    prices?: Readonly<Record<string, ModelPrice>> | undefined
+    unused?: number | undefined
+  },
+): RunSummary {
+  const records = allRecords(report)
+  const assertions = { total: records.length, passed: 0, failed: 0, errored: 0 }
+  const criteria = { total: 0, met: 0, requiredUnmet: 0, optionalUnmet: 0 }
+  const judge: RunSummary['judge'] = {
+    calls: 0,
+    replayed: 0,
+    recorded: 0,
+    live: 0,
+    tokens: { live: 0, replayed: 0 },
+    cost: 0,
+    unpricedModels: [],
+  }
+  const unpriced = new Set<string>()
+  for (const record of records) {
+    if (record.status === 'pass') assertions.passed++
+    else if (record.status === 'fail') assertions.failed++
+    else assertions.errored++
+    for (const verdict of record.verdicts ?? []) {
+      criteria.total++
+      if (verdict.satisfied) criteria.met++
+      else if (verdict.required) criteria.requiredUnmet++
+      else criteria.optionalUnmet++
+    }
+    for (const call of record.judgeCalls) {
+      judge.calls++
+      judge[call.source]++
+      const tokens = call.usage?.totalTokens ?? 0
+      if (call.source === 'replayed') {
+        judge.tokens.replayed += tokens
+        continue
+      }
+      judge.tokens.live += tokens
+      const price = priceFor(call.model, options.prices)
+      if (!price) unpriced.add(call.model)
+      else if (call.usage) judge.cost += costOf(call.usage, price)
+    }
+  }
+  judge.unpricedModels = [...unpriced].sort()
+  const modes = new Set<string>()
+  const misses: RunSummary['cassettes']['misses'] = []
+  for (const file of report.files) {
+    if (!file.cassettes) continue
+    modes.add(file.cassettes.mode)
+    for (const miss of file.cassettes.misses) misses.push({ ...miss, file: file.file })
+  }
+  return {
+    assertions,
+    criteria,
+    judge,
+    cassettes: {
+      modes: [...modes].sort(),
+      misses,
+      ...(options.unused === undefined ? {} : { unused: options.unused }),
+    },
+  }
+}

@@ -1,0 +1,50 @@
+// For runs whose reporter list has no 'default' (dot, json, junit, agent...): prints only
+// rubricate's run summary, on stderr so that a reporter writing to stdout (`--reporter=json`) keeps
+// its output intact, and writes the same files as RubricReporter.
+import type {
+  Reporter,
+  SerializedError,
+  TestModule,
+  TestRunEndReason,
+  TestSpecification,
+  Vitest,
+} from 'vitest/node'
+import { colorsFor } from './figures'
+import { renderSummary } from './render-summary'
+import { type RubricOutputOptions, RunOutputs } from './run-outputs'
+
+/**
+ * rubricate's run summary on stderr, without the test list; added by the plugin when the reporter
+ * list has no `'default'` to replace. Writes the JSON report, the Markdown job summary and the
+ * record of the run like {@link RubricReporter}.
+ */
+export class RubricSummaryReporter implements Reporter {
+  /** Lets the plugin see that a rubricate reporter is installed. @internal */
+  readonly isRubricateReporter: true = true
+  private ctx: Vitest | undefined
+  private readonly outputs: RunOutputs
+
+  constructor(options: RubricOutputOptions = {}) {
+    this.outputs = new RunOutputs(options)
+  }
+
+  onInit(ctx: Vitest): void {
+    this.ctx = ctx
+    this.outputs.onInit(ctx)
+  }
+
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.outputs.onTestRunStart(specifications)
+  }
+
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<void> {
+    const finished = await this.outputs.finish(testModules, unhandledErrors, reason)
+    const lines = renderSummary(finished.summary, colorsFor(2))
+    if (lines.length === 0) return
+    this.ctx!.logger.error(['', ...lines, ''].join('\n'))
+  }
+}

@@ -1,0 +1,87 @@
+// End to end: which reporter the plugin installs, and where its output goes, for the reporter
+// lists users run with: default on CI and on a terminal, dot, json, the agent reporter, projects.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { stripVTControlCharacters } from 'node:util'
+import { expect, test } from 'vitest'
+import { fixturesDir, repoRoot, runVitest } from '../support/run-vitest'
+
+const SUMMARY = `     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 2 criteria: 2 met, 0 required unmet, 0 optional unmet
+      Judge  1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, 1,000 replayed · cost $0.00`
+
+test('on CI (no terminal), passing tests are listed only when they hold rubricate assertions, with their suites', async () => {
+  const run = await runVitest('reporter', ['suite.test.ts'], { ci: true })
+  expect(run.exitCode).toBe(0)
+  expect(run.stdout).toContain(` ✓ suite.test.ts (2 tests) [...]ms
+   ✓ support (2)
+     ✓ refunds (1)
+       ✓ answers a refund question [...]ms
+         ✓ [required] Acknowledges the double charge
+
+     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 1 criterion: 1 met, 0 required unmet, 0 optional unmet
+`)
+  expect(run.stdout).not.toContain('says hello')
+})
+
+test('on a terminal running several files, the verdicts are listed as well', () => {
+  // `script` gives Vitest a pseudo-terminal, so it takes its terminal code paths (live summary,
+  // passing tests hidden when several files run).
+  const script = spawnSync('script', ['--version'])
+  expect(script.error, 'the "script" command (util-linux) is needed for this test').toBeUndefined()
+  const vitest = `${process.execPath} ${repoRoot}/node_modules/vitest/vitest.mjs run rubric-pass.test.ts optional-unmet.test.ts`
+  const output = execFileSync('script', ['-qec', vitest, '/dev/null'], {
+    cwd: `${fixturesDir}/reporter`,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', NO_COLOR: '1' },
+    encoding: 'utf8',
+  })
+  const text = stripVTControlCharacters(output).replace(/\r\n/g, '\n')
+  expect(text).toMatch(
+    /✓ answers a refund question \d+ms\n {5}✓ \[required\] Acknowledges the double charge\n {5}✓ \[required\] Explains how the refund will be processed\n/,
+  )
+  expect(text).toMatch(
+    /✓ answers a refund question \d+ms\n {5}✓ \[required\] Acknowledges the double charge\n {5}○ \[optional\] Gives a timeframe for the refund: No timeframe is mentioned\.\n/,
+  )
+  expect(text).not.toContain('greets the customer')
+  expect(text).toContain('     Rubric  2 assertions: 2 passed, 0 failed, 0 errored')
+})
+
+test('with --reporter=dot, the summary goes to stderr and no verdict lines are printed', async () => {
+  const run = await runVitest('reporter', ['rubric-pass.test.ts', '--reporter=dot'], { ci: true })
+  expect(run.exitCode).toBe(0)
+  expect(run.stdout).toContain('\n··\n')
+  expect(run.stdout).not.toContain('[required]')
+  expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
+})
+
+test('with --reporter=json, stdout is still the JSON report, holding the records in meta', async () => {
+  const run = await runVitest('reporter', ['rubric-pass.test.ts', '--reporter=json'], { ci: true })
+  expect(run.exitCode).toBe(0)
+  const json = JSON.parse(run.raw.stdout)
+  expect(json.numPassedTests).toBe(2)
+  const refund = json.testResults[0].assertionResults.find(
+    (a: { title: string }) => a.title === 'answers a refund question',
+  )
+  expect(refund.meta.rubricate[0].verdicts).toHaveLength(2)
+  expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
+})
+
+test('in an AI-agent environment (Vitest picks its agent reporter), the summary goes to stderr', async () => {
+  const run = await runVitest('reporter', ['rubric-pass.test.ts'], { env: { CLAUDECODE: '1' } })
+  expect(run.exitCode).toBe(0)
+  expect(run.stdout).not.toContain('[required]')
+  expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
+})
+
+test('with several projects, one reporter is installed: one banner, one summary', async () => {
+  const run = await runVitest('projects', [])
+  expect(run.exitCode).toBe(0)
+  expect(run.stderr).toBe('')
+  expect(run.stdout.match(/ RUN /g)).toHaveLength(1)
+  expect(run.stdout.match(/Rubric {2}/g)).toHaveLength(1)
+  expect(run.stdout).toContain(
+    ' ✓ |first| first.test.ts (1 test) [...]ms\n   ✓ first answer [...]ms\n     ✓ [required] Is first\n',
+  )
+  expect(run.stdout).toContain(
+    ' ✓ |second| second.test.ts (1 test) [...]ms\n   ✓ second answer [...]ms\n     ✓ [required] Is second\n',
+  )
+  expect(run.stdout).toContain('     Rubric  2 assertions: 2 passed, 0 failed, 0 errored')
+})

@@ -1,0 +1,135 @@
+import { expect, test } from 'vitest'
+import type { RunReport } from '../../reporters/collect-run'
+import { plain } from '../../reporters/figures'
+import { dollars, renderSummary } from '../../reporters/render-summary'
+import { summariseRun } from '../../reporters/run-summary'
+import { call, record, verdict } from './records'
+
+function report(...records: ReturnType<typeof record>[]): RunReport {
+  return {
+    skippedTests: 0,
+    files: [{ file: 'a.test.ts', tests: [{ name: 't', fullName: 't', state: 'pass', records }] }],
+  }
+}
+
+test('counts assertions by status, criteria by outcome, and judge calls by source', () => {
+  const summary = summariseRun(
+    report(
+      record({
+        verdicts: [verdict('a', true), verdict('b', false, { required: false })],
+        judgeCalls: [call('replayed')],
+      }),
+      record({
+        status: 'fail',
+        verdicts: [verdict('c', false), verdict('d', true)],
+        judgeCalls: [call('recorded', { input: 1000, output: 500 })],
+      }),
+      record({ kind: 'scorer', status: 'error', judgeCalls: [call('live', null)] }),
+    ),
+    {},
+  )
+  expect(summary.assertions).toEqual({ total: 3, passed: 1, failed: 1, errored: 1 })
+  expect(summary.criteria).toEqual({ total: 4, met: 2, requiredUnmet: 1, optionalUnmet: 1 })
+  expect(summary.judge).toEqual({
+    calls: 3,
+    replayed: 1,
+    recorded: 1,
+    live: 1,
+    tokens: { live: 1500, replayed: 1000 },
+    // gpt-4.1-mini: 1000 x $0.40 + 500 x $1.60 per million tokens
+    cost: 0.0012,
+    unpricedModels: [],
+  })
+})
+
+test('prices from options win over the built-in table, and unknown models are listed', () => {
+  const summary = summariseRun(
+    report(
+      record({
+        judgeCalls: [
+          call('live', { input: 1_000_000, output: 0 }, 'openai/gpt-4.1-mini-2025-04-14'),
+          call('live', { input: 10, output: 10 }, 'llama3.1'),
+          call('replayed', { input: 10, output: 10 }, 'mystery'),
+        ],
+      }),
+    ),
+    { prices: { 'gpt-4.1-mini': { input: 1, output: 1 } } },
+  )
+  expect(summary.judge.cost).toBe(1)
+  // Replayed calls cost nothing, so their model needs no price.
+  expect(summary.judge.unpricedModels).toEqual(['llama3.1'])
+})
+
+test('renders the Rubric and Judge lines aligned like Vitest summary titles', () => {
+  const summary = summariseRun(
+    report(
+      record({
+        verdicts: [verdict('a', true), verdict('b', false, { required: false })],
+        judgeCalls: [call('replayed', { input: 2000, output: 310 })],
+      }),
+      record({
+        status: 'fail',
+        verdicts: [verdict('c', false)],
+        judgeCalls: [call('replayed')],
+      }),
+    ),
+    {},
+  )
+  expect(renderSummary(summary, plain)).toEqual([
+    '     Rubric  2 assertions: 1 passed, 1 failed, 0 errored · 3 criteria: 1 met, 1 required unmet, 1 optional unmet',
+    '      Judge  2 calls: 2 replayed, 0 recorded, 0 live · tokens 0 live, 3,310 replayed · cost $0.00',
+  ])
+})
+
+test('the cost line says which models have no price', () => {
+  const line = (models: string[], cost: number) =>
+    renderSummary(
+      {
+        assertions: { total: 1, passed: 1, failed: 0, errored: 0 },
+        criteria: { total: 0, met: 0, requiredUnmet: 0, optionalUnmet: 0 },
+        judge: {
+          calls: 1,
+          replayed: 0,
+          recorded: 0,
+          live: 1,
+          tokens: { live: 10, replayed: 0 },
+          cost,
+          unpricedModels: models,
+        },
+        cassettes: { modes: [], misses: [] },
+      },
+      plain,
+    )[1]
+  expect(line(['llama3.1'], 0)).toBe(
+    '      Judge  1 call: 0 replayed, 0 recorded, 1 live · tokens 10 live, 0 replayed · cost unknown for "llama3.1" (no price: add it to the prices option of the rubricate plugin)',
+  )
+  expect(line(['a', 'b'], 0.5)).toContain(
+    'cost $0.50 + unknown for "a", "b" (no price: add it to the prices option of the rubricate plugin)',
+  )
+})
+
+test('cassette misses and unused entries get their own line; a run without rubricate prints nothing', () => {
+  const empty: RunReport = { skippedTests: 0, files: [] }
+  expect(renderSummary(summariseRun(empty, {}), plain)).toEqual([])
+  expect(renderSummary(summariseRun(empty, { unused: 0 }), plain)).toEqual([])
+  const misses: RunReport = {
+    skippedTests: 0,
+    files: ['a', 'b', 'c', 'd'].map((name) => ({
+      file: `${name}.test.ts`,
+      tests: [],
+      cassettes: {
+        mode: 'replay' as const,
+        dir: '/c',
+        used: [],
+        misses: [{ key: 'k', endpoint: 'chat/completions', test: 'refund', message: 'm' }],
+      },
+    })),
+  }
+  expect(renderSummary(summariseRun(misses, { unused: 2 }), plain)).toEqual([
+    '  Cassettes  4 misses in replay mode: a.test.ts > refund, b.test.ts > refund, c.test.ts > refund, and 1 more · 2 entries unused by this complete run (npx rubricate cassettes prune deletes unused entries)',
+  ])
+})
+
+test('dollars show cents, or four decimals under a cent', () => {
+  expect([0, 0.000123, 0.0123, 12.5].map(dollars)).toEqual(['$0.00', '$0.0001', '$0.01', '$12.50'])
+})
