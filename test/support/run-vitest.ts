@@ -4,8 +4,8 @@
 // import `rubricate` through this repository's exports map, so they run against dist/.
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
-import { cp, mkdir, rm } from 'node:fs/promises'
-import { isAbsolute, join, relative, resolve } from 'node:path'
+import { cp, rm } from 'node:fs/promises'
+import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 
 /** The repository root. */
@@ -15,8 +15,9 @@ export const fixturesDir: string = join(repoRoot, 'test/fixtures')
 
 const vitestBin = join(repoRoot, 'node_modules/vitest/vitest.mjs')
 // Copies live inside the repository, so that they still self-reference `rubricate` (Node stops
-// looking for the package scope at a node_modules folder, so a copy under node_modules could not).
-const copiesDir = join(fixturesDir, '.tmp')
+// looking for the package scope at a node_modules folder, so a copy under node_modules could not),
+// and next to the fixtures, so that their imports of shared fixture files (`../records`) resolve.
+const COPY_PREFIX = '.tmp-'
 
 /** Variables passed through from this process; everything else is dropped. */
 const PASSED_THROUGH = [
@@ -126,14 +127,13 @@ export function normalise(text: string, root?: string): string {
 }
 
 /**
- * Copy a fixture project to a fresh folder (under test/fixtures/.tmp/, git-ignored), for tests that
+ * Copy a fixture project to a fresh folder (test/fixtures/.tmp-*, git-ignored), for tests that
  * change files or leave state (cassettes, the run marker). Remove it with {@link removeCopy}.
  */
 export async function copyFixture(name: string): Promise<string> {
   copies += 1
-  const dir = join(copiesDir, `${name}-${process.pid}-${copies}`)
+  const dir = join(fixturesDir, `${COPY_PREFIX}${name}-${process.pid}-${copies}`)
   await rm(dir, { recursive: true, force: true })
-  await mkdir(copiesDir, { recursive: true })
   await cp(join(fixturesDir, name), dir, {
     recursive: true,
     filter: (source) => !source.split(/[\\/]/).includes('node_modules'),
@@ -144,7 +144,9 @@ let copies = 0
 
 /** Remove a folder made by {@link copyFixture}. */
 export async function removeCopy(dir: string): Promise<void> {
-  if (relative(copiesDir, dir).startsWith('..')) throw new Error(`${dir} is not a fixture copy.`)
+  if (relative(fixturesDir, dir) !== basename(dir) || !basename(dir).startsWith(COPY_PREFIX)) {
+    throw new Error(`${dir} is not a fixture copy.`)
+  }
   await rm(dir, { recursive: true, force: true })
 }
 
