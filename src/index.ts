@@ -67,6 +67,18 @@ export type {
   TokenUsage,
   Verdict,
 } from './records'
+export type { RubricCriterion, RubricInput } from './rubric/criteria'
+// Rubric scorer
+export { RUBRIC_PROMPT_VERSION } from './rubric/rubric-prompt'
+export { NO_RUBRIC_REASON } from './rubric/rubric-reason'
+export type {
+  RubricAnalysis,
+  RubricScorer,
+  RubricScorerConfig,
+  RubricScorerOptions,
+  RubricScorerResult,
+} from './rubric/rubric-scorer'
+export { createRubricScorer } from './rubric/rubric-scorer'
 export type { ScorerConfig } from './scorer/create-scorer'
 // Scorers
 export { createScorer, Scorer } from './scorer/create-scorer'

@@ -264,6 +264,39 @@ export const messages = {
       `scriptedJudge() got call #${index + 1}, but its script has only ${length} ${length === 1 ? 'reply' : 'replies'}. Add replies to the script, or pass a function.`,
     ),
 
+  // rubrics
+  rubricNotCriteria: (where: string, value: unknown): string =>
+    format(
+      `${where} is ${show(value)}, which is not a rubric. Give a string with one criterion per line, or a list of criteria (strings or { description, required? }).`,
+    ),
+  rubricBadItem: (where: string, index: number, value: unknown): string =>
+    format(
+      `${where} has ${show(value)} as item ${index + 1}, which is not a criterion. Give a string, or { description, required? }.`,
+    ),
+  rubricEmptyCriterion: (where: string, position: string): string =>
+    format(
+      `${where} has an empty criterion (${position}). Write what the output must do, or remove the entry.`,
+    ),
+  rubricDuplicateCriterion: (
+    where: string,
+    description: string,
+    first: string,
+    second: string,
+  ): string =>
+    format(
+      `${where} lists the criterion ${show(description)} twice (${first} and ${second}). Remove one, or reword them so that each checks something different.`,
+    ),
+  rubricEmpty: (): string =>
+    format(
+      'createRubricScorer() got criteria with no criterion in them. Write at least one criterion, or leave `criteria` out to take the rubric from each run (requestContext, additionalContext or input).',
+    ),
+  rubricBadScale: (value: unknown): string =>
+    format(`createRubricScorer() options.scale must be a number > 0, but is ${show(value)}.`),
+  rubricJudgeAndModel: (): string =>
+    format(
+      'createRubricScorer() got both `judge` and `model`, which are two names for the same option. Keep one.',
+    ),
+
   // testing helpers
   fakeScriptExhausted: (length: number, index: number): string =>
     format(

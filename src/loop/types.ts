@@ -19,7 +19,9 @@ export interface LoopScorer {
   run(run: {
     input: unknown
     output: unknown
-    requestContext?: unknown
+    // `any`, not `unknown`: scorers type their requestContext (createScorer takes an object or
+    // anything with get()), and a parameter typed `unknown` here would reject them.
+    requestContext?: any
   }): Promise<LoopScorerResult> | LoopScorerResult
 }
 

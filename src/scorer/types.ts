@@ -7,8 +7,11 @@ export interface RequestContextLike {
   get(key: string): unknown
 }
 
-/** What a scorer judges: the output, and optionally the input, ground truth and context. */
-export interface ScorerRun<TInput = any, TOutput = any> {
+/**
+ * What a scorer judges: the output, and optionally the input, ground truth and context. A type
+ * alias, not an interface, so results fit index-signature types such as the loop's scorer result.
+ */
+export type ScorerRun<TInput = any, TOutput = any> = {
   input?: TInput | undefined
   output: TOutput
   /** Default: a random UUID. */

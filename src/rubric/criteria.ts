@@ -1,0 +1,90 @@
+import { UsageError } from '../errors'
+import { messages } from '../messages'
+
+/** One rubric criterion. `required` defaults to `true`. */
+export interface RubricCriterion {
+  description: string
+  /** Default `true`. An unmet optional criterion shows in the reason but does not fail the rubric. */
+  required?: boolean | undefined
+  /** Accepted for compatibility with Mastra; verdicts are identified as `c1`, `c2`, ... */
+  id?: string | undefined
+}
+
+/** A rubric: one criterion per line of a string, or a list of criteria (strings or objects). */
+export type RubricInput = string | readonly (string | RubricCriterion)[]
+
+/** A criterion after parsing, with its position id. @internal */
+export interface ParsedCriterion {
+  /** `c1`, `c2`, ... in rubric order. */
+  id: string
+  description: string
+  required: boolean
+}
+
+const LIST_MARKER = /^(?:[-*+•]|\d{1,3}[.)])(?=\s|$)\s*/
+const CHECKBOX = /^\[[ xX]\](?=\s|$)\s*/
+const OPTIONAL_START = /^\(optional\)\s*/i
+const OPTIONAL_END = /\s*\(optional\)$/i
+
+/**
+ * Parse a rubric. A string gives one criterion per non-empty line, with a leading list marker
+ * (`-`, `*`, `+`, `•`, `1.`, `1)`) and a markdown checkbox (`[ ]`, `[x]`) stripped; a line that
+ * starts or ends with `(optional)` is optional. Array items are strings (parsed the same way) or
+ * `{ description, required? }`. An empty criterion or a duplicate is a usage error; an empty
+ * rubric gives an empty list (the caller decides what that means).
+ * @internal
+ */
+export function parseCriteria(input: unknown, where: string): ParsedCriterion[] {
+  let items: { description: string; required: boolean; position: string }[]
+  if (typeof input === 'string') {
+    items = input
+      .split(/\r?\n/)
+      .map((line, index) => ({ line, position: `line ${index + 1}` }))
+      .filter(({ line }) => line.trim() !== '')
+      .map(({ line, position }) => ({ ...parseLine(line), position }))
+  } else if (Array.isArray(input)) {
+    items = input.map((item: unknown, index) => {
+      const position = `item ${index + 1}`
+      if (typeof item === 'string') return { ...parseLine(item), position }
+      const criterion = item as RubricCriterion | null
+      if (
+        typeof criterion !== 'object' ||
+        criterion === null ||
+        typeof criterion.description !== 'string'
+      ) {
+        throw new UsageError(messages.rubricBadItem(where, index, item))
+      }
+      return {
+        description: criterion.description.trim(),
+        required: criterion.required !== false,
+        position,
+      }
+    })
+  } else {
+    throw new UsageError(messages.rubricNotCriteria(where, input))
+  }
+  const seen = new Map<string, string>()
+  return items.map((item, index) => {
+    if (item.description === '')
+      throw new UsageError(messages.rubricEmptyCriterion(where, item.position))
+    const key = item.description.replace(/\s+/g, ' ').toLowerCase()
+    const first = seen.get(key)
+    if (first) {
+      throw new UsageError(
+        messages.rubricDuplicateCriterion(where, item.description, first, item.position),
+      )
+    }
+    seen.set(key, item.position)
+    return { id: `c${index + 1}`, description: item.description, required: item.required }
+  })
+}
+
+function parseLine(line: string): { description: string; required: boolean } {
+  let text = line.trim().replace(LIST_MARKER, '').replace(CHECKBOX, '').trim()
+  let required = true
+  if (OPTIONAL_START.test(text) || OPTIONAL_END.test(text)) {
+    required = false
+    text = text.replace(OPTIONAL_START, '').replace(OPTIONAL_END, '').trim()
+  }
+  return { description: text, required }
+}

@@ -1,0 +1,222 @@
+import { withCallContext } from '../call-context'
+import { resolveJudge } from '../config'
+import { UsageError } from '../errors'
+import { runJudgeCall } from '../judge/judge-call'
+import { messages } from '../messages'
+import { outputText, taskText } from '../output'
+import type { JudgeCall, JudgeInput, Verdict } from '../records'
+import { createScorer, type ScorerConfig } from '../scorer/create-scorer'
+import { stepInternals } from '../scorer/step-internals'
+import type { PreparedRun, ScorerResult, ScorerRun, StepContext } from '../scorer/types'
+import { type ParsedCriterion, parseCriteria, type RubricInput } from './criteria'
+import { majorityVerdicts } from './majority'
+import { type RubricReply, rubricReplySchema } from './reply-schema'
+import { findRubric } from './resolve-rubric'
+import { RUBRIC_INSTRUCTIONS, RUBRIC_PROMPT_VERSION, rubricPrompt } from './rubric-prompt'
+import { gatingVerdicts, NO_RUBRIC_REASON, rubricReason } from './rubric-reason'
+
+/** Options of a rubric scorer. */
+export interface RubricScorerOptions {
+  /** The score of a satisfied rubric. Default `1`. */
+  scale?: number | undefined
+  /** `'together'`: one judge call for the whole rubric; `'separately'`: one call per criterion, in parallel. Default `'together'`. */
+  evaluation?: 'together' | 'separately' | undefined
+  /** Judge every call this many times (seeds `1..n`) and take the majority per criterion. Default `1`. */
+  samples?: number | undefined
+}
+
+/** Options of {@link createRubricScorer}. `model` (Mastra's name) and `judge` are aliases. */
+export interface RubricScorerConfig {
+  /** Default: the judge configured for the run. */
+  judge?: JudgeInput | undefined
+  /** Mastra's name for `judge`. */
+  model?: JudgeInput | undefined
+  /** Default: the rubric of each run (`requestContext.rubric`, `additionalContext.rubric`, `input.rubric`). */
+  criteria?: RubricInput | undefined
+  options?: RubricScorerOptions | undefined
+}
+
+/** What the analyze step of a rubric scorer produces. */
+export type RubricAnalysis =
+  | { noRubric: true }
+  | {
+      noRubric: false
+      passed: boolean
+      verdicts: Verdict[]
+      overallAssessment?: string | undefined
+    }
+
+/** The result of a rubric scorer's run: a scorer result plus the verdicts. */
+export type RubricScorerResult = ScorerResult<any, any, undefined, RubricAnalysis> & {
+  /** Every gating criterion is satisfied (the required ones, or all when none is required). */
+  passed: boolean
+  /** One per criterion, in rubric order; empty without a rubric. */
+  verdicts: Verdict[]
+  /** Set when no rubric was found: the run passed by default without calling the judge. */
+  noRubric?: true | undefined
+}
+
+/** A scorer that judges an output against a rubric. */
+export interface RubricScorer {
+  readonly id: string
+  readonly name: string
+  readonly description: string
+  readonly type: undefined
+  readonly config: ScorerConfig
+  /** Judge one run. A judge failure rejects with `ScorerRunError` (step `analyze`). */
+  run(run: ScorerRun): Promise<RubricScorerResult>
+}
+
+const OPTION_KEYS = ['scale', 'evaluation', 'samples']
+
+/**
+ * A scorer that judges an output against a rubric (compatible with Mastra's): each criterion gets
+ * a verdict with reasoning; the score is `scale` when every required criterion is met, else 0.
+ *
+ * @example
+ * const scorer = createRubricScorer({ judge: 'openai/gpt-4.1-mini', criteria: `
+ *   - Acknowledges the double charge
+ *   - (optional) Gives a timeframe for the refund
+ * ` })
+ * const { passed, verdicts, reason } = await scorer.run({ input: question, output: reply })
+ */
+export function createRubricScorer(config: RubricScorerConfig = {}): RubricScorer {
+  if (config.judge !== undefined && config.model !== undefined) {
+    throw new UsageError(messages.rubricJudgeAndModel())
+  }
+  const judgeInput = config.judge ?? config.model
+  const { scale, evaluation, samples } = validateOptions(config.options ?? {})
+  let fixed: ParsedCriterion[] | undefined
+  if (config.criteria !== undefined) {
+    fixed = parseCriteria(config.criteria, 'createRubricScorer() criteria')
+    if (fixed.length === 0) throw new UsageError(messages.rubricEmpty())
+  }
+
+  const analyze = async (context: StepContext): Promise<RubricAnalysis> => {
+    const internals = stepInternals(context)
+    const criteria = fixed ?? runtimeCriteria(context.run)
+    if (criteria.length === 0) return { noRubric: true }
+    const task = taskText(context.run.input)
+    const output = outputText(context.run.output)
+    const judge = resolveJudge(judgeInput)
+    const groups =
+      evaluation === 'separately' ? criteria.map((criterion) => [criterion]) : [criteria]
+    const seeds =
+      samples > 1 ? Array.from({ length: samples }, (_, index) => index + 1) : [undefined]
+    const calls: (JudgeCall | undefined)[] = []
+    const jobs = groups.flatMap((group, groupIndex) =>
+      seeds.map((seed, seedIndex) => {
+        const slot = groupIndex * seeds.length + seedIndex
+        // In a group of its own, a criterion is listed as c1: the reply schema is per group.
+        const listed = group.map((criterion, index) => ({ ...criterion, id: `c${index + 1}` }))
+        return withCallContext({ promptVersion: RUBRIC_PROMPT_VERSION }, () =>
+          runJudgeCall({
+            judge,
+            step: internals.step,
+            system: RUBRIC_INSTRUCTIONS,
+            prompt: rubricPrompt(listed, task, output),
+            output: rubricReplySchema(listed.length),
+            schemaName: 'rubric_verdicts',
+            seed,
+            record: (call) => {
+              calls[slot] = call
+            },
+          }),
+        ).then(({ value }) => value as RubricReply)
+      }),
+    )
+    const settled = await Promise.allSettled(jobs)
+    // Recorded in request order, not completion order, so records are stable from run to run.
+    for (const call of calls) if (call) internals.recordJudgeCall(call)
+    const failure = settled.find((outcome) => outcome.status === 'rejected')
+    if (failure) throw failure.reason
+    const replies = settled.map((outcome) => (outcome as PromiseFulfilledResult<RubricReply>).value)
+    const verdicts = groups.flatMap((group, groupIndex) => {
+      const groupReplies = replies.slice(groupIndex * seeds.length, (groupIndex + 1) * seeds.length)
+      return majorityVerdicts(groupReplies.map((reply) => toVerdicts(group, reply)))
+    })
+    return {
+      noRubric: false,
+      passed: gatingVerdicts(verdicts).every((verdict) => verdict.satisfied),
+      verdicts,
+      overallAssessment: evaluation === 'separately' ? undefined : replies[0]?.overallAssessment,
+    }
+  }
+
+  const inner = createScorer({
+    id: 'rubric-scorer',
+    name: 'Rubric (LLM)',
+    description: 'Judges an output against a rubric: every required criterion must be met.',
+    judge: { model: judgeInput, instructions: RUBRIC_INSTRUCTIONS },
+  })
+    .analyze(analyze)
+    .generateScore(({ results }) =>
+      results.analyzeStepResult.noRubric || results.analyzeStepResult.passed ? scale : 0,
+    )
+    .generateReason(({ results }) => {
+      const analysis = results.analyzeStepResult
+      if (analysis.noRubric) return NO_RUBRIC_REASON
+      return rubricReason(analysis.verdicts, analysis.overallAssessment)
+    })
+
+  return {
+    id: inner.id,
+    name: inner.name,
+    description: inner.description,
+    type: undefined,
+    config: inner.config,
+    async run(run) {
+      const result = await inner.run(run)
+      const analysis = result.analyzeStepResult as RubricAnalysis
+      if (analysis.noRubric) return { ...result, passed: true, verdicts: [], noRubric: true }
+      return { ...result, passed: analysis.passed, verdicts: analysis.verdicts }
+    },
+  }
+}
+
+function runtimeCriteria(run: PreparedRun): ParsedCriterion[] {
+  const found = findRubric(run)
+  if (!found) return []
+  // An empty runtime rubric means "nothing to check" (as in Mastra), not a mistake.
+  if (typeof found.value === 'string' && found.value.trim() === '') return []
+  return parseCriteria(found.value, found.where)
+}
+
+function toVerdicts(group: readonly ParsedCriterion[], reply: RubricReply): Verdict[] {
+  return group.map((criterion, index) => {
+    const verdict = reply.criteria[`c${index + 1}`] as RubricReply['criteria'][string]
+    // criterion and required come from the rubric, never from the judge.
+    return {
+      id: criterion.id,
+      criterion: criterion.description,
+      required: criterion.required,
+      satisfied: verdict.satisfied,
+      reasoning: verdict.reasoning,
+    }
+  })
+}
+
+function validateOptions(options: RubricScorerOptions): {
+  scale: number
+  evaluation: 'together' | 'separately'
+  samples: number
+} {
+  const where = 'createRubricScorer() options'
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key))
+      throw new UsageError(messages.unknownOption(where, key, OPTION_KEYS))
+  }
+  const { scale = 1, evaluation = 'together', samples = 1 } = options
+  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) {
+    throw new UsageError(messages.rubricBadScale(scale))
+  }
+  if (evaluation !== 'together' && evaluation !== 'separately') {
+    throw new UsageError(
+      messages.invalidChoice(`${where}.evaluation`, evaluation, ['together', 'separately']),
+    )
+  }
+  if (!Number.isInteger(samples) || samples < 1) {
+    throw new UsageError(messages.notPositiveInteger(`${where}.samples`, samples))
+  }
+  return { scale, evaluation, samples }
+}
