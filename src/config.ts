@@ -30,6 +30,8 @@ export interface CassetteOptions {
   maxAge?: string | number | undefined
   /** `'external'` when you run your own msw server and call `attachRubricate(server)`. Default `'internal'`. */
   server?: 'internal' | 'external' | undefined
+  /** Replay recorded streams with the pauses they were recorded with. Default `false` (as fast as read). */
+  replayTimings?: boolean | undefined
 }
 
 /** Everything that can be configured, at any level of DESIGN 4.3. */
@@ -67,6 +69,7 @@ export interface ResolvedConfig {
     redact: ((entry: any) => any) | undefined
     maxAge: string | number | undefined
     server: 'internal' | 'external'
+    replayTimings: boolean
   }
   judgeConcurrency: number
   maxLiveCalls: number | undefined
@@ -136,6 +139,7 @@ export function resolveConfig(
       redact: pick((c) => c.cassettes?.redact)?.value,
       maxAge: pick((c) => c.cassettes?.maxAge)?.value,
       server: pick((c) => c.cassettes?.server)?.value ?? 'internal',
+      replayTimings: pick((c) => c.cassettes?.replayTimings)?.value ?? false,
     },
     judgeConcurrency: pick((c) => c.judgeConcurrency)?.value ?? 8,
     maxLiveCalls: pick((c) => c.maxLiveCalls)?.value,
@@ -201,7 +205,15 @@ const KNOWN_KEYS = new Set([
   'maxCost',
   'prices',
 ])
-const KNOWN_CASSETTE_KEYS = new Set(['mode', 'dir', 'match', 'redact', 'maxAge', 'server'])
+const KNOWN_CASSETTE_KEYS = new Set([
+  'mode',
+  'dir',
+  'match',
+  'redact',
+  'maxAge',
+  'server',
+  'replayTimings',
+])
 
 /** Reject unknown keys and bad values up front, so a typo is not silently ignored. @internal */
 export function validateConfig(config: RubricateConfig, where: string): void {

@@ -5,6 +5,22 @@
 
 const PREFIX = '[rubricate]'
 
+/** The parts of a cassette miss message. @internal */
+export interface CassetteMissDetails {
+  /** `judge call` or `model call (POST <url>)`. */
+  what: string
+  /** Why the mode is replay: `CI is set`, `RUBRICATE_CASSETTES=replay`... */
+  modeReason: string
+  /** Appended to the first sentence, e.g. `; the client got an HTTP 400`. */
+  consequence: string
+  /** Label/value lines: test, endpoint, model, key, nearest, differs. */
+  facts: [string, string][]
+  /** The command that records the entry, when a test file is known. */
+  command: string | undefined
+  /** The cassette folder, as shown to the user. */
+  dir: string
+}
+
 /** Prefix a message. @internal */
 export function format(text: string): string {
   return `${PREFIX} ${text}`
@@ -366,6 +382,78 @@ export const messages = {
   reportNotWritten: (path: string, reason: string): string =>
     format(
       `Could not write the rubricate report to "${path}" (${reason}). Check that the folder is writable.`,
+    ),
+
+  // cassettes
+  cassetteCorrupt: (file: string, reason: string): string =>
+    format(
+      `The cassette file "${file}" cannot be used: ${reason}. It was left as it was. Restore it from version control, or delete it and record it again with RUBRICATE_CASSETTES=auto; "npx rubricate cassettes verify" checks every file.`,
+    ),
+  cassetteWriteFailed: (file: string, reason: string): string =>
+    format(
+      `Could not write the cassette file "${file}": ${reason}. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay.`,
+    ),
+  cassetteMiss: (miss: CassetteMissDetails): string =>
+    format(
+      [
+        `Cassette miss: no recorded reply matches this ${miss.what}, and cassettes are in replay mode (${miss.modeReason}), so no network call was made${miss.consequence}.`,
+        ...miss.facts.map(([label, value]) => `  ${`${label}:`.padEnd(10)}${value}`),
+        ...(miss.command
+          ? ['Record it with:', `  ${miss.command}`, `then commit the new files in ${miss.dir}.`]
+          : [
+              `Record it by running the same code again with RUBRICATE_CASSETTES=auto, then commit the new files in ${miss.dir}.`,
+            ]),
+      ].join('\n'),
+    ),
+  promptVersionChanged: (from: string | undefined, to: string | undefined): string =>
+    `the judge's prompt version changed from ${show(from ?? 'none')} to ${show(to ?? 'none')} since the nearest entry was recorded, so every judge cassette needs a deliberate re-record: RUBRICATE_CASSETTES=record npx vitest run, then review the new verdicts.`,
+  secretInCassette: (entry: string, label: string, path: string): string =>
+    format(
+      `Refused to write the cassette entry ${entry}: after redaction it still holds ${label} at "${path}". Nothing was written. Built-in redaction replaces secrets in string values; this one survived (in an object key, or it was put back by your cassettes.redact hook). Remove it in cassettes.redact(entry).`,
+    ),
+  redactHookFailed: (reason: string): string =>
+    format(
+      `Your cassettes.redact hook threw: ${reason}. It is called with the request alone ("response" is undefined) before keying, and with the whole entry before writing; it must return the entry.`,
+    ),
+  maxLiveCallsReached: (made: number, max: number): string =>
+    format(
+      `Stopped a live judge call: this run has already made ${made} live judge calls, the limit set by maxLiveCalls (${max}). Raise maxLiveCalls (configureRubricate or the plugin options) if the run is meant to be that large, or replay from cassettes with RUBRICATE_CASSETTES=replay.`,
+    ),
+  maxCostReached: (spent: number, max: number): string =>
+    format(
+      `Stopped a live judge call: live judge calls in this run are estimated at $${spent.toFixed(4)}, which reaches maxCost ($${max}). Raise maxCost (configureRubricate or the plugin options) if the run is meant to cost that much, or replay from cassettes with RUBRICATE_CASSETTES=replay.`,
+    ),
+  cassetteTooOld: (file: string, days: number, maxAge: string | number): string =>
+    format(
+      `The cassette entry "${file}" was recorded ${days} days ago, longer ago than maxAge (${show(maxAge)}). Its reply may no longer match the model; re-record it with RUBRICATE_CASSETTES=record.`,
+    ),
+  invalidMaxAge: (value: unknown): string =>
+    format(
+      `cassettes.maxAge is ${show(value)}, which is not a duration. Use milliseconds, or a number with a unit: "30d", "12h", "15m", "2w".`,
+    ),
+  mswMissing: (what: string, reason: string): string =>
+    format(
+      `${what} needs msw, which could not be loaded (${reason}). Install it as a dev dependency: npm i -D msw`,
+    ),
+  cliUsage: (): string =>
+    [
+      'Usage: rubricate cassettes <command> [--dir <folder>]',
+      '',
+      'Commands:',
+      '  stats    entries, bytes, models and the oldest entry of the cassette folder',
+      '  verify   check that every file parses, every key matches its content, and no secret is stored',
+      '  prune    delete entries the last complete run did not use (not available yet)',
+      '',
+      'Options:',
+      '  --dir <folder>  the cassette folder (default: __cassettes__ in the current folder)',
+      '  --json          print the result as JSON (stats)',
+      '  -h, --help      show this help',
+    ].join('\n'),
+  cliBadUsage: (problem: string): string =>
+    format(`${problem}. Run "rubricate --help" to see the commands and options.`),
+  cliPruneUnavailable: (): string =>
+    format(
+      '"rubricate cassettes prune" is not available yet: it needs the usage records that the rubricate reporter writes after a complete run. Delete unused entries by hand for now; "rubricate cassettes stats" lists what is there.',
     ),
 
   // internal

@@ -1,0 +1,66 @@
+/**
+ * Canonical JSON (DESIGN 7.3): object keys sorted recursively, array order kept, `undefined`
+ * dropped. Two requests that mean the same thing serialise to the same text, whatever order their
+ * client wrote the keys in.
+ */
+
+/** The canonical text of a JSON value, written in one pass (no sorted copy is built). @internal */
+export function canonicalJson(value: unknown): string {
+  return write(value) ?? 'null'
+}
+
+function write(value: unknown): string | undefined {
+  if (value === null) return 'null'
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value)
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null'
+    case 'boolean':
+      return value ? 'true' : 'false'
+    case 'object':
+      break
+    default:
+      return undefined
+  }
+  if (Array.isArray(value)) {
+    let out = '['
+    for (let i = 0; i < value.length; i++) out += `${i ? ',' : ''}${write(value[i]) ?? 'null'}`
+    return `${out}]`
+  }
+  const toJSON = (value as { toJSON?: unknown }).toJSON
+  if (typeof toJSON === 'function') return write(toJSON.call(value))
+  const source = value as Record<string, unknown>
+  const keys = Object.keys(source).sort()
+  let out = '{'
+  let first = true
+  for (const key of keys) {
+    const member = write(source[key])
+    if (member === undefined) continue
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${member}`
+    first = false
+  }
+  return `${out}}`
+}
+
+/**
+ * A copy of `value` whose objects have their keys in sorted order, without `undefined` members:
+ * with an indent, the reviewable form written to cassette files.
+ * @internal
+ */
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map((item) => (item === undefined ? null : sortKeysDeep(item)))
+  }
+  if (value === null || typeof value !== 'object') return value
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return sortKeysDeep((value as { toJSON(): unknown }).toJSON())
+  }
+  const source = value as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(source).sort()) {
+    const member = source[key]
+    if (member !== undefined && typeof member !== 'function') out[key] = sortKeysDeep(member)
+  }
+  return out
+}

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto'
+import { canonicalJson } from './canonical-json'
+
+/**
+ * The cassette key (DESIGN 7.3): sha256 over the canonical JSON of `{ v, endpoint, body }`.
+ * `endpoint` is the matched path suffix, so OpenAI, a proxy, OpenRouter (`/api/v1`) and Azure
+ * (`/openai/deployments/<d>?api-version=`) share one cassette; `body` is the redacted request
+ * body without the fields that do not change the reply.
+ */
+
+/** Version of the key derivation; bumping it re-keys every cassette. @internal */
+export const KEY_VERSION = 1
+
+/** Path suffixes of the model calls recorded by default, longest first. @internal */
+export const BUILT_IN_ENDPOINTS: readonly string[] = [
+  'chat/completions',
+  'completions',
+  'responses',
+  'embeddings',
+  'api/chat',
+]
+
+/** Request fields that never change the reply, so they are left out of the key. @internal */
+export const NON_SEMANTIC_FIELDS: readonly string[] = [
+  'user',
+  'metadata',
+  'store',
+  'prompt_cache_key',
+  'safety_identifier',
+]
+
+/**
+ * The endpoint a URL path calls: the built-in suffix it ends with, else the part a `match`
+ * pattern matched (a string suffix, or a RegExp's match), without leading slashes.
+ * @internal
+ */
+export function matchEndpoint(
+  pathname: string,
+  patterns: readonly (string | RegExp)[] = [],
+): string | undefined {
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
+  for (const suffix of BUILT_IN_ENDPOINTS) {
+    if (
+      path.endsWith(suffix) &&
+      (path.length === suffix.length || path[path.length - suffix.length - 1] === '/')
+    ) {
+      return suffix
+    }
+  }
+  for (const pattern of patterns) {
+    if (typeof pattern === 'string') {
+      const suffix = pattern.replace(/^\/+|\/+$/g, '')
+      if (suffix && (path === suffix || path.endsWith(`/${suffix}`))) return suffix
+    } else {
+      pattern.lastIndex = 0
+      const found = pattern.exec(path)
+      if (found) return found[0].replace(/^\/+/, '') || path
+    }
+  }
+  return undefined
+}
+
+/** The body as it is keyed and stored: without the non-semantic fields. @internal */
+export function keyBody(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body
+  const source = body as Record<string, unknown>
+  if (!NON_SEMANTIC_FIELDS.some((field) => field in source)) return body
+  const out: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(source)) {
+    if (!NON_SEMANTIC_FIELDS.includes(name)) out[name] = value
+  }
+  return out
+}
+
+/** The key of a request to `endpoint` with the (redacted) `body`. @internal */
+export function computeKey(endpoint: string, body: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson({ v: KEY_VERSION, endpoint, body: keyBody(body) }))
+    .digest('hex')
+}
+
+/** The model a request names: the body's `model`, else an Azure deployment in the URL. @internal */
+export function requestModel(body: unknown, pathname?: string): string | undefined {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const model = (body as Record<string, unknown>).model
+    if (typeof model === 'string') return model
+  }
+  const deployment = pathname ? /\/deployments\/([^/]+)\//.exec(pathname) : null
+  return deployment?.[1] ? decodeURIComponent(deployment[1]) : undefined
+}

@@ -1,0 +1,215 @@
+/**
+ * Redaction (DESIGN 7.6). Runs on every request body before it is keyed, at record and at replay
+ * time alike, and on every entry before it is written; then a rescan refuses to write an entry
+ * that still holds a known secret.
+ */
+
+/** What a secret is replaced with. @internal */
+export const REDACTED = '[REDACTED]'
+
+/** A known secret value and where it came from (an environment variable, a header...). @internal */
+export interface Secret {
+  value: string
+  label: string
+}
+
+/** The secrets of one exchange, longest first, with their JSON-escaped forms. @internal */
+export interface SecretSet {
+  secrets: readonly Secret[]
+}
+
+const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD/i
+const SECRET_HEADER_NAME = /authorization|key|token|secret/i
+const SECRET_QUERY_NAME = /key|token|secret|password|sig|auth/i
+const SK_PATTERN = /sk-[A-Za-z0-9_-]{20,}/g
+const BEARER_PATTERN = /Bearer\s+[A-Za-z0-9._~+/=-]{8,}/g
+
+// Reading `process.env` crosses into C++ for every name: listing 80 variables costs about 30 µs,
+// a tenth of the replay budget. So the names are listed at most once a second (and afresh before
+// every write, see `freshEnvSecrets`), while the values of the listed names and of the usual
+// provider keys are read on every call.
+const WELL_KNOWN_NAMES = [
+  'OPENAI_API_KEY',
+  'AZURE_OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'OPENROUTER_API_KEY',
+  'GEMINI_API_KEY',
+  'GOOGLE_API_KEY',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'MISTRAL_API_KEY',
+  'GROQ_API_KEY',
+  'XAI_API_KEY',
+  'DEEPSEEK_API_KEY',
+  'TOGETHER_API_KEY',
+]
+let listedNames: string[] = []
+let listedAt = Number.NEGATIVE_INFINITY
+
+/**
+ * The values of environment variables named like KEY/TOKEN/SECRET/PASSWORD that look like secrets:
+ * 8+ characters, no whitespace, at least two character classes. The last condition keeps a plain
+ * word (`SOME_KEY_MODE=production`) from being redacted out of prompts on one machine and not on
+ * another, which would change keys between machines.
+ * @internal
+ */
+export function envSecrets(env: NodeJS.ProcessEnv = process.env): Secret[] {
+  if (env !== process.env) return secretsOf(env, secretNames(env))
+  if (performance.now() - listedAt > 1000) {
+    listedNames = [...new Set([...secretNames(env), ...WELL_KNOWN_NAMES])]
+    listedAt = performance.now()
+  }
+  return secretsOf(env, listedNames)
+}
+
+/** {@link envSecrets} with the names listed again now: used before anything is written. @internal */
+export function freshEnvSecrets(): Secret[] {
+  listedAt = Number.NEGATIVE_INFINITY
+  return envSecrets()
+}
+
+function secretNames(env: NodeJS.ProcessEnv): string[] {
+  const names: string[] = []
+  for (const name in env) if (SECRET_ENV_NAME.test(name)) names.push(name)
+  return names
+}
+
+function secretsOf(env: NodeJS.ProcessEnv, names: readonly string[]): Secret[] {
+  const out: Secret[] = []
+  for (const name of names) {
+    const value = env[name]
+    if (value !== undefined && looksSecret(value)) out.push({ value, label: name })
+  }
+  return out
+}
+
+/** Secrets a request carries in its headers and query string. @internal */
+export function requestSecrets(
+  url: URL | undefined,
+  headers: Iterable<[string, string]>,
+): Secret[] {
+  const out: Secret[] = []
+  for (const [name, raw] of headers) {
+    if (!SECRET_HEADER_NAME.test(name)) continue
+    const value = raw.replace(/^(Bearer|Basic|Token)\s+/i, '').trim()
+    if (value.length >= 8) out.push({ value, label: `the "${name.toLowerCase()}" header` })
+  }
+  if (url) {
+    for (const [name, value] of url.searchParams) {
+      if (SECRET_QUERY_NAME.test(name) && value.length >= 8) {
+        out.push({ value, label: `the "${name}" query parameter` })
+      }
+    }
+    if (url.password.length >= 8)
+      out.push({ value: decodeURIComponent(url.password), label: 'the URL' })
+  }
+  return out
+}
+
+/** Combine secrets: deduplicated, longest first, each with its JSON-escaped form. @internal */
+export function secretSet(...lists: Secret[][]): SecretSet {
+  const seen = new Map<string, Secret>()
+  for (const list of lists) {
+    for (const secret of list) {
+      if (!seen.has(secret.value)) seen.set(secret.value, secret)
+      const escaped = JSON.stringify(secret.value).slice(1, -1)
+      if (escaped !== secret.value && !seen.has(escaped))
+        seen.set(escaped, { value: escaped, label: secret.label })
+    }
+  }
+  return { secrets: [...seen.values()].sort((a, b) => b.value.length - a.value.length) }
+}
+
+/** A string with every known secret, `sk-...` key and `Bearer ...` token replaced. @internal */
+export function redactText(text: string, set: SecretSet): string {
+  let out = text
+  for (const { value } of set.secrets)
+    if (out.includes(value)) out = out.split(value).join(REDACTED)
+  if (out.includes('sk-')) out = out.replace(SK_PATTERN, REDACTED)
+  if (out.includes('Bearer')) out = out.replace(BEARER_PATTERN, `Bearer ${REDACTED}`)
+  return out
+}
+
+/** A JSON value with every string redacted. Returns `value` itself when nothing changed. @internal */
+export function redactJson(value: unknown, set: SecretSet): unknown {
+  if (typeof value === 'string') return redactText(value, set)
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const next = redactJson(value[i], set)
+      if (next !== value[i]) {
+        copy ??= value.slice()
+        copy[i] = next
+      }
+    }
+    return copy ?? value
+  }
+  let copy: Record<string, unknown> | undefined
+  const source = value as Record<string, unknown>
+  for (const key in source) {
+    const next = redactJson(source[key], set)
+    if (next !== source[key]) {
+      copy ??= { ...source }
+      copy[key] = next
+    }
+  }
+  return copy ?? value
+}
+
+/** Where a value still holds a secret after redaction, if anywhere: `{ label, path }`. @internal */
+export function findSecret(
+  value: unknown,
+  set: SecretSet,
+  path = '',
+): { label: string; path: string } | undefined {
+  if (typeof value === 'string') {
+    for (const { value: secret, label } of set.secrets) {
+      if (value.includes(secret)) return { label, path }
+    }
+    SK_PATTERN.lastIndex = 0
+    if (SK_PATTERN.test(value)) return { label: 'an "sk-..." API key', path }
+    BEARER_PATTERN.lastIndex = 0
+    if (BEARER_PATTERN.test(value)) return { label: 'a "Bearer ..." token', path }
+    return undefined
+  }
+  if (value === null || typeof value !== 'object') return undefined
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findSecret(value[i], set, `${path}[${i}]`)
+      if (found) return found
+    }
+    return undefined
+  }
+  for (const [key, member] of Object.entries(value)) {
+    const memberPath = path ? `${path}.${key}` : key
+    const found = findSecret(key, set, memberPath) ?? findSecret(member, set, memberPath)
+    if (found) return found
+  }
+  return undefined
+}
+
+/** A URL fit for a message: no userinfo, secret-looking query parameters replaced. @internal */
+export function redactUrl(url: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return url
+  }
+  parsed.username = ''
+  parsed.password = ''
+  for (const name of [...parsed.searchParams.keys()]) {
+    if (SECRET_QUERY_NAME.test(name)) parsed.searchParams.set(name, REDACTED)
+  }
+  return parsed.toString()
+}
+
+function looksSecret(value: string): boolean {
+  if (value.length < 8 || /\s/.test(value)) return false
+  let classes = 0
+  if (/[a-z]/.test(value)) classes++
+  if (/[A-Z]/.test(value)) classes++
+  if (/[0-9]/.test(value)) classes++
+  if (/[^A-Za-z0-9]/.test(value)) classes++
+  return classes >= 2
+}

@@ -1,0 +1,85 @@
+import { expect, test } from 'vitest'
+import { canonicalJson, sortKeysDeep } from '../../src/cassettes/canonical-json'
+import { computeKey, matchEndpoint, requestModel } from '../../src/cassettes/cassette-key'
+
+const chat = {
+  model: 'gpt-4.1-mini',
+  messages: [
+    { role: 'system', content: 'Judge strictly.' },
+    { role: 'user', content: 'Is the sky blue?' },
+  ],
+  temperature: 0,
+}
+
+test('canonical JSON sorts keys at every depth, keeps array order and drops undefined', () => {
+  const value = { b: 1, a: { d: [3, { z: 1, y: undefined, x: 2 }], c: 'é"\n' }, u: undefined }
+  expect(canonicalJson(value)).toBe('{"a":{"c":"é\\"\\n","d":[3,{"x":2,"z":1}]},"b":1}')
+  expect(canonicalJson(value)).toBe(JSON.stringify(sortKeysDeep(value)))
+  expect(canonicalJson([undefined, () => 1, null, Number.NaN])).toBe('[null,null,null,null]')
+})
+
+test('a body with its keys in another order has the same key', () => {
+  const reordered = {
+    temperature: 0,
+    messages: chat.messages.map((m) => ({ content: m.content, role: m.role })),
+    model: 'gpt-4.1-mini',
+  }
+  expect(computeKey('chat/completions', reordered)).toBe(computeKey('chat/completions', chat))
+  expect(computeKey('chat/completions', chat)).toMatch(/^[0-9a-f]{64}$/)
+})
+
+test('fields that do not change the reply are left out of the key', () => {
+  const key = computeKey('chat/completions', chat)
+  expect(
+    computeKey('chat/completions', {
+      ...chat,
+      user: 'u-1',
+      metadata: { run: 7 },
+      store: true,
+      prompt_cache_key: 'p',
+      safety_identifier: 's',
+    }),
+  ).toBe(key)
+})
+
+test('model, sampling, tools, stream, message order and endpoint all change the key', () => {
+  const key = computeKey('chat/completions', chat)
+  const variants = [
+    { ...chat, model: 'gpt-4.1' },
+    { ...chat, temperature: 1 },
+    { ...chat, seed: 1 },
+    { ...chat, stream: true },
+    { ...chat, tools: [{ type: 'function', function: { name: 'f' } }] },
+    { ...chat, response_format: { type: 'json_object' } },
+    { ...chat, messages: [...chat.messages].reverse() },
+  ]
+  for (const variant of variants) expect(computeKey('chat/completions', variant)).not.toBe(key)
+  expect(computeKey('responses', chat)).not.toBe(key)
+})
+
+test('the endpoint is the matched suffix, whatever the host and path prefix', () => {
+  expect(matchEndpoint('/v1/chat/completions')).toBe('chat/completions')
+  expect(matchEndpoint('/api/v1/chat/completions')).toBe('chat/completions')
+  expect(matchEndpoint('/openai/deployments/my-gpt/chat/completions')).toBe('chat/completions')
+  expect(matchEndpoint('/v1/completions')).toBe('completions')
+  expect(matchEndpoint('/v1/responses')).toBe('responses')
+  expect(matchEndpoint('/v1/embeddings/')).toBe('embeddings')
+  expect(matchEndpoint('/api/chat')).toBe('api/chat')
+})
+
+test('other paths are not model calls unless a match pattern names them', () => {
+  expect(matchEndpoint('/v1/models')).toBeUndefined()
+  expect(matchEndpoint('/v1/responses/resp_123')).toBeUndefined()
+  expect(matchEndpoint('/v1/chat/completions2')).toBeUndefined()
+  expect(matchEndpoint('/v1/messages')).toBeUndefined()
+  expect(matchEndpoint('/v1/messages', ['/v1/messages'])).toBe('v1/messages')
+  expect(matchEndpoint('/anthropic/v1/messages', [/\/v1\/messages$/])).toBe('v1/messages')
+})
+
+test('the model comes from the body, else from an Azure deployment in the path', () => {
+  expect(requestModel(chat)).toBe('gpt-4.1-mini')
+  expect(requestModel({ messages: [] }, '/openai/deployments/my%20gpt/chat/completions')).toBe(
+    'my gpt',
+  )
+  expect(requestModel('text body')).toBeUndefined()
+})

@@ -1,0 +1,79 @@
+import { expect, test } from 'vitest'
+import {
+  envSecrets,
+  findSecret,
+  REDACTED,
+  redactJson,
+  redactText,
+  redactUrl,
+  requestSecrets,
+  secretSet,
+} from '../../src/cassettes/redaction'
+
+test('values of secret-named environment variables are secrets; plain words and short values are not', () => {
+  const env = {
+    OPENAI_API_KEY: 'sk-proj-abcDEF123456',
+    GITHUB_TOKEN: 'ghp_x1y2z3w4v5',
+    DB_PASSWORD: 'hunter2',
+    FEATURE_KEY_MODE: 'production',
+    HOME: '/root/secret-place-123',
+  }
+  expect(envSecrets(env).map((s) => s.label)).toEqual(['OPENAI_API_KEY', 'GITHUB_TOKEN'])
+})
+
+test('headers, query parameters and URL passwords of a request are secrets', () => {
+  const url = new URL('https://user:p4ssw0rd-long@host/v1/chat?key=AIzaSy12345&api-version=2024')
+  const secrets = requestSecrets(url, [
+    ['authorization', 'Bearer sk-live-0123456789'],
+    ['api-key', 'azure-key-0123456'],
+    ['content-type', 'application/json'],
+  ])
+  expect(secrets).toEqual([
+    { value: 'sk-live-0123456789', label: 'the "authorization" header' },
+    { value: 'azure-key-0123456', label: 'the "api-key" header' },
+    { value: 'AIzaSy12345', label: 'the "key" query parameter' },
+    { value: 'p4ssw0rd-long', label: 'the URL' },
+  ])
+})
+
+test('redaction replaces known secrets, sk- keys and Bearer tokens, and leaves the rest alone', () => {
+  const set = secretSet([{ value: 'tok_12345678', label: 'X_TOKEN' }])
+  expect(
+    redactText(
+      'use tok_12345678 or sk-abcdefghijklmnopqrstuvwx with Bearer abc.def-123456 to Bear news',
+      set,
+    ),
+  ).toBe(`use ${REDACTED} or ${REDACTED} with Bearer ${REDACTED} to Bear news`)
+  const body = { a: ['x tok_12345678'], b: { c: 1 } }
+  const out = redactJson(body, set) as typeof body
+  expect(out).toEqual({ a: [`x ${REDACTED}`], b: { c: 1 } })
+  expect(out.b).toBe(body.b)
+  const clean = { a: 'nothing here' }
+  expect(redactJson(clean, set)).toBe(clean)
+})
+
+test('the rescan finds a secret that survived, with its path, including in object keys', () => {
+  const set = secretSet([{ value: 'tok_12345678', label: 'X_TOKEN' }])
+  expect(findSecret({ response: { json: { list: ['ok', 'tok_12345678'] } } }, set)).toEqual({
+    label: 'X_TOKEN',
+    path: 'response.json.list[1]',
+  })
+  expect(findSecret({ a: { tok_12345678: 1 } }, set)).toEqual({
+    label: 'X_TOKEN',
+    path: 'a.tok_12345678',
+  })
+  expect(findSecret({ a: 'sk-abcdefghijklmnopqrstuvwxyz' }, set)?.label).toBe('an "sk-..." API key')
+  expect(findSecret({ a: 'fine' }, set)).toBeUndefined()
+})
+
+test('a JSON-escaped form of a secret is found in raw stream text', () => {
+  const set = secretSet([{ value: 'pa"ss\\word1', label: 'P_SECRET' }])
+  const raw = `data: ${JSON.stringify({ text: 'pa"ss\\word1' })}\n\n`
+  expect(redactText(raw, set)).toBe(`data: {"text":"${REDACTED}"}\n\n`)
+})
+
+test('URLs shown in messages lose their userinfo and secret query parameters', () => {
+  expect(redactUrl('https://u:pw@api.example.com/v1/chat/completions?api-version=1&key=abc')).toBe(
+    'https://api.example.com/v1/chat/completions?api-version=1&key=%5BREDACTED%5D',
+  )
+})

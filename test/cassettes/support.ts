@@ -1,0 +1,52 @@
+// Shared by the cassette tests: a fresh cassette folder per test, configuration reset after it.
+import { mkdtempSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach } from 'vitest'
+import { configureRubricate, type RubricateConfig, resetRubricateConfig } from '../../src'
+import { setPluginConfig } from '../../src/config'
+import { getState } from '../../src/state'
+
+/** A new empty cassette folder for every test, set with configureRubricate. */
+export function useCassetteFolder(config: RubricateConfig = {}): { dir: string } {
+  const folder = { dir: '' }
+  beforeEach(() => {
+    folder.dir = mkdtempSync(join(tmpdir(), 'rubricate-cassettes-'))
+    configureRubricate({ ...config, cassettes: { ...config.cassettes, dir: folder.dir } })
+  })
+  afterEach(() => {
+    resetRubricateConfig()
+    setPluginConfig({})
+    const { run } = getState()
+    run.updateSnapshots = false
+    run.runId = undefined
+    run.root = undefined
+    delete process.env.CI
+    delete process.env.RUBRICATE_CASSETTES
+  })
+  return folder
+}
+
+/** Every file under a folder, relative, sorted. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .sort()
+}
+
+/** The parsed entries of a cassette folder. */
+export async function entriesUnder(dir: string): Promise<any[]> {
+  const files = await filesUnder(dir)
+  return Promise.all(files.map(async (file) => JSON.parse(await readFile(join(dir, file), 'utf8'))))
+}
+
+/** A test identity for a file of this repository. */
+export function testIn(
+  name: string,
+  file = 'test/cassettes/example.test.ts',
+): { file: string; name: string } {
+  return { file: join(process.cwd(), file), name }
+}
