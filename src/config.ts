@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { parseDuration } from './cassettes/max-age'
 import { NoJudgeError, UsageError } from './errors'
 import { messages } from './messages'
 import type { JudgeInput } from './records'
@@ -231,6 +232,7 @@ export function validateConfig(config: RubricateConfig, where: string): void {
       )
     }
   }
+  if (config.cassettes?.maxAge !== undefined) parseDuration(config.cassettes.maxAge)
   if (config.cassettes?.mode !== undefined)
     parseCassetteMode(config.cassettes.mode, `${where} cassettes.mode`)
   const server = config.cassettes?.server

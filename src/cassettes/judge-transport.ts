@@ -1,8 +1,19 @@
 import { currentCallContext } from '../call-context'
-import type { JudgeModel } from '../records'
+import { resolveConfig } from '../config'
+import type { JudgeModel, JudgeReply } from '../records'
+import { matchEndpoint, requestModel } from './cassette-key'
+import { storeFor } from './cassette-store'
+import { runExchange } from './exchange'
+import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
+import { bypassIfIntercepted } from './msw-loader'
+import { headerPairs, prepareRequest } from './prepared-request'
 
-// PLACEHOLDER until the cassette store lands (issue 5): every call goes live and is reported as
-// such. The contract below is what the judge relies on; the cassette work replaces the bodies.
+/**
+ * The judge's path to the cassettes (DESIGN 7.1): straight to the store, never through msw, so no
+ * retry hang, no `onUnhandledRequest` surprise and a fraction of a millisecond per replay. Both
+ * functions read the mode, the test, the prompt version and the exchange listener from
+ * `currentCallContext()`.
+ */
 
 /**
  * Marks a judge model that serves its own calls from cassettes (or needs none) and reports its
@@ -20,18 +31,63 @@ export function isCassetteAware(model: JudgeModel): boolean {
  * The `fetch` that the judge's OpenAI client is built with. It serves the current call from the
  * cassette store or makes it live, as the mode of the current call context allows, and reports
  * every HTTP exchange (SDK retries included) to `currentCallContext().onExchange`.
+ *
+ * A replay-mode miss, a limit or a refused recording is thrown as the rubricate error; the
+ * judge's own fetch wrapper turns it into a reply the SDK does not retry and rethrows it. A
+ * failed connection is thrown as it came, for the SDK to retry.
  * @internal
  */
 export const judgeFetch: typeof fetch = async (input, init) => {
-  const response = await globalThis.fetch(input, init)
-  currentCallContext().onExchange?.({ source: 'live' })
-  return response
+  const context = currentCallContext()
+  const config = resolveConfig({ cassettes: context.cassetteMode })
+  const url = new URL(
+    typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+  )
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
+  const bodyText = await bodyTextOf(input, init)
+  const live = async (): Promise<Response> => {
+    try {
+      const request = new Request(input, { ...init, body: bodyText === '' ? null : bodyText })
+      return await globalThis.fetch(bypassIfIntercepted(request))
+    } catch (error) {
+      context.onExchange?.({ source: 'live' })
+      throw error
+    }
+  }
+  const endpoint =
+    method === 'POST' ? matchEndpoint(url.pathname, config.cassettes.match) : undefined
+  if (!endpoint || config.cassettes.mode === 'off') {
+    const response = await withLiveLimits(config, live)
+    await addLiveCostOf(config, requestModel(safeJson(bodyText)), response)
+    context.onExchange?.({ source: 'live' })
+    return response
+  }
+  const request = prepareRequest({
+    method,
+    endpoint,
+    body: bodyText,
+    url,
+    headers: headerEntries(init?.headers ?? (input instanceof Request ? input.headers : undefined)),
+    redact: config.cassettes.redact,
+  })
+  return runExchange({
+    path: 'judge',
+    request,
+    url,
+    config,
+    test: context.test,
+    testIsExact: true,
+    promptVersion: context.promptVersion,
+    live,
+    onExchange: context.onExchange,
+  })
 }
 
 /**
  * Wrap a custom judge model so that its replies are recorded to and replayed from cassettes,
- * keyed on its `JudgeRequest`, like the replies of an OpenAI-compatible judge. The judge wraps
- * every custom model automatically; wrapping twice has no further effect.
+ * keyed on its `JudgeRequest` and its `id`, like the replies of an OpenAI-compatible judge. The
+ * judge wraps every custom model automatically; wrapping twice has no further effect. A
+ * replay-mode miss throws `RUBRICATE_CASSETTE_MISS` and never calls the model.
  *
  * @example
  * configureRubricate({ judge: cached(myJudgeModel) })
@@ -41,10 +97,75 @@ export function cached(model: JudgeModel): JudgeModel {
   return {
     id: model.id,
     [CASSETTE_AWARE]: true,
-    async complete(request, options) {
-      const reply = await model.complete(request, options)
-      currentCallContext().onExchange?.({ source: 'live' })
+    async complete(judgeRequest, options) {
+      const context = currentCallContext()
+      const config = resolveConfig({ cassettes: context.cassetteMode })
+      const live = async (): Promise<Response> => {
+        try {
+          return Response.json(await model.complete(judgeRequest, options))
+        } catch (error) {
+          context.onExchange?.({ source: 'live' })
+          throw error
+        }
+      }
+      if (config.cassettes.mode === 'off') {
+        const reply = (await (await withLiveLimits(config, live)).json()) as JudgeReply
+        addLiveCost(config, reply.model ?? model.id, reply.usage)
+        context.onExchange?.({ source: 'live' })
+        return reply
+      }
+      const request = prepareRequest({
+        method: 'CALL',
+        endpoint: 'judge-model',
+        body: { model: model.id, ...judgeRequest },
+        redact: config.cassettes.redact,
+      })
+      const response = await runExchange({
+        path: 'judge',
+        request,
+        url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
+        config,
+        test: context.test,
+        testIsExact: true,
+        promptVersion: context.promptVersion,
+        live,
+        onExchange: context.onExchange,
+      })
+      const reply = (await response.json()) as JudgeReply
+      if (typeof reply?.text !== 'string') {
+        const store = storeFor(config.cassettes.dir)
+        throw store.corrupt(
+          store.file(request.key),
+          'its "response.json" is not a judge reply with a "text" string',
+        )
+      }
       return reply
     },
   } as JudgeModel
+}
+
+async function bodyTextOf(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+): Promise<string> {
+  const body = init?.body
+  if (typeof body === 'string') return body
+  if (body !== undefined && body !== null) return new Response(body).text()
+  if (input instanceof Request) return input.clone().text()
+  return ''
+}
+
+function headerEntries(headers: HeadersInit | undefined): [string, string][] {
+  if (!headers) return []
+  if (headers instanceof Headers) return headerPairs(headers)
+  if (Array.isArray(headers)) return headers as [string, string][]
+  return Object.entries(headers as Record<string, string>)
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }

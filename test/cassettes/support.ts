@@ -11,19 +11,23 @@ import { getState } from '../../src/state'
 /** A new empty cassette folder for every test, set with configureRubricate. */
 export function useCassetteFolder(config: RubricateConfig = {}): { dir: string } {
   const folder = { dir: '' }
+  let plugin: RubricateConfig = {}
   beforeEach(() => {
+    plugin = getState().plugin
+    // test/support/hermetic.ts turns cassettes off for the other tests; these tests set their own.
+    delete process.env.RUBRICATE_CASSETTES
     folder.dir = mkdtempSync(join(tmpdir(), 'rubricate-cassettes-'))
     configureRubricate({ ...config, cassettes: { ...config.cassettes, dir: folder.dir } })
   })
   afterEach(() => {
     resetRubricateConfig()
-    setPluginConfig({})
+    setPluginConfig(plugin)
     const { run } = getState()
     run.updateSnapshots = false
     run.runId = undefined
     run.root = undefined
     delete process.env.CI
-    delete process.env.RUBRICATE_CASSETTES
+    process.env.RUBRICATE_CASSETTES = 'off'
   })
   return folder
 }

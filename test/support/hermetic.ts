@@ -34,3 +34,10 @@ net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args
   }
   return (connect as (...a: any[]) => net.Socket).apply(this, args)
 } as typeof connect
+
+// The project's own tests reach the judge live (loopback fakes) unless a test chooses cassettes:
+// under the default mode (`auto`) every judge test would record into __cassettes__/ at the
+// repository root, and a repeated request would be replayed instead of reaching its fake server.
+// An environment variable, because tests replace the plugin options and reset configureRubricate;
+// the cassette tests remove it (test/cassettes/support.ts).
+process.env.RUBRICATE_CASSETTES = 'off'

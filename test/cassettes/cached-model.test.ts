@@ -1,0 +1,102 @@
+import { expect, test } from 'vitest'
+import {
+  cached,
+  configureRubricate,
+  createScorer,
+  type JudgeModel,
+  type JudgeRequest,
+  rootCause,
+} from '../../src'
+import { withCallContext } from '../../src/call-context'
+import { rejectionOf } from '../judge/helpers'
+import { entriesUnder, testIn, useCassetteFolder } from './support'
+
+const folder = useCassetteFolder()
+
+function countingModel(id = 'my-judge'): JudgeModel & { calls: JudgeRequest[] } {
+  const calls: JudgeRequest[] = []
+  return {
+    id,
+    calls,
+    async complete(request) {
+      calls.push(request)
+      return {
+        text: `verdict ${calls.length} on ${request.prompt}`,
+        usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+      }
+    },
+  }
+}
+
+test('a custom judge model is recorded keyed on its request and id, and replayed without calling it', async () => {
+  configureRubricate({ cassettes: { mode: 'auto' } })
+  const model = countingModel()
+  const judge = cached(model)
+  const request = { system: 'Be strict.', prompt: 'Is it right?', seed: 1 }
+  const events: unknown[] = []
+  const first = await withCallContext(
+    { test: testIn('judges'), promptVersion: '2', onExchange: (e) => events.push(e) },
+    () => judge.complete(request, {}),
+  )
+  const again = await withCallContext({ onExchange: (e) => events.push(e) }, () =>
+    judge.complete({ seed: 1, prompt: 'Is it right?', system: 'Be strict.' }, {}),
+  )
+  expect(model.calls).toHaveLength(1)
+  expect(again).toEqual(first)
+  const [entry] = await entriesUnder(folder.dir)
+  expect(events).toEqual([
+    { source: 'recorded', key: entry.key },
+    { source: 'replayed', key: entry.key },
+  ])
+  expect(entry).toMatchObject({
+    promptVersion: '2',
+    recordedBy: 'test/cassettes/example.test.ts > judges',
+    request: {
+      method: 'CALL',
+      endpoint: 'judge-model',
+      body: { model: 'my-judge', system: 'Be strict.', prompt: 'Is it right?', seed: 1 },
+    },
+    response: { status: 200, json: first },
+  })
+  await judge.complete({ ...request, seed: 2 }, {})
+  await cached(countingModel('other-judge')).complete(request, {})
+  expect(await entriesUnder(folder.dir)).toHaveLength(3)
+})
+
+test('wrapping twice changes nothing, and a replay-mode miss never calls the model', async () => {
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  const model = countingModel()
+  const judge = cached(model)
+  expect(cached(judge)).toBe(judge)
+  const error = await rejectionOf(
+    withCallContext({ test: testIn('misses') }, () => judge.complete({ prompt: 'new' }, {})),
+  )
+  expect(model.calls).toHaveLength(0)
+  expect(error).toMatchObject({ code: 'RUBRICATE_CASSETTE_MISS' })
+  expect((error as Error).message).toContain(`  endpoint: judge-model\n  model:    my-judge\n`)
+  expect((error as Error).message).toContain(
+    `  nearest:  none: ${folder.dir}/ holds no entry for endpoint "judge-model" and model "my-judge"\n`,
+  )
+})
+
+test('the judge wraps a custom model on its own, so scorers record and replay it', async () => {
+  configureRubricate({ cassettes: { mode: 'auto' } })
+  const model = countingModel()
+  const scorer = createScorer({ id: 's', description: 's', judge: { model } })
+    .generateScore(() => 1)
+    .generateReason({ description: 'Explain', createPrompt: () => 'Why?' })
+  const live = await scorer.run({ output: 'x' })
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  const replayed = await scorer.run({ output: 'x' })
+  expect(model.calls).toHaveLength(1)
+  expect(replayed.reason).toBe(live.reason)
+  expect(replayed.judgeCalls[0]?.source).toBe('replayed')
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  const miss = await rejectionOf(
+    createScorer({ id: 's', description: 's', judge: { model } })
+      .generateScore(() => 1)
+      .generateReason({ description: 'Explain', createPrompt: () => 'Why not?' })
+      .run({ output: 'x' }),
+  )
+  expect(rootCause(miss)).toMatchObject({ code: 'RUBRICATE_CASSETTE_MISS' })
+})
