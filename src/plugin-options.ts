@@ -24,6 +24,7 @@ export interface ProvidedOptions {
     match?: SerializedPattern[] | undefined
     maxAge?: string | number | undefined
     server?: 'internal' | 'external' | undefined
+    replayTimings?: boolean | undefined
   }
   judgeConcurrency?: number | undefined
   maxLiveCalls?: number | undefined
@@ -61,6 +62,7 @@ export function serializePluginOptions(
       ),
       maxAge: cassettes.maxAge,
       server: cassettes.server,
+      replayTimings: cassettes.replayTimings,
     }),
     judgeConcurrency: options.judgeConcurrency,
     maxLiveCalls: options.maxLiveCalls,
@@ -85,6 +87,7 @@ export function deserializePluginOptions(provided: ProvidedOptions): RubricateCo
       ),
       maxAge: cassettes.maxAge,
       server: cassettes.server,
+      replayTimings: cassettes.replayTimings,
     }),
     judgeConcurrency: provided.judgeConcurrency,
     maxLiveCalls: provided.maxLiveCalls,
