@@ -48,6 +48,7 @@ const expected: Record<string, [string, string[]]> = {
   'toPassScorer fails below the threshold': ['failed', ['fail']],
   'a Promise as the value is a usage error': ['failed', ['error']],
   '.resolves judges what the Promise resolves to': ['passed', ['pass']],
+  'a test timeout set in the config is kept': ['passed', []],
   'an unawaited matcher fails its test': ['failed', ['error']],
   'an unawaited passing matcher fails its test too': ['failed', ['error']],
   'a test that times out is not reported as unawaited': ['failed', []],
@@ -64,7 +65,7 @@ test('the default forks pool: verdicts, .not, errors both ways, the unawaited gu
   const { run, results, report } = await runFixture()
   expect(results).toEqual(expected)
   expect(run.exitCode).toBe(1)
-  expect(run.stdout).toContain('Tests  12 failed | 8 passed (20)')
+  expect(run.stdout).toContain('Tests  12 failed | 9 passed (21)')
   expect(run.stderr).not.toContain('Unhandled')
 
   expect(
