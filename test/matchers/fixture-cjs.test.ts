@@ -23,12 +23,7 @@ beforeAll(async () => {
 
 test('a CommonJS project loads the plugin in its vitest.config.ts and gets the matchers', async () => {
   const run = await runVitest(fixture, [])
-  expect(run.stdout).toContain(` ❯ verdicts.test.ts (5 tests | 1 failed) [...]ms
-   ✓ passes a satisfied rubric [...]ms
-   × fails an unmet rubric [...]ms
-   ✓ .not passes an unmet rubric [...]ms
-   ✓ runs a loop [...]ms
-   ✓ the plugin provides its options and raises the test timeout in a live mode [...]ms`)
+  expect(run.stdout).toContain('Tests  1 failed | 4 passed (5)')
   expect(
     failureBlock(run.stderr, 'verdicts.test.ts > fails an unmet rubric'),
   ).toBe(`Error: expect(output).toSatisfyRubric(criteria)
