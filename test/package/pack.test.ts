@@ -190,3 +190,42 @@ test('a CommonJS project requires the dual entries and runs Vitest with a vitest
   })
   expect(vitestRun.stdout).toContain('1 passed')
 }, 120_000)
+
+test('a new project set up as the README says gets typed matchers, with no tsconfig edit', async () => {
+  const dir = await project(
+    'readme-project',
+    { type: 'module' },
+    {
+      'vitest.config.ts': `
+        import { defineConfig } from 'vitest/config'
+        import rubricate from 'rubricate/plugin'
+
+        export default defineConfig({
+          plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })],
+        })
+      `,
+      'rubricate.d.ts': '/// <reference types="rubricate/matchers" />\n',
+      'support.test.ts': `
+        import { expect, test } from 'vitest'
+
+        test('answers a refund question', async () => {
+          await expect('reply').toSatisfyRubric('- Acknowledges the double charge', { input: 'q' })
+          await expect({ text: 'reply' }).not.toPassScorer({ run: async () => ({ score: 0 }) })
+          // @ts-expect-error: the options are typed
+          await expect('reply').toSatisfyRubric('- a', { samples: 'three' })
+        })
+      `,
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+      }),
+    },
+  )
+  await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir })
+}, 120_000)
