@@ -1,25 +1,29 @@
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
+import type { JudgeInput } from '../src/records'
+import { parseCriteria } from '../src/rubric/criteria'
+import { createRubricScorer } from '../src/rubric/rubric-scorer'
 import type { ScorerLike } from './types'
 
 /**
  * The rubric scorer that `toSatisfyRubric` runs for criteria given as text or a list, with the
- * matcher's `judge`, `samples` and `evaluation`. An empty rubric is a usage error.
+ * matcher's `judge`, `samples` and `evaluation`. An empty rubric is a usage error; so are an empty
+ * or duplicate criterion, named as the matcher's.
  * @internal
  */
 export function rubricScorerFor(criteria: unknown, options: Record<string, unknown>): ScorerLike {
-  if (typeof criteria === 'string') {
-    if (criteria.trim() === '') throw new UsageError(messages.emptyRubric(criteria))
-  } else if (Array.isArray(criteria)) {
-    if (criteria.length === 0) throw new UsageError(messages.emptyRubric(criteria))
-  } else {
+  if (typeof criteria !== 'string' && !Array.isArray(criteria)) {
     throw new UsageError(messages.invalidCriteria(criteria))
   }
-  void options
-  // Until createRubricScorer lands (issue 4), text criteria cannot be judged; a scorer can.
-  throw new Error(
-    messages.bug(
-      'toSatisfyRubric() with text criteria needs createRubricScorer, which is not built yet',
-    ),
-  )
+  if (parseCriteria(criteria, 'toSatisfyRubric() criteria').length === 0) {
+    throw new UsageError(messages.emptyRubric(criteria))
+  }
+  return createRubricScorer({
+    judge: options.judge as JudgeInput | undefined,
+    criteria,
+    options: {
+      samples: options.samples as number | undefined,
+      evaluation: options.evaluation as 'together' | 'separately' | undefined,
+    },
+  })
 }

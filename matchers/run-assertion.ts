@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { MatcherState, RunnerTestCase } from 'vitest'
 import { withCallContext } from '../src/call-context'
 import { isRubricateError, rootCause, UsageError } from '../src/errors'
@@ -80,7 +81,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     const evaluation = await withCallContext(
       {
         test: task ? testIdentity(task as RunnerTestCase) : undefined,
-        signal: task?.context?.signal,
+        signal: assertionSignal(task?.context?.signal),
       },
       () => assertion.evaluate(),
     )
@@ -119,6 +120,16 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     Object.assign(failure, { code })
     throw failure
   }
+}
+
+// The test's signal, seen through a signal of this assertion's own: every judge call (samples,
+// criteria judged separately, SDK retries) listens to it, and many listeners on one signal make
+// Node warn about a leak that is not one.
+function assertionSignal(testSignal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!testSignal) return undefined
+  const signal = AbortSignal.any([testSignal])
+  setMaxListeners(0, signal)
+  return signal
 }
 
 function hint(assertion: Assertion, negated: boolean): string {

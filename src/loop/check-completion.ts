@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { currentCallContext, withCallContext } from '../call-context'
 import { messages } from '../messages'
 import type { CompletionCheck, LoopScorer, LoopScorerResult, ScorerCheck } from './types'
@@ -29,6 +30,8 @@ export async function checkCompletion(request: CheckRequest): Promise<Completion
   // test's own signal, already in the call context, fires on a test timeout).
   const signals = [currentCallContext().signal, request.signal, deadline.signal]
   const signal = AbortSignal.any(signals.filter((s) => s !== undefined))
+  // Every judge call of every scorer listens to it: many listeners here are not a leak.
+  setMaxListeners(0, signal)
   try {
     const run = (scorer: LoopScorer, index: number) =>
       withCallContext({ signal }, () => runScorer(scorer, index, request, deadline.signal))

@@ -1,10 +1,10 @@
 // A fake judge for end-to-end tests: answers rubric prompts (DESIGN 6) from the criteria and the
 // fenced output it finds in the request. A criterion "Mentions X" is satisfied when the output
 // contains X; any other criterion is satisfied when the output contains it word for word.
-import type { FakeRequest } from '../../src/testing'
+import type { FakeReplyInput, FakeRequest } from '../../src/testing'
 
 /** The judge's JSON reply to one rubric request, or a plain text answer for any other request. */
-export function keywordJudge(request: FakeRequest): unknown {
+export function keywordJudge(request: FakeRequest): FakeReplyInput {
   const prompt: string = request.body?.messages?.at(-1)?.content ?? ''
   const criteria = [...prompt.matchAll(/^(c\d+)\. \[(?:required|optional)\] (.*)$/gm)]
   if (criteria.length === 0) return 'not a rubric request'
