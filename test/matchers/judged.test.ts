@@ -15,7 +15,9 @@ beforeAll(async () => {
     reply: (request) =>
       JSON.stringify(request.body).includes('JUDGE_401')
         ? fakeReply.status(401, { message: 'Incorrect API key provided.' })
-        : keywordJudge(request),
+        : JSON.stringify(request.body).includes('JUDGE_HANGS')
+          ? fakeReply.hang()
+          : keywordJudge(request),
   })
   configureRubricate({
     judge: { model: 'gpt-judge', baseURL: server.baseURL, apiKey: 'sk-test-key', maxRetries: 0 },
@@ -136,3 +138,37 @@ test('an empty or duplicate criterion is a usage error named after the matcher',
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
+
+test("the test's abort signal reaches the judge and stops a call that hangs", async () => {
+  // The matcher's `this`, taken from a real assertion, with a test whose signal we control.
+  let state: any
+  expect.extend({
+    captureState(this: unknown) {
+      state = this
+      return { pass: true, message: () => '' }
+    },
+  })
+  ;(expect(0) as any).captureState()
+  const controller = new AbortController()
+  const task = {
+    id: 't1',
+    name: 'hangs',
+    file: { filepath: '/project/hang.test.ts' },
+    meta: {},
+    context: { signal: controller.signal, onTestFinished: () => {} },
+  }
+  const assertion = toSatisfyRubric.call(
+    { ...state, isNot: false, task },
+    'JUDGE_HANGS',
+    '- Mentions refund',
+  )
+  setTimeout(() => controller.abort(new Error('Test timed out')), 50)
+  const error = await assertion.then(
+    () => undefined,
+    (reason: Error) => reason,
+  )
+  expect((error as Error & { code?: string })?.code).toBe('RUBRICATE_JUDGE_REQUEST')
+  expect(stripVTControlCharacters(error?.message ?? '')).toContain(
+    '[rubricate] The call to the judge "gpt-judge" was aborted before it finished (for example by the test timeout).',
+  )
+})
