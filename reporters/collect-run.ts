@@ -68,7 +68,7 @@ export function collectRun(files: readonly FileTaskLike[], root: string): RunRep
         if (child.type !== 'test') continue
         const state = child.result?.state ?? (child.mode === 'run' ? 'pending' : (child.mode ?? ''))
         if (child.mode === 'skip' || child.mode === 'todo' || state === 'skip') skippedTests++
-        const records = latestLoopRecords(child.meta?.rubricate ?? [])
+        const records = testRecords(child.meta)
         if (records.length === 0) continue
         tests.push({
           name: child.name,
@@ -100,10 +100,12 @@ export function allRecords(report: RunReport): RubricateRecord[] {
 }
 
 /**
- * A loop writes a record after every check, each replacing the one before with the same `loopId`;
- * should several reach the reporter, only the last of each loop counts.
+ * The records of one test. A loop writes a record after every check, each replacing the one before
+ * with the same `loopId`; should several reach the reporter, only the last of each loop counts.
+ * @internal
  */
-function latestLoopRecords(records: readonly RubricateRecord[]): RubricateRecord[] {
+export function testRecords(meta: TaskLike['meta']): RubricateRecord[] {
+  const records = meta?.rubricate ?? []
   return records.filter(
     (record, index) =>
       record.kind !== 'loop' ||

@@ -24,7 +24,9 @@ export function installReporter(vitest: Vitest, options: RubricOutputOptions): v
   if (installed) return
   const index = reporters.findIndex((entry) => reporterName(entry) === 'default')
   if (index === -1) {
-    reporters.push(new RubricSummaryReporter(options))
+    // First in the list: it annotates each finished test, and reporters that print annotations as
+    // the result arrives (verbose) are called after it.
+    reporters.unshift(new RubricSummaryReporter(options))
     return
   }
   const entry = reporters[index]

@@ -14,6 +14,8 @@ import type {
 import { DefaultReporter } from 'vitest/node'
 import { ANNOTATION_TYPE } from '../src/record-annotations'
 import type { RubricateRecord } from '../src/records'
+import { annotateTest } from './annotate-test'
+import { testRecords } from './collect-run'
 import { colorsFor } from './figures'
 import { renderRecords } from './render-record'
 import { renderSummary } from './render-summary'
@@ -81,6 +83,11 @@ export class RubricReporter extends DefaultReporter {
     super.reportTestSummary(files, errors, leakCount)
   }
 
+  override onTestCaseResult(test: TestCase): void {
+    annotateTest(test)
+    super.onTestCaseResult(test)
+  }
+
   override error(...messages: unknown[]): void {
     const skip = this.skipBlankLine && messages.length === 0
     this.skipBlankLine = false
@@ -144,7 +151,7 @@ export class RubricReporter extends DefaultReporter {
 
 function recordsOf(test: TestCase): RubricateRecord[] {
   // Read structurally: the TaskMeta augmentation lives with the matchers, not in this entry.
-  return (test.meta() as { rubricate?: RubricateRecord[] | undefined }).rubricate ?? []
+  return testRecords(test.meta() as { rubricate?: RubricateRecord[] | undefined })
 }
 
 function holdsRecords(suite: TestSuite): boolean {

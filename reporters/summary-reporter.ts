@@ -4,11 +4,13 @@
 import type {
   Reporter,
   SerializedError,
+  TestCase,
   TestModule,
   TestRunEndReason,
   TestSpecification,
   Vitest,
 } from 'vitest/node'
+import { annotateTest } from './annotate-test'
 import { colorsFor } from './figures'
 import { renderSummary } from './render-summary'
 import { type RubricOutputOptions, RunOutputs } from './run-outputs'
@@ -35,6 +37,10 @@ export class RubricSummaryReporter implements Reporter {
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.outputs.onTestRunStart(specifications)
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    annotateTest(test)
   }
 
   async onTestRunEnd(

@@ -1,8 +1,10 @@
 /**
  * A record's verdicts as Vitest test annotations, so that reporters rubricate does not control
- * (JUnit `<property>`, TAP, github-actions, the HTML UI) carry them. Reporters cannot annotate a
- * test; the matcher can, through the test context, so it calls {@link annotateRecord} with
- * `this.task.context` after storing the record.
+ * (JUnit `<property>`, TAP, verbose, the failure summary of dot) carry them. rubricate's reporter
+ * adds them to each test in the main process when the test's result arrives, from
+ * `task.meta.rubricate`; matchers do not annotate: `context.annotate` from a worker costs a round
+ * trip to the main process (0.5 to 0.9 ms each, measured), more than the whole budget of a
+ * replayed assertion, and a loop's record is only final when the test ends.
  */
 import type { RubricateRecord, Verdict } from './records'
 
@@ -35,34 +37,6 @@ export function recordAnnotations(record: RubricateRecord): RecordAnnotation[] {
   }
   for (const verdict of record.verdicts ?? []) messages.push(`${not}${verdictText(verdict)}`)
   return messages.map((message) => ({ type: ANNOTATION_TYPE, message }))
-}
-
-/** Anything with Vitest's `annotate(message, type)`: a test context. */
-export interface Annotatable {
-  annotate?: ((message: string, type?: string) => Promise<unknown>) | undefined
-}
-
-/**
- * Annotate the running test with a record's verdicts. Never throws and never fails the test:
- * Vitest refuses annotations once a soft assertion has failed the test, and outside a test there is
- * no context; the record in `task.meta` stays the source of truth either way.
- * @internal
- */
-export async function annotateRecord(
-  context: Annotatable | undefined,
-  record: RubricateRecord,
-): Promise<void> {
-  const annotate = context?.annotate
-  if (typeof annotate !== 'function') return
-  const pending: Promise<unknown>[] = []
-  for (const { type, message } of recordAnnotations(record)) {
-    try {
-      pending.push(annotate.call(context, message, type))
-    } catch {
-      return
-    }
-  }
-  await Promise.allSettled(pending)
 }
 
 function verdictText(verdict: Verdict): string {

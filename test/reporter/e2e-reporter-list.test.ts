@@ -85,3 +85,19 @@ test('with several projects, one reporter is installed: one banner, one summary'
   )
   expect(run.stdout).toContain('     Rubric  2 assertions: 2 passed, 0 failed, 0 errored')
 })
+
+test('with --reporter=verbose, the verdicts show as annotations under each test', async () => {
+  const run = await runVitest('reporter', ['rubric-pass.test.ts', '--reporter=verbose'], {
+    ci: true,
+  })
+  expect(run.exitCode).toBe(0)
+  expect(run.stdout).toContain(` ✓ rubric-pass.test.ts > answers a refund question [...]ms
+
+   ❯ rubricate
+     ↳ met [required] Acknowledges the double charge
+     ↳ met [required] Explains how the refund will be processed
+
+ ✓ rubric-pass.test.ts > greets the customer [...]ms
+`)
+  expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
+})

@@ -46,7 +46,13 @@ test('two shards merged give one report holding every assertion of both', async 
 
   const merged = await runVitest(
     'reporter',
-    [`--merge-reports=${join(dir, 'blobs')}`, `--outputFile.rubricate=${join(dir, 'merged.json')}`],
+    [
+      `--merge-reports=${join(dir, 'blobs')}`,
+      `--outputFile.rubricate=${join(dir, 'merged.json')}`,
+      '--reporter=default',
+      '--reporter=junit',
+      `--outputFile.junit=${join(dir, 'junit.xml')}`,
+    ],
     { ci: true },
   )
   expect(merged.exitCode).toBe(1)
@@ -66,6 +72,10 @@ test('two shards merged give one report holding every assertion of both', async 
     JSON.parse(JSON.stringify(r.files, (key, value) => (key === 'durationMs' ? 0 : value)))
   expect(withoutDurations(mergedReport)).toEqual(withoutDurations(wholeReport))
   expect(mergedReport.summary).toEqual(wholeReport.summary)
+  // The shards annotated their tests; the merged run does not add the annotations a second time.
+  const junit = await readFile(join(dir, 'junit.xml'), 'utf8')
+  // 8 criteria, 1 scorer, 1 loop, 1 judge error: once each.
+  expect(junit.match(/<property name="rubricate" /g)).toHaveLength(11)
   // The merged terminal output lists the verdicts of both shards.
   expect(merged.stdout).toContain('✗ [required] Offers a human agent')
   expect(merged.stdout).toContain('✓ scorer "tone": score 0.9, threshold 0.8')

@@ -22,8 +22,8 @@ test('replaces the default reporter with RubricReporter, in place', () => {
 test('adds the summary-only reporter when there is no default reporter to replace', () => {
   const vitest = vitestWith([['dot', {}]])
   installReporter(vitest, {})
-  expect(vitest.config.reporters[0]).toEqual(['dot', {}])
-  expect(vitest.config.reporters[1]).toBeInstanceOf(RubricSummaryReporter)
+  expect(vitest.config.reporters[0]).toBeInstanceOf(RubricSummaryReporter)
+  expect(vitest.config.reporters[1]).toEqual(['dot', {}])
 })
 
 test('installs one reporter however often it is asked (once per project)', () => {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { annotateRecord, recordAnnotations } from '../../src/record-annotations'
+import { recordAnnotations } from '../../src/record-annotations'
 import { record, verdict } from './records'
 
 test('a rubric becomes one annotation per criterion, in words, with the reasoning of unmet ones', () => {
@@ -51,30 +51,4 @@ test('scorers, loops and errors become one annotation each', () => {
     'loop incomplete after 4 iterations',
     'error RUBRICATE_JUDGE_REQUEST: Judge down.',
   ])
-})
-
-test('annotateRecord annotates through the test context and never throws', async () => {
-  const seen: [string, string | undefined][] = []
-  const context = {
-    annotate: async (message: string, type?: string) => {
-      seen.push([message, type])
-    },
-  }
-  await annotateRecord(context, record({ verdicts: [verdict('Apologises', true)] }))
-  expect(seen).toEqual([['met [required] Apologises', 'rubricate']])
-
-  // Vitest refuses annotations after a soft assertion failed the test: synchronously or not.
-  const refusing = {
-    annotate: () => {
-      throw new Error('Cannot annotate tests outside of the test run.')
-    },
-  }
-  await expect(annotateRecord(refusing, record({ verdicts: [verdict('a', true)] }))).resolves.toBe(
-    undefined,
-  )
-  const rejecting = { annotate: () => Promise.reject(new Error('rpc closed')) }
-  await expect(annotateRecord(rejecting, record({ verdicts: [verdict('a', true)] }))).resolves.toBe(
-    undefined,
-  )
-  await expect(annotateRecord(undefined, record())).resolves.toBe(undefined)
 })

@@ -1,0 +1,19 @@
+// Verdicts as test annotations, added in the main process (see src/record-annotations.ts for why
+// not from the worker): JUnit, TAP and verbose read `task.annotations` when they print.
+import type { TestCase } from 'vitest/node'
+import { experimental_getRunnerTask } from 'vitest/node'
+import { ANNOTATION_TYPE, recordAnnotations } from '../src/record-annotations'
+import { testRecords } from './collect-run'
+
+/**
+ * Add the annotations of a finished test's rubricate records to it. A test that already holds
+ * rubricate annotations is left alone: a run merged from blobs carries the ones its shard added.
+ * @internal
+ */
+export function annotateTest(testCase: TestCase): void {
+  const task = experimental_getRunnerTask(testCase)
+  const records = testRecords(task.meta)
+  if (records.length === 0) return
+  if (task.annotations.some((annotation) => annotation.type === ANNOTATION_TYPE)) return
+  for (const record of records) task.annotations.push(...recordAnnotations(record))
+}
