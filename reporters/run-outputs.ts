@@ -11,7 +11,7 @@ import type {
   Vitest,
 } from 'vitest/node'
 import { experimental_getRunnerTask } from 'vitest/node'
-import { listEntryFiles } from '../src/cassettes/entry-files'
+import { storeFor } from '../src/cassettes/cassette-store'
 import { runMarkerPath, writeRunMarker } from '../src/cassettes/run-marker'
 import type { ModelPrice } from '../src/config'
 import { messages } from '../src/messages'
@@ -184,7 +184,7 @@ async function countUnused(used: Map<string, Set<string>>): Promise<number | und
   try {
     let unused = 0
     for (const [dir, keys] of used) {
-      for (const entry of await listEntryFiles(dir)) if (!keys.has(entry.key)) unused++
+      for (const entry of (await storeFor(dir).list()).entries) if (!keys.has(entry.key)) unused++
     }
     return unused
   } catch {

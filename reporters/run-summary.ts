@@ -1,6 +1,7 @@
 // Pure: the numbers of the run summary (DESIGN 9), from the collected records.
+
+import { estimateCost } from '../src/cassettes/price-table'
 import type { ModelPrice } from '../src/config'
-import { costOf, priceFor } from '../src/prices'
 import type { CassetteMissRecord } from '../src/records'
 import { allRecords, type RunReport } from './collect-run'
 
@@ -73,9 +74,10 @@ export function summariseRun(
         continue
       }
       judge.tokens.live += tokens
-      const price = priceFor(call.model, options.prices)
-      if (!price) unpriced.add(call.model)
-      else if (call.usage) judge.cost += costOf(call.usage, price)
+      if (!call.usage) continue
+      const cost = estimateCost(call.model, call.usage, options.prices)
+      if (cost === undefined) unpriced.add(call.model)
+      else judge.cost += cost
     }
   }
   judge.unpricedModels = [...unpriced].sort()

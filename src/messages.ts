@@ -341,9 +341,9 @@ export const messages = {
     cassettesOff: (files: number): string =>
       `cassettes were off in ${files} test file${files === 1 ? '' : 's'}, so their use was not recorded`,
   },
-  pruneNoRun: (markerPath: string): string =>
+  pruneNoRun: (scratchDir: string): string =>
     format(
-      `Not pruning: no finished Vitest run is recorded for this project (looked for "${markerPath}"). Prune deletes the cassette entries that the last complete run did not use, so it needs one: run the whole suite with "npx vitest run" (with the rubricate plugin or reporter), then prune again.`,
+      `Not pruning: no finished Vitest run is recorded for this project (looked in "${scratchDir}"). Prune deletes the cassette entries that the last complete run did not use, so it needs one: run the whole suite with "npx vitest run" (with the rubricate plugin or reporter), then prune again.`,
     ),
   pruneIncomplete: (finishedAt: string, reasons: readonly string[]): string =>
     format(

@@ -30,10 +30,18 @@ export function testLabel(test: TestIdentity): string {
  * committed.
  * @internal
  */
-export function scratchDir(): string {
-  const root = projectRoot()
-  if (existsSync(join(root, 'node_modules')))
-    return join(root, 'node_modules', '.cache', 'rubricate')
+export function scratchDir(root: string = projectRoot()): string {
+  const [inProject, inTemp] = scratchDirs(root)
+  return existsSync(join(root, 'node_modules')) ? inProject : inTemp
+}
+
+/**
+ * Both places `scratchDir` may choose, whether or not `node_modules` exists now: a reader of a file
+ * written in another process (the run marker) looks in both, since the folder may have appeared in
+ * between.
+ * @internal
+ */
+export function scratchDirs(root: string = projectRoot()): [inProject: string, inTemp: string] {
   const hash = createHash('sha256').update(root).digest('hex').slice(0, 12)
-  return join(tmpdir(), `rubricate-${hash}`)
+  return [join(root, 'node_modules', '.cache', 'rubricate'), join(tmpdir(), `rubricate-${hash}`)]
 }

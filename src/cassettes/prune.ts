@@ -7,8 +7,9 @@ import { readdir, rmdir, stat, unlink } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
-import { listEntryFiles } from './entry-files'
-import { readRunMarker, runMarkerPath } from './run-marker'
+import { storeFor } from './cassette-store'
+import { scratchDirs } from './paths'
+import { readRunMarker } from './run-marker'
 
 /** Options of {@link pruneCassettes}. @internal */
 export interface PruneOptions {
@@ -44,7 +45,7 @@ export async function pruneCassettes(
   options: PruneOptions = {},
 ): Promise<PruneReport> {
   const marker = await readRunMarker(root)
-  if (!marker) throw new UsageError(messages.pruneNoRun(relative(root, runMarkerPath(root))))
+  if (!marker) throw new UsageError(messages.pruneNoRun(relative(root, scratchDirs(root)[0])))
   if (!marker.complete) {
     throw new UsageError(messages.pruneIncomplete(marker.finishedAt, marker.reasons))
   }
@@ -53,7 +54,7 @@ export async function pruneCassettes(
   const results: PruneFolderResult[] = []
   for (const { dir, used } of marker.cassettes) {
     const keep = new Set(used)
-    const entries = await listEntryFiles(dir)
+    const { entries } = await storeFor(dir).list()
     const result: PruneFolderResult = { dir, total: entries.length, deleted: [], keptNewer: 0 }
     for (const entry of entries) {
       if (keep.has(entry.key)) continue

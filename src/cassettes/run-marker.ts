@@ -1,10 +1,12 @@
 /**
  * The record of the last finished Vitest run, written by the reporter and read by
- * `rubricate cassettes prune`. It lives in `node_modules/.cache/rubricate` (never in the cassette
- * folder, which may be read-only and is committed).
+ * `rubricate cassettes prune`. It lives with rubricate's scratch files in
+ * `node_modules/.cache/rubricate` (never in the cassette folder, which may be read-only and is
+ * committed).
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { scratchDir, scratchDirs } from './paths'
 
 /** What the last run did with cassettes. @internal */
 export interface RunMarker {
@@ -21,7 +23,7 @@ export interface RunMarker {
 
 /** Where the marker of a project lives. @internal */
 export function runMarkerPath(root: string): string {
-  return join(root, 'node_modules', '.cache', 'rubricate', 'last-run.json')
+  return join(scratchDir(root), 'last-run.json')
 }
 
 /** Write the marker atomically (temp file, then rename), so prune never reads half of one. @internal */
@@ -33,11 +35,24 @@ export async function writeRunMarker(root: string, marker: RunMarker): Promise<v
   await rename(temp, path)
 }
 
-/** The marker of a project, or `undefined` when no run was recorded (or it is unreadable). @internal */
+/**
+ * The marker of a project, or `undefined` when no run was recorded (or it is unreadable). Looks in
+ * both scratch folders and takes the latest run.
+ * @internal
+ */
 export async function readRunMarker(root: string): Promise<RunMarker | undefined> {
+  let latest: RunMarker | undefined
+  for (const dir of scratchDirs(root)) {
+    const marker = await readMarkerFile(join(dir, 'last-run.json'))
+    if (marker && (!latest || marker.finishedAt > latest.finishedAt)) latest = marker
+  }
+  return latest
+}
+
+async function readMarkerFile(path: string): Promise<RunMarker | undefined> {
   let text: string
   try {
-    text = await readFile(runMarkerPath(root), 'utf8')
+    text = await readFile(path, 'utf8')
   } catch {
     return undefined
   }

@@ -102,7 +102,7 @@ test('after a run filtered with -t, prune refuses, says why, and deletes nothing
 
 test('after a run of one file, or before any run, prune refuses and says why', async () => {
   expect((await prune('--dry-run')).stderr).toBe(
-    '[rubricate] Not pruning: no finished Vitest run is recorded for this project (looked for "node_modules/.cache/rubricate/last-run.json"). Prune deletes the cassette entries that the last complete run did not use, so it needs one: run the whole suite with "npx vitest run" (with the rubricate plugin or reporter), then prune again.\n',
+    '[rubricate] Not pruning: no finished Vitest run is recorded for this project (looked in "node_modules/.cache/rubricate"). Prune deletes the cassette entries that the last complete run did not use, so it needs one: run the whole suite with "npx vitest run" (with the rubricate plugin or reporter), then prune again.\n',
   )
   expect((await runVitest(root, ['refund.test.ts'])).exitCode).toBe(0)
   const refused = await prune()

@@ -20,6 +20,8 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true })
 })
 
+const key = (c: string) => c.repeat(64)
+
 async function entry(key: string, mtime: Date): Promise<void> {
   const dir = join(root, '__cassettes__', key.slice(0, 2))
   await mkdir(dir, { recursive: true })
@@ -34,22 +36,22 @@ function marker(extra: Partial<RunMarker> = {}): RunMarker {
     finishedAt: '2026-01-02T00:01:00.000Z',
     complete: true,
     reasons: [],
-    cassettes: [{ dir: join(root, '__cassettes__'), used: ['aa11'] }],
+    cassettes: [{ dir: join(root, '__cassettes__'), used: [key('a')] }],
     ...extra,
   }
 }
 
 test('keeps unused entries written after the run started, and files that are not entries', async () => {
   const before = new Date('2026-01-01T00:00:00Z')
-  await entry('aa11', before)
-  await entry('bb22', before)
-  await entry('cc33', new Date('2026-01-03T00:00:00Z'))
+  await entry(key('a'), before)
+  await entry(key('b'), before)
+  await entry(key('c'), new Date('2026-01-03T00:00:00Z'))
   await writeFile(join(root, '__cassettes__', 'README.md'), 'not an entry')
   await writeRunMarker(root, marker())
 
   expect(await pruneCommand(['--root', '.'], io())).toBe(0)
   expect(out).toEqual([
-    '[rubricate] Deleted 1 of 3 cassette entries in "__cassettes__": the last complete run (finished 2026-01-02T00:01:00.000Z) did not use them.\n  __cassettes__/bb/bb22.json',
+    `[rubricate] Deleted 1 of 3 cassette entries in "__cassettes__": the last complete run (finished 2026-01-02T00:01:00.000Z) did not use them.\n  __cassettes__/bb/${key('b')}.json`,
     '[rubricate] Kept 1 unused entry in "__cassettes__" written after the last complete run started; a newer run decides about it.',
   ])
   expect((await readdir(join(root, '__cassettes__'))).sort()).toEqual(['README.md', 'aa', 'cc'])

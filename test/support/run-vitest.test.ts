@@ -44,9 +44,9 @@ test('returns the exit code and stderr of a failing run', async () => {
 })
 
 test('normalise masks durations, clock times, paths and colours', () => {
-  const text = `\u001b[32m ✓\u001b[39m ${repoRoot}/x.ts 12ms\n Duration  1.25s (tests 3ms)  \n Start at  09:41:07\n`
+  const text = `\u001b[32m ✓\u001b[39m ${repoRoot}/x.ts 12ms\n   ✓ slow test  1203ms\n Duration  1.25s (tests 3ms)  \n Start at  09:41:07\n`
   expect(normalise(text)).toBe(
-    ' ✓ <repo>/x.ts [...]ms\n Duration  [...]ms (tests [...]ms)\n Start at  [time]\n',
+    ' ✓ <repo>/x.ts [...]ms\n   ✓ slow test [...]ms\n Duration  [...]ms (tests [...]ms)\n Start at  [time]\n',
   )
 })
 

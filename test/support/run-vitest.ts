@@ -110,7 +110,8 @@ export async function runVitest(
 
 /**
  * Make Vitest output comparable between runs and machines: colours stripped, durations masked
- * (`12ms` and `1.20s` both become `[...]ms`, so a slow run on a busy machine compares equal),
+ * (`12ms` and `1.20s` both become `[...]ms`, after one space, so a slow run on a busy machine
+ * compares equal),
  * clock times masked, the fixture folder shown as `<root>` and the repository as `<repo>`,
  * Vitest's version masked, trailing spaces dropped.
  */
@@ -118,12 +119,16 @@ export function normalise(text: string, root?: string): string {
   let out = stripVTControlCharacters(text).replace(/\r\n/g, '\n')
   if (root) out = out.split(root).join('<root>')
   out = out.split(repoRoot).join('<repo>')
-  return out
-    .replace(/\d+ms\b/g, '[...]ms')
-    .replace(/\b\d+\.\d+s\b/g, '[...]ms')
-    .replace(/\b\d{2}:\d{2}:\d{2}\b/g, '[time]')
-    .replace(/(RUN|MERGE REPORTS) +v\d+\.\d+\.\d+\S*/g, '$1  v[version]')
-    .replace(/[ \t]+$/gm, '')
+  return (
+    out
+      .replace(/\d+ms\b/g, '[...]ms')
+      .replace(/\b\d+\.\d+s\b/g, '[...]ms')
+      // Vitest prints a slow test's duration after two spaces instead of one.
+      .replace(/^( *[✓×↓] .*\S) {2}\[\.\.\.\]ms$/gm, '$1 [...]ms')
+      .replace(/\b\d{2}:\d{2}:\d{2}\b/g, '[time]')
+      .replace(/(RUN|MERGE REPORTS) +v\d+\.\d+\.\d+\S*/g, '$1  v[version]')
+      .replace(/[ \t]+$/gm, '')
+  )
 }
 
 /**
