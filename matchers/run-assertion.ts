@@ -7,6 +7,7 @@ import { isThenable, outputText } from '../src/output'
 import type { RubricateRecord } from '../src/records'
 import { currentTest, testIdentity } from './current-test'
 import type { Evaluation } from './failure-message'
+import { markMissReported } from './reported-misses'
 
 type MatcherResult = { pass: boolean; message: () => string }
 type Fields = Partial<RubricateRecord> & Pick<RubricateRecord, 'status'>
@@ -108,14 +109,25 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     }
   } catch (error) {
     const root = rootCause(error)
+    const missKey = (root as { code?: unknown; key?: unknown }).key
+    if (
+      isRubricateError(root) &&
+      root.code === 'RUBRICATE_CASSETTE_MISS' &&
+      typeof missKey === 'string'
+    ) {
+      markMissReported(missKey)
+    }
     const code = isRubricateError(root) ? root.code : root instanceof Error ? root.name : 'Error'
     const message = root instanceof Error ? root.message : String(root)
     record({ status: 'error', error: { code, message }, outputPreview: text.slice(0, 200) })
     settled = true
     if (abandoned) return { pass: !negated, message: () => '' }
-    const failure = new Error(messages.matcherUndecided(hint(assertion, negated), code, message), {
-      cause: error,
-    })
+    // A rubricate error's message is all there is to say (its stack is inside the SDK); another
+    // error (a scorer of the user's that threw) keeps its stack as the cause.
+    const failure = new Error(
+      messages.matcherUndecided(hint(assertion, negated), code, message),
+      isRubricateError(root) ? undefined : { cause: root },
+    )
     failure.name = root instanceof Error ? root.name : 'Error'
     Object.assign(failure, { code })
     throw failure

@@ -3,7 +3,9 @@
 import { afterAll, aroundEach, beforeAll, expect, inject } from 'vitest'
 import './augment'
 import { withCallContext } from '../src/call-context'
+import { cassetteSession } from '../src/cassettes/cassette-session'
 import { setPluginConfig } from '../src/config'
+import { messages } from '../src/messages'
 import {
   deserializePluginOptions,
   PROVIDED_OPTIONS_KEY,
@@ -13,6 +15,7 @@ import { onRecord } from '../src/record-hooks'
 import type { RubricateRecord } from '../src/records'
 import { getState, stateSlot } from '../src/state'
 import { currentTest, runInTest, testIdentity } from './current-test'
+import { takeReportedMisses } from './reported-misses'
 import { toPassScorer } from './to-pass-scorer'
 import { toSatisfyRubric } from './to-satisfy-rubric'
 
@@ -42,11 +45,18 @@ beforeAll(() => {
 // Everything a test runs (its hooks included) knows its test: matchers record into it even with
 // the global `expect` under test.concurrent, and judge and agent calls carry its identity and
 // abort signal down to the cassettes.
+const session = cassetteSession()
+
 aroundEach(async (runTest, context) => {
   const task = context.task
-  await runInTest(task, () =>
-    withCallContext({ test: testIdentity(task), signal: context.signal }, runTest),
-  )
+  const test = testIdentity(task)
+  // The session's own notion of the running test is only a fallback (one test at a time).
+  session.setTest(test)
+  try {
+    await runInTest(task, () => withCallContext({ test, signal: context.signal }, runTest))
+  } finally {
+    session.setTest(undefined)
+  }
 })
 
 // Loops run by the test (`runUntilComplete`) land in its `task.meta.rubricate`, one record per
@@ -64,4 +74,24 @@ function recordLoop(record: RubricateRecord): void {
   else records.push(record)
 }
 
-afterAll(() => {})
+// What the file did with cassettes goes into the file task's meta, so usage survives sharding and
+// --merge-reports. A replay miss that no assertion reported (an agent's model call answered with
+// an HTTP 400 that the code under test may have caught) fails the file.
+// Vitest parses a hook's first parameter as a fixture list: it must be a destructuring pattern.
+// biome-ignore lint/correctness/noEmptyPattern: no fixtures are needed, only the file suite
+afterAll(async ({}, suite) => {
+  await session.flush()
+  const usage = session.takeUsage()
+  ;(suite.meta as { rubricateCassettes?: typeof usage }).rubricateCassettes = usage
+  const reported = takeReportedMisses()
+  const unreported = usage.misses.filter((miss) => !reported.has(miss.key))
+  const errors = session.takeErrors()
+  if (unreported.length > 0 || errors.length > 0) {
+    throw new Error(
+      messages.cassetteFailuresInFile(
+        unreported.map((miss) => miss.message),
+        errors.map((error) => error.message),
+      ),
+    )
+  }
+})

@@ -158,6 +158,25 @@ export const messages = {
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
 
+  cassetteFailuresInFile: (misses: readonly string[], errors: readonly string[]): string =>
+    format(
+      [
+        `This test file fails: ${[
+          misses.length > 0
+            ? `${misses.length} model call${misses.length === 1 ? '' : 's'} had no cassette to replay`
+            : '',
+          errors.length > 0
+            ? `${errors.length} cassette error${errors.length === 1 ? '' : 's'} occurred`
+            : '',
+        ]
+          .filter(Boolean)
+          .join(
+            ' and ',
+          )}, and the code under test may have caught the error it got, so no test failed for it.`,
+        ...misses,
+        ...errors,
+      ].join('\n\n'),
+    ),
   // matcher failure messages (rendered under the matcher hint)
   rubricUnmet: (unmet: number, total: number, counted: 'required criteria' | 'criteria'): string =>
     `Rubric not satisfied: ${unmet} of ${total} ${counted} unmet.`,

@@ -1,10 +1,12 @@
 // Runs Vitest on test/fixtures/judged-esm: text rubrics judged by a fake judge through the real
 // rubric scorer, a support agent calling the same fake server, live, then recorded and replayed.
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { FakeOpenAI } from '../../src/testing'
 import { failureBlock } from '../support/failure-block'
 import { startFixtureOpenAI } from '../support/fixture-openai'
-import { runVitest } from '../support/run-vitest'
+import { copyFixture, removeCopy, runVitest } from '../support/run-vitest'
 
 let server: FakeOpenAI
 
@@ -34,5 +36,116 @@ test('live: passing and failing rubrics, .not, concurrent tests, a loop, and a j
       /^JudgeRequestError: expect\(output\)(\.not)?\.toSatisfyRubric\(criteria\)\n\nThis assertion could not be decided, so it fails with or without \.not \(RUBRICATE_JUDGE_REQUEST\):\n\[rubricate\] /,
     )
     expect(block).toContain('401')
+  }
+})
+
+interface MetaReport {
+  [file: string]: {
+    meta: { rubricateCassettes?: { mode: string; used: string[]; misses: unknown[] } }
+    tests: Record<string, { state: string; meta: { rubricate?: { status: string }[] } }>
+  }
+}
+
+async function runCopy(dir: string, options: { ci?: boolean; env?: Record<string, string> }) {
+  const metaFile = join(dir, 'meta.json')
+  const run = await runVitest(
+    dir,
+    ['judged.test.ts', '--reporter=default', '--reporter=./meta-reporter.ts'],
+    {
+      ci: options.ci,
+      env: { FAKE_OPENAI_URL: server.baseURL, META_OUTPUT: metaFile, ...options.env },
+    },
+  )
+  const report = JSON.parse(await readFile(metaFile, 'utf8')) as MetaReport
+  const file = report['judged.test.ts']
+  const states = Object.fromEntries(
+    Object.entries(file?.tests ?? {}).map(([name, test]) => [
+      name,
+      [test.state, (test.meta.rubricate ?? []).map((record) => record.status)],
+    ]),
+  )
+  return { run, states, cassettes: file?.meta.rubricateCassettes }
+}
+
+const judgeRequests = () => server.requests.filter((request) => request.body?.model === 'gpt-judge')
+
+test('a record run, then an offline replay run with CI=true, give the same verdicts', async () => {
+  const dir = await copyFixture('judged-esm')
+  try {
+    server.clearRequests()
+    const recorded = await runCopy(dir, {})
+    expect(recorded.cassettes?.mode).toBe('auto')
+    const judgedLive = judgeRequests().length
+    expect(judgedLive).toBeGreaterThan(0)
+    const files = (await readdir(join(dir, '__cassettes__'), { recursive: true })).filter((name) =>
+      name.endsWith('.json'),
+    )
+    expect(files.length).toBeGreaterThanOrEqual(judgedLive)
+
+    server.clearRequests()
+    const replayed = await runCopy(dir, { ci: true })
+    expect(judgeRequests()).toHaveLength(0)
+    expect(replayed.cassettes).toMatchObject({ mode: 'replay', misses: [] })
+    expect(replayed.cassettes?.used.length).toBeGreaterThanOrEqual(judgedLive)
+    expect(replayed.states).toEqual(recorded.states)
+    expect(replayed.states).toEqual({
+      'answers a refund question': ['passed', ['pass']],
+      'misses an apology': ['failed', ['fail']],
+      '.not passes when a required criterion is unmet': ['passed', ['pass']],
+      'concurrent: a slow pass': ['passed', ['pass']],
+      'concurrent: a fast fail': ['failed', ['fail']],
+      'a loop with the rubric scorer completes once the agent takes the feedback': [
+        'passed',
+        ['pass'],
+      ],
+    })
+    expect(replayed.run.exitCode).toBe(1)
+    expect(failureBlock(replayed.run.stderr, 'judged.test.ts > misses an apology')).toMatch(
+      /\nJudge: gpt-judge · replayed · [\d,]+ tokens$/,
+    )
+  } finally {
+    await removeCopy(dir)
+  }
+})
+
+test('in replay mode a miss fails its assertion, and a miss the code under test swallowed fails the file', async () => {
+  const dir = await copyFixture('judged-esm')
+  try {
+    await writeFile(
+      join(dir, 'unrecorded.test.ts'),
+      `import { createRubricScorer } from 'rubricate'
+import { expect, test } from 'vitest'
+
+test('a rubric with no cassette', async () => {
+  await expect('sorry, refund').toSatisfyRubric('- Mentions refund')
+})
+
+test('a scorer whose miss is caught', async () => {
+  const scorer = createRubricScorer({ criteria: '- Mentions sorry' })
+  await scorer.run({ output: 'sorry' }).catch(() => undefined)
+})
+`,
+    )
+    server.clearRequests()
+    const run = await runVitest(dir, ['unrecorded.test.ts'], {
+      ci: true,
+      env: { FAKE_OPENAI_URL: server.baseURL },
+    })
+    expect(server.requests).toHaveLength(0)
+    expect(run.exitCode).toBe(1)
+    const miss = failureBlock(run.stderr, 'unrecorded.test.ts > a rubric with no cassette')
+    expect(miss).toMatch(
+      /^CassetteMissError: expect\(output\)\.toSatisfyRubric\(criteria\)\n\nThis assertion could not be decided, so it fails with or without \.not \(RUBRICATE_CASSETTE_MISS\):\n\[rubricate\] /,
+    )
+    expect(miss).toContain('RUBRICATE_CASSETTES=auto npx vitest run')
+    // The swallowed miss fails the file, once, and the reported one is not repeated there.
+    const file = failureBlock(run.stderr, 'unrecorded.test.ts [ unrecorded.test.ts ]')
+    expect(file).toMatch(
+      /^Error: \[rubricate\] This test file fails: 1 model call had no cassette to replay, and the code under test may have caught the error it got, so no test failed for it\.\n\n\[rubricate\] /,
+    )
+    expect(file).toContain('a scorer whose miss is caught')
+    expect(file).not.toContain('a rubric with no cassette')
+  } finally {
+    await removeCopy(dir)
   }
 })
