@@ -1,0 +1,51 @@
+// End to end through everything real: a text rubric judged by a fake OpenAI-compatible judge over
+// HTTP, recorded into cassettes on the first run and replayed on CI; the reporter tells which.
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { FakeOpenAI } from '../../src/testing'
+import { startFixtureOpenAI } from '../support/fixture-openai'
+import { copyFixture, removeCopy, runVitest } from '../support/run-vitest'
+
+let server: FakeOpenAI
+let root = ''
+
+beforeAll(async () => {
+  server = await startFixtureOpenAI()
+  root = await copyFixture('reporter-judged')
+})
+
+afterAll(async () => {
+  await removeCopy(root)
+  await server.close()
+})
+
+const VERDICTS = ` ✓ support.test.ts (2 tests) [...]ms
+   ✓ answers a refund question [...]ms
+     ✓ [required] Mentions refund
+     ✓ [required] Mentions sorry
+     ○ [optional] Mentions days: The output never says "days".
+
+     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 3 criteria: 2 met, 0 required unmet, 1 optional unmet
+`
+
+test('a recorded run shows live tokens and their cost; the replayed run on CI shows the same tokens replayed', async () => {
+  const env = { FAKE_OPENAI_URL: server.baseURL }
+  const recorded = await runVitest(root, [], { env })
+  expect(recorded.exitCode).toBe(0)
+  expect(recorded.stdout).toContain(VERDICTS)
+  const live =
+    /Judge {2}1 call: 0 replayed, 1 recorded, 0 live · tokens ([\d,]+) live, 0 replayed · cost \$(0\.\d{4})\n/.exec(
+      recorded.stdout,
+    )
+  expect(live, recorded.stdout).not.toBeNull()
+  const [, tokens, cost] = live!
+  // gpt-4.1-mini has a built-in price; the fake judge reports usage, so the cost is not zero.
+  expect(Number(cost)).toBeGreaterThan(0)
+
+  const replayed = await runVitest(root, [], { ci: true, env })
+  expect(replayed.exitCode).toBe(0)
+  expect(replayed.stdout).toContain(VERDICTS)
+  expect(replayed.stdout).toContain(
+    `      Judge  1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, ${tokens} replayed · cost $0.00\n`,
+  )
+  expect(server.requests).toHaveLength(1)
+})
