@@ -183,6 +183,10 @@ async function respond(res: ServerResponse, request: FakeRequest, reply: FakeRep
     return
   }
   if (rendered.kind === 'json') {
+    if (options.chunkDelayMs || options.dropAfterChunks !== undefined) {
+      await trickle(res, JSON.stringify(rendered.body), options)
+      return
+    }
     send(res, fakeReply.raw({ status: 200, body: rendered.body, gzip: options.gzip ?? false }))
     return
   }
@@ -209,6 +213,31 @@ async function stream(
     if (res.destroyed) return
     // Wait for the chunk to reach the socket, so a later drop cuts the stream after it.
     await new Promise<void>((resolve) => res.write(event, () => resolve()))
+    sent++
+  }
+  res.end()
+}
+
+const PIECE_BYTES = 64
+
+/** A plain body sent in pieces after the headers: slow, or cut before its end. */
+async function trickle(res: ServerResponse, body: string, options: FakeTextOptions) {
+  const payload = Buffer.from(body)
+  // The full length is announced, so a cut body is an error for the client, not a short reply.
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'content-length': String(payload.length),
+  })
+  let sent = 0
+  for (let start = 0; start < payload.length; start += PIECE_BYTES) {
+    if (options.dropAfterChunks !== undefined && sent >= options.dropAfterChunks) {
+      res.socket?.destroy()
+      return
+    }
+    if (options.chunkDelayMs) await sleep(options.chunkDelayMs)
+    if (res.destroyed) return
+    const piece = payload.subarray(start, start + PIECE_BYTES)
+    await new Promise<void>((resolve) => res.write(piece, () => resolve()))
     sent++
   }
   res.end()

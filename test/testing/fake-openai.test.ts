@@ -115,6 +115,25 @@ test('a stream cut after some chunks fails the reader instead of ending cleanly'
   await expect(read()).rejects.toThrow()
 })
 
+test('a plain reply with chunkDelayMs sends its body slowly after the headers', async () => {
+  const content = 'x'.repeat(300)
+  const { server } = await start({ reply: fakeReply.text(content, { chunkDelayMs: 30 }) })
+  const started = performance.now()
+  const response = await fetch(`${server.baseURL}/chat/completions`, {
+    method: 'POST',
+    body: JSON.stringify(ask('slow body')),
+  })
+  const body = await response.json()
+  expect(body.choices[0].message.content).toBe(content)
+  // The body is at least 6 pieces of 64 bytes, each after a 30 ms pause; lower bound only.
+  expect(performance.now() - started).toBeGreaterThanOrEqual(150)
+})
+
+test('a plain reply cut after some pieces fails the reader instead of giving a short body', async () => {
+  const { client } = await start({ reply: fakeReply.text('y'.repeat(300), { dropAfterChunks: 2 }) })
+  await expect(client.chat.completions.create(ask('cut body'))).rejects.toThrow()
+})
+
 test('an error status carries Retry-After, and the SDK retries after it', async () => {
   server = await startFakeOpenAI({
     reply: [fakeReply.status(429, { retryAfter: 0 }), 'after retry'],
