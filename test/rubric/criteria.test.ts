@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createRubricScorer, type RubricInput, rootCause } from '../../src'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
-import { judgeBy, listedCriteria } from './helpers'
+import { judgeBy, listedCriteria } from '../support/rubric-judge'
 
 let server: FakeOpenAI
 let judge: { model: string; baseURL: string; apiKey: string }

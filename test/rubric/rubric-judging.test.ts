@@ -2,7 +2,7 @@ import { afterEach, expect, test } from 'vitest'
 import { createRubricScorer, type JudgeModel, rootCause } from '../../src'
 import { currentCallContext } from '../../src/call-context'
 import { type FakeOpenAI, type FakeReplyFunction, startFakeOpenAI } from '../../src/testing'
-import { judgeBy, listedCriteria, userMessage } from './helpers'
+import { judgeBy, listedCriteria, userMessage } from '../support/rubric-judge'
 
 let server: FakeOpenAI | undefined
 

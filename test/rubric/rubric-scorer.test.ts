@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from 'vitest'
 import { createRubricScorer, RUBRIC_PROMPT_VERSION } from '../../src'
 import { type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from '../../src/testing'
-import { judgeBy, userMessage } from './helpers'
+import { judgeBy, userMessage } from '../support/rubric-judge'
 
 let server: FakeOpenAI | undefined
 
