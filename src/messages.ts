@@ -248,6 +248,10 @@ export const messages = {
     format(
       `The judge "${model}" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.`,
     ),
+  judgeNotACompletion: (model: string, url: string, what: string): string =>
+    format(
+      `The judge "${model}" at "${url}" answered HTTP 200, but with ${what} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (it usually ends in "/v1"), not at a web page, a proxy's login page or another API.`,
+    ),
   judgeAborted: (model: string): string =>
     format(
       `The call to the judge "${model}" was aborted before it finished (for example by the test timeout). If the judge is slow, raise the test's timeout; calls replayed from cassettes answer at once.`,

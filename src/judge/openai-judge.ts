@@ -4,6 +4,7 @@ import { judgeFetch } from '../cassettes/judge-transport'
 import { isRubricateError, JudgeRequestError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
+import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { capRetryAfter } from './retry-after-cap'
 import { isStructuredOutputRejection } from './structured-output'
 
@@ -49,7 +50,7 @@ const ownFetch: typeof fetch = async (input, init) => {
     scope.onRequest()
   }
   try {
-    return capRetryAfter(await judgeFetch(input, init))
+    return await wholeBody(capRetryAfter(await judgeFetch(input, init)))
   } catch (error) {
     if (!isRubricateError(error) || !scope) throw error
     scope.error = error
@@ -80,17 +81,14 @@ export async function completeWithEndpoint(
     const completion = await transportErrors.run(scope, () =>
       client.chat.completions.create(body(endpoint.model, request), { signal }),
     )
-    const text = completion.choices[0]?.message?.content ?? ''
-    const usage = completion.usage
-    return {
-      text,
-      model: completion.model,
-      usage: usage && {
-        inputTokens: usage.prompt_tokens,
-        outputTokens: usage.completion_tokens,
-        totalTokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens,
-      },
+    const reply = completionReply(completion as unknown)
+    if (!reply) {
+      throw new JudgeRequestError(
+        messages.judgeNotACompletion(endpoint.model, baseURL, bodyPreview(completion)),
+        200,
+      )
     }
+    return reply
   } catch (error) {
     if (scope.error) throw scope.error
     throw await translate(error, {
@@ -174,7 +172,8 @@ async function translate(
   if (signal.aborted || error instanceof sdk.APIUserAbortError) {
     return new JudgeRequestError(messages.judgeAborted(model), undefined, { cause: error })
   }
-  if (!(error instanceof sdk.APIError)) return error
+  if (isRubricateError(error)) return error
+  if (!(error instanceof sdk.APIError)) return bodyError(error, model, baseURL)
   const status = error.status
   const detail = providerMessage(error)
   if (status === undefined) {
@@ -219,6 +218,18 @@ function providerMessage(error: InstanceType<typeof OpenAI.APIError>): string {
   if (typeof body?.message === 'string') return body.message
   if (body !== undefined && body !== null) return JSON.stringify(body)
   return error.message.replace(/^\d+ /, '')
+}
+
+/** A 200 reply whose body the SDK could not parse as JSON; anything else is returned as it was. */
+function bodyError(error: unknown, model: string, baseURL: string): unknown {
+  if (error instanceof SyntaxError) {
+    return new JudgeRequestError(
+      messages.judgeNotACompletion(model, baseURL, `a body that is not JSON (${error.message})`),
+      200,
+      { cause: error },
+    )
+  }
+  return error
 }
 
 function connectionDetail(error: Error): string {

@@ -1,0 +1,69 @@
+import { show } from '../messages'
+import type { JudgeReply, TokenUsage } from '../records'
+
+/**
+ * The judge's reply in what an OpenAI-compatible endpoint answered, or `undefined` when the body
+ * is not a chat completion at all (an HTML page, an empty body, another API's JSON). The text is
+ * the first choice's content, else its refusal, so a refusing judge's words reach the error
+ * instead of an empty string; no choice at all is an empty reply.
+ * @internal
+ */
+export function completionReply(completion: unknown): JudgeReply | undefined {
+  if (typeof completion !== 'object' || completion === null) return undefined
+  const { choices, model, usage } = completion as {
+    choices?: unknown
+    model?: unknown
+    usage?: unknown
+  }
+  if (!Array.isArray(choices)) return undefined
+  const message = (choices[0] as { message?: { content?: unknown; refusal?: unknown } } | undefined)
+    ?.message
+  const text = [message?.content, message?.refusal].find(
+    (value): value is string => typeof value === 'string' && value !== '',
+  )
+  const reply: JudgeReply = { text: text ?? '' }
+  if (typeof model === 'string') reply.model = model
+  const tokens = tokenUsage(usage)
+  if (tokens) reply.usage = tokens
+  return reply
+}
+
+function tokenUsage(usage: unknown): TokenUsage | undefined {
+  const {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: total,
+  } = (usage ?? {}) as Record<string, unknown>
+  if (typeof input !== 'number' || typeof output !== 'number') return undefined
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: typeof total === 'number' ? total : input + output,
+  }
+}
+
+/**
+ * A successful reply with its body read to the end. A connection that breaks mid-body then fails
+ * inside `fetch`, where the SDK counts it as a connection error and retries it (bounded), instead
+ * of after `fetch`, where nothing retries it. Judge replies are small, non-streamed JSON.
+ * @internal
+ */
+export async function wholeBody(response: Response): Promise<Response> {
+  if (!response.ok || response.body === null) return response
+  const body = await response.arrayBuffer()
+  const headers = new Headers(response.headers)
+  // The bytes are already decoded, so the length is theirs, not that of the encoded body.
+  headers.delete('content-encoding')
+  headers.set('content-length', String(body.byteLength))
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  })
+}
+
+/** How a body that is not a chat completion is named in the error. @internal */
+export function bodyPreview(body: unknown): string {
+  if (body === undefined || body === null || body === '') return 'an empty body'
+  return `the body ${show(body)}`
+}

@@ -1,0 +1,95 @@
+import { afterEach, expect, test } from 'vitest'
+import { rootCause } from '../../src'
+import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
+import { rejectionOf, scoreWith } from './helpers'
+
+let server: FakeOpenAI | undefined
+
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+const notACompletion = (url: string, what: string) =>
+  `[rubricate] The judge "gpt-test" at "${url}" answered HTTP 200, but with ${what} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (it usually ends in "/v1"), not at a web page, a proxy's login page or another API.`
+
+test('a 200 that is a web page, not a chat completion, is RUBRICATE_JUDGE_REQUEST saying to check baseURL', async () => {
+  server = await startFakeOpenAI({
+    reply: fakeReply.raw({
+      headers: { 'content-type': 'text/html' },
+      body: '<html>Sign in</html>',
+    }),
+  })
+  const error = await rejectionOf(
+    scoreWith({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }).run({ output: 'x' }),
+  )
+  expect(rootCause(error)).toMatchObject({
+    code: 'RUBRICATE_JUDGE_REQUEST',
+    status: 200,
+    message: notACompletion(server.baseURL, 'the body "<html>Sign in</html>"'),
+  })
+  expect(server.requests).toHaveLength(1)
+})
+
+test('a 200 whose body is not JSON is RUBRICATE_JUDGE_REQUEST, not a bare SyntaxError', async () => {
+  server = await startFakeOpenAI({ reply: fakeReply.malformed('{"choices": [') })
+  const error = await rejectionOf(
+    scoreWith({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }).run({ output: 'x' }),
+  )
+  const cause = rootCause(error) as Error
+  expect(cause).toMatchObject({ code: 'RUBRICATE_JUDGE_REQUEST', status: 200 })
+  expect(cause.message).toMatch(
+    /answered HTTP 200, but with a body that is not JSON \(.+\) instead/,
+  )
+})
+
+test('a 200 with an empty body or JSON of another API is RUBRICATE_JUDGE_REQUEST', async () => {
+  server = await startFakeOpenAI({
+    reply: [fakeReply.raw({ body: '' }), fakeReply.raw({ body: { data: [] } })],
+  })
+  const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }
+  expect(rootCause(await rejectionOf(scoreWith(judge).run({ output: 'x' })))).toMatchObject({
+    message: notACompletion(server.baseURL, 'an empty body'),
+  })
+  expect(rootCause(await rejectionOf(scoreWith(judge).run({ output: 'x' })))).toMatchObject({
+    message: notACompletion(server.baseURL, 'the body {"data":[]}'),
+  })
+})
+
+test('a reply whose body is cut off is a connection error that the SDK retries, bounded', async () => {
+  server = await startFakeOpenAI({
+    reply: [fakeReply.text('x'.repeat(400), { dropAfterChunks: 1 }), { score: 0.5 }],
+  })
+  const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k', maxRetries: 1 }
+  const result = await scoreWith(judge).run({ output: 'x' })
+  expect(result.score).toBe(0.5)
+  expect(result.judgeCalls[0]).toMatchObject({ attemptCount: 1, modelCallCount: 2 })
+})
+
+test('a refusal with no content reaches the error as the raw reply, not as an empty string', async () => {
+  const refusal = {
+    id: 'chatcmpl-r',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-test',
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'stop',
+        message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' },
+      },
+    ],
+  }
+  server = await startFakeOpenAI({ reply: fakeReply.raw({ body: refusal }) })
+  const error = await rejectionOf(
+    scoreWith({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }).run({ output: 'x' }),
+  )
+  expect(rootCause(error)).toMatchObject({
+    code: 'RUBRICATE_JUDGE_OUTPUT',
+    rawText: 'I cannot help with that.',
+  })
+  expect(server.requests[1]?.body.messages.at(-2)).toEqual({
+    role: 'assistant',
+    content: 'I cannot help with that.',
+  })
+})
