@@ -1,11 +1,12 @@
 import { show } from '../messages'
+import { contentText } from '../output/message-text'
 import type { JudgeReply, TokenUsage } from '../records'
 
 /**
  * The judge's reply in what an OpenAI-compatible endpoint answered, or `undefined` when the body
  * is not a chat completion at all (an HTML page, an empty body, another API's JSON). The text is
- * the first choice's content, else its refusal, so a refusing judge's words reach the error
- * instead of an empty string; no choice at all is an empty reply.
+ * the first choice's content (a string, or the text of its parts), else its refusal, so that a
+ * refusing judge's words reach the error instead of an empty string; no choice is an empty reply.
  * @internal
  */
 export function completionReply(completion: unknown): JudgeReply | undefined {
@@ -18,7 +19,8 @@ export function completionReply(completion: unknown): JudgeReply | undefined {
   if (!Array.isArray(choices)) return undefined
   const message = (choices[0] as { message?: { content?: unknown; refusal?: unknown } } | undefined)
     ?.message
-  const text = [message?.content, message?.refusal].find(
+  // Some OpenAI-compatible servers send the content as a list of text parts.
+  const text = [contentText(message?.content), message?.refusal].find(
     (value): value is string => typeof value === 'string' && value !== '',
   )
   const reply: JudgeReply = { text: text ?? '' }

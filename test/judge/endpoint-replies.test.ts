@@ -93,3 +93,31 @@ test('a refusal with no content reaches the error as the raw reply, not as an em
     content: 'I cannot help with that.',
   })
 })
+
+test('content sent as a list of text parts is read as the text of its parts', async () => {
+  const body = {
+    id: 'chatcmpl-p',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-test',
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'stop',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: '{"score": ' },
+            { type: 'text', text: '0.5}' },
+          ],
+        },
+      },
+    ],
+  }
+  server = await startFakeOpenAI({ reply: fakeReply.raw({ body }) })
+  const result = await scoreWith({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }).run({
+    output: 'x',
+  })
+  expect(result.score).toBe(0.5)
+  expect(server.requests).toHaveLength(1)
+})
