@@ -264,6 +264,11 @@ export const messages = {
     format(
       `The judge "${model}" replied with output that does not match the expected format, also after one repair attempt that fed the error back. It is reported as an error, neither a pass nor a fail.\nLast problem: ${problem}\nRaw reply: ${JSON.stringify(raw.length > 1000 ? `${raw.slice(0, 997)}...` : raw)}\nTry a stronger judge model, or structuredOutput: "json_schema" if the endpoint supports it.`,
     ),
+  // problems with a judge reply, fed back to the judge in the repair turn (so without the prefix)
+  judgeReplyAmbiguous: (count: number): string =>
+    `The reply holds ${count} different JSON objects that each match the format, so it is unclear which one is your answer. Reply with your own verdict only, as exactly one JSON object.`,
+  judgeReplyQuoted: (): string =>
+    'The only JSON in the reply that matches the format is copied from the data being graded, not a verdict of your own. Reply with your own verdict as one JSON object.',
   outputSchemaWithoutJsonSchema: (where: string): string =>
     format(
       `${where} is a Standard Schema that cannot describe itself as JSON Schema, which the judge needs. Use a zod 4 schema, or a library that implements Standard JSON Schema ("~standard.jsonSchema").`,

@@ -1,33 +1,56 @@
-/** The JSON found in a judge reply, or why none was found. @internal */
-export type ExtractedJson = { ok: true; value: unknown } | { ok: false; problem: string }
+/** A JSON value found in a judge reply, with the text it was parsed from. @internal */
+export interface JsonCandidate {
+  value: unknown
+  source: string
+}
+
+/** The JSON values found in a judge reply, or why none was found. @internal */
+export type ExtractedJson =
+  | { ok: true; candidates: JsonCandidate[] }
+  | { ok: false; problem: string }
+
+const FENCE = /(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\1/g
+// Characters the bracket scan may visit in one reply: a huge reply full of unclosed brackets
+// would otherwise take quadratic time, and a judge call must never hang a test.
+const SCAN_BUDGET = 4_000_000
 
 /**
- * Find the JSON value in a judge's reply, leniently: the whole text, else the body of a code
- * fence, else the first balanced `{...}` or `[...]` with prose around it. Models in prompt mode
- * often wrap their JSON in a fence or a sentence; that is not worth a repair round trip.
+ * Find the JSON values in a judge's reply, leniently: the whole text when it parses (then it is
+ * the only candidate), else the body of every code fence and every balanced `{...}` or `[...]`
+ * in the prose around them. Models in prompt mode often wrap their JSON in a fence or a
+ * sentence; that is not worth a repair round trip. Which candidate is the answer is decided by
+ * the caller, against the schema.
  * @internal
  */
 export function extractJson(text: string): ExtractedJson {
   const trimmed = text.trim()
   if (trimmed === '') return { ok: false, problem: 'The reply was empty.' }
   const whole = tryParse(trimmed)
-  if (whole.ok) return whole
-  for (const match of trimmed.matchAll(/(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\1/g)) {
-    const fenced = tryParse((match[2] ?? '').trim())
-    if (fenced.ok) return fenced
+  if (whole.ok) return { ok: true, candidates: [{ value: whole.value, source: trimmed }] }
+  const candidates: JsonCandidate[] = []
+  for (const match of trimmed.matchAll(FENCE)) {
+    const source = (match[2] ?? '').trim()
+    const fenced = tryParse(source)
+    if (fenced.ok) candidates.push({ value: fenced.value, source })
   }
-  for (let start = 0; start < trimmed.length; start++) {
+  let budget = SCAN_BUDGET
+  for (let start = 0; start < trimmed.length && budget > 0; start++) {
     const char = trimmed[start]
     if (char !== '{' && char !== '[') continue
     const end = balancedEnd(trimmed, start)
+    budget -= (end === -1 ? trimmed.length : end) - start + 1
     if (end === -1) continue
-    const candidate = tryParse(trimmed.slice(start, end + 1))
-    if (candidate.ok) return candidate
+    const source = trimmed.slice(start, end + 1)
+    const candidate = tryParse(source)
+    if (!candidate.ok) continue
+    candidates.push({ value: candidate.value, source })
+    start = end
   }
+  if (candidates.length > 0) return { ok: true, candidates }
   return { ok: false, problem: `The reply is not valid JSON: ${whole.problem}` }
 }
 
-function tryParse(text: string): ExtractedJson {
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch (error) {

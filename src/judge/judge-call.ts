@@ -13,10 +13,11 @@ import type {
   TokenUsage,
 } from '../records'
 import { callSignal, raceAbort } from './call-signal'
+import { chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
 import { judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
 import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
-import { type PreparedSchema, validateOutput } from './output-schema'
+import type { PreparedSchema } from './output-schema'
 import { repairInstruction, resolveStructuredOutput, schemaInstruction } from './structured-output'
 
 /** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
@@ -135,7 +136,9 @@ async function attemptLoop(
     if (reply.usage) usage.push(reply.usage)
     if (!output) return { value: reply.text, text: reply.text }
     const extracted = extractJson(reply.text)
-    const checked = extracted.ok ? await validateOutput(output, extracted.value) : extracted
+    const checked = extracted.ok
+      ? await chooseAnswer(output, extracted.candidates, options.prompt)
+      : extracted
     if (checked.ok) return { value: checked.value, text: reply.text }
     if (attempt >= 2) {
       throw new JudgeOutputError(
