@@ -140,6 +140,7 @@ const bad: BadReply[] = [
     reply: JSON.stringify({ type: 'object', properties: { criteria: { type: 'object' } } }),
   },
   { name: 'a huge reply of 1 MB that is not JSON', reply: 'yes '.repeat(262_144) },
+  { name: 'a huge reply of 1 MB of brackets that never close', reply: '{"a": ['.repeat(150_000) },
   {
     name: 'a chat completion whose content is null',
     reply: completionWith({ role: 'assistant', content: null }),
