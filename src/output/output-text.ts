@@ -1,4 +1,4 @@
-import { UsageError } from '../errors'
+import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
 import { contentText, isMessageList, lastText } from './message-text'
 import { binaryLength, stableJson } from './stable-json'
@@ -18,12 +18,22 @@ type Loose = Record<string, unknown>
  * `undefined` and `null` give the empty string (the judge is told the output is empty); numbers,
  * booleans and bigints their `String()`; binary data (Buffer, typed arrays, ArrayBuffer, Blob)
  * `[binary: N bytes]`, in JSON too; circular references `[circular]`. A Promise, or a `text` that
- * is a Promise (a streaming result), throws `RUBRICATE_USAGE` saying what to await.
+ * is a Promise (a streaming result), throws `RUBRICATE_USAGE` saying what to await; so does a
+ * value that cannot be read at all (a Proxy whose traps throw, say).
  *
  * @example
  * outputText(await generateText({ model, prompt })) // the result's text
  */
 export function outputText(value: unknown): string {
+  try {
+    return readOutput(value)
+  } catch (error) {
+    if (isRubricateError(error)) throw error
+    throw new UsageError(messages.valueUnreadable('The value under test', error), { cause: error })
+  }
+}
+
+function readOutput(value: unknown): string {
   if (typeof value === 'string') return value
   if (value === undefined || value === null) return ''
   if (isThenable(value)) throw new UsageError(messages.outputIsPromise())

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors'
+import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
 import { firstText, isMessageList } from './message-text'
 import { isThenable } from './output-text'
@@ -12,12 +12,22 @@ type Loose = Record<string, unknown>
  * `inputMessages` (Mastra agent scorers), `messages`, `prompt` and `input` (request shapes) that
  * holds a task. Any other object is shown as JSON with sorted keys, without its `rubric` (which
  * the judge sees as criteria). `undefined` when there is no task: no input, or a message list
- * without a user message. A Promise throws `RUBRICATE_USAGE`.
+ * without a user message. A Promise, or an input that cannot be read at all, throws
+ * `RUBRICATE_USAGE`.
  *
  * @example
  * taskText([{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'Refund?' }]) // 'Refund?'
  */
 export function taskText(input: unknown): string | undefined {
+  try {
+    return readTask(input)
+  } catch (error) {
+    if (isRubricateError(error)) throw error
+    throw new UsageError(messages.valueUnreadable('The input', error), { cause: error })
+  }
+}
+
+function readTask(input: unknown): string | undefined {
   if (typeof input === 'string') return input
   if (input === undefined || input === null) return undefined
   if (isThenable(input)) throw new UsageError(messages.inputIsPromise())

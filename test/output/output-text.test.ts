@@ -219,3 +219,43 @@ test('a streaming result whose text is a Promise is a usage error that says to a
     }),
   )
 })
+
+test('a toJSON that throws and nesting deeper than 100 levels render as placeholders', () => {
+  const broken = {
+    ok: 1,
+    bad: {
+      toJSON() {
+        throw new Error('no')
+      },
+    },
+  }
+  expect(outputText(broken)).toBe('{\n  "bad": "[unreadable]",\n  "ok": 1\n}')
+  let deep: Record<string, unknown> = {}
+  const root = deep
+  for (let i = 0; i < 10_000; i++) {
+    const next = {}
+    deep.a = next
+    deep = next
+  }
+  const text = outputText(root)
+  expect(text).toContain('"[nested too deep]"')
+  expect(text.match(/"a":/g)).toHaveLength(100)
+})
+
+test('a value that cannot be read at all is a usage error saying what to pass', () => {
+  const hostile = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('revoked')
+      },
+    },
+  )
+  expect(() => outputText(hostile)).toThrowError(
+    expect.objectContaining({
+      code: 'RUBRICATE_USAGE',
+      message:
+        '[rubricate] The value under test could not be read as text for the judge: reading it threw "revoked". Pass a string, or a plain object or array whose fields can be read.',
+    }),
+  )
+})

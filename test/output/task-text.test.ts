@@ -71,3 +71,16 @@ test('a Promise input is a usage error', () => {
     }),
   )
 })
+
+test('an input that cannot be read at all is a usage error saying what to pass', () => {
+  const { proxy, revoke } = Proxy.revocable({}, {})
+  revoke()
+  expect(() => taskText(proxy)).toThrowError(
+    expect.objectContaining({
+      code: 'RUBRICATE_USAGE',
+      message: expect.stringMatching(
+        /^\[rubricate\] The input could not be read as text for the judge: reading it threw ".+"\. Pass a string, or a plain object or array whose fields can be read\.$/,
+      ),
+    }),
+  )
+})
