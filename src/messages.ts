@@ -110,6 +110,10 @@ export const messages = {
     format(
       "The value under test has a `text` that is a Promise (a streaming result, such as the AI SDK's streamText or a Mastra stream), so its text is not known yet. Await the text first: `expect(await result.text)`.",
     ),
+  valueUnreadable: (what: string, cause: unknown): string =>
+    format(
+      `${what} could not be read as text for the judge: reading it threw ${show(cause instanceof Error ? cause.message : String(cause))}. Pass a string, or a plain object or array whose fields can be read.`,
+    ),
   inputIsPromise: (): string =>
     format(
       'The `input` is a Promise, so the judge cannot be shown the task. Await it before passing it: `{ input: await input }`.',
@@ -247,6 +251,10 @@ export const messages = {
   judgeRetriesExhausted: (model: string, url: string, problem: string, requests: number): string =>
     format(
       `The judge "${model}" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.`,
+    ),
+  judgeBadBaseURL: (model: string, url: string, where: string): string =>
+    format(
+      `The judge "${model}" has the base URL ${show(url)} (${where}), which is not an http(s) URL. Give the endpoint's full URL, such as "https://api.openai.com/v1" or "http://localhost:11434/v1".`,
     ),
   judgeNotACompletion: (model: string, url: string, what: string): string =>
     format(

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type OpenAI from 'openai'
 import { judgeFetch } from '../cassettes/judge-transport'
-import { isRubricateError, JudgeRequestError } from '../errors'
+import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
@@ -74,6 +74,10 @@ export async function completeWithEndpoint(
   onRequest: () => void,
 ): Promise<JudgeReply> {
   const baseURL = endpoint.baseURL ?? nonEmpty(process.env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL
+  if (!isHttpURL(baseURL)) {
+    const where = endpoint.baseURL !== undefined ? 'baseURL in the judge object' : 'OPENAI_BASE_URL'
+    throw new UsageError(messages.judgeBadBaseURL(endpoint.model, baseURL, where))
+  }
   const apiKey = endpoint.apiKey ?? nonEmpty(process.env.OPENAI_API_KEY)
   const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY)
   const scope: RequestScope = { requests: 0, onRequest }
@@ -239,6 +243,11 @@ function connectionDetail(error: Error): string {
       ? cause.cause.message
       : cause.message
     : error.message
+}
+
+// "localhost:11434" parses as a URL with the scheme "localhost:"; only http(s) reaches a server.
+function isHttpURL(value: string): boolean {
+  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

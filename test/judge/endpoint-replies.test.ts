@@ -121,3 +121,14 @@ test('content sent as a list of text parts is read as the text of its parts', as
   expect(result.score).toBe(0.5)
   expect(server.requests).toHaveLength(1)
 })
+
+test('a base URL that is not a URL is a usage error naming where it came from', async () => {
+  const error = await rejectionOf(
+    scoreWith({ model: 'gpt-test', baseURL: 'localhost:11434', apiKey: 'k' }).run({ output: 'x' }),
+  )
+  expect(rootCause(error)).toMatchObject({
+    code: 'RUBRICATE_USAGE',
+    message:
+      '[rubricate] The judge "gpt-test" has the base URL "localhost:11434" (baseURL in the judge object), which is not an http(s) URL. Give the endpoint\'s full URL, such as "https://api.openai.com/v1" or "http://localhost:11434/v1".',
+  })
+})
