@@ -102,7 +102,7 @@ export function cached(model: JudgeModel): JudgeModel {
       const config = resolveConfig({ cassettes: context.cassetteMode })
       const live = async (): Promise<Response> => {
         try {
-          return Response.json(await model.complete(judgeRequest, options))
+          return Response.json(judgeReply(await model.complete(judgeRequest, options)))
         } catch (error) {
           context.onExchange?.({ source: 'live' })
           throw error
@@ -142,6 +142,16 @@ export function cached(model: JudgeModel): JudgeModel {
       return reply
     },
   } as JudgeModel
+}
+
+/**
+ * A custom model's reply as the judge reads it: without a `text` string it is an empty reply
+ * (which the judge repairs, then reports as `RUBRICATE_JUDGE_OUTPUT`), recorded as such, so that
+ * a model's bad reply is never mistaken for a corrupt cassette file.
+ */
+function judgeReply(reply: JudgeReply | null | undefined): JudgeReply {
+  if (typeof reply?.text === 'string') return reply
+  return typeof reply === 'object' && reply !== null ? { ...reply, text: '' } : { text: '' }
 }
 
 async function bodyTextOf(

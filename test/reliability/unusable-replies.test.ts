@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest'
 import { createRubricScorer, type JudgeModel } from '../../src'
 import { type FakeReply, fakeReply } from '../../src/testing'
+import { useCassetteFolder } from '../cassettes/support'
 import {
   failureOf,
   judgeRubric,
@@ -173,6 +174,18 @@ function completionWith(message: Record<string, unknown>): FakeReply {
   })
 }
 
+function oddJudge(reply: unknown): JudgeModel & { calls: number } {
+  const judge = {
+    id: 'odd',
+    calls: 0,
+    complete: async () => {
+      judge.calls++
+      return reply as never
+    },
+  }
+  return judge
+}
+
 const REPAIR_HEAD = 'Your previous reply could not be used:\n'
 const REPAIR_TAIL = '\n\nReply again with one JSON object and nothing else, fixing these problems.'
 
@@ -223,27 +236,43 @@ describe('2. Unusable judge replies', () => {
     },
   )
 
-  test.for([
+  const oddReplies = [
     { name: 'a reply object without text', reply: { text: undefined } },
     { name: 'null instead of a reply', reply: null },
     { name: 'a number as the text', reply: { text: 42 } },
-  ])(
+  ]
+
+  test.for(oddReplies)(
     'a custom judge returning $name is an empty reply, then RUBRICATE_JUDGE_OUTPUT',
     async ({ reply }) => {
-      let calls = 0
-      const odd: JudgeModel = {
-        id: 'odd',
-        complete: async () => {
-          calls++
-          return reply as never
-        },
-      }
+      const odd = oddJudge(reply)
       const { root } = await failureOf(
         createRubricScorer({ judge: odd, criteria: RUBRIC }).run({ output: 'Hi' }),
       )
       expect(root).toMatchObject({ code: 'RUBRICATE_JUDGE_OUTPUT', rawText: '' })
       expect(root.message).toContain('\nLast problem: The reply was empty.\n')
-      expect(calls).toBe(2)
+      expect(odd.calls).toBe(2)
     },
   )
+
+  describe('with cassettes', () => {
+    useCassetteFolder()
+
+    test.for(oddReplies)(
+      'a custom judge returning $name is recorded as an empty reply and replays as the same error, not as a corrupt file',
+      async ({ reply }) => {
+        const odd = oddJudge(reply)
+        const run = () => createRubricScorer({ judge: odd, criteria: RUBRIC }).run({ output: 'Hi' })
+        // useCassetteFolder() sets RUBRICATE_CASSETTES back to "off" after each test.
+        process.env.RUBRICATE_CASSETTES = 'auto'
+        expect((await failureOf(run())).root).toMatchObject({ code: 'RUBRICATE_JUDGE_OUTPUT' })
+        process.env.RUBRICATE_CASSETTES = 'replay'
+        expect((await failureOf(run())).root).toMatchObject({
+          code: 'RUBRICATE_JUDGE_OUTPUT',
+          rawText: '',
+        })
+        expect(odd.calls).toBe(2)
+      },
+    )
+  })
 })
