@@ -59,13 +59,16 @@ export async function judgeServer(
   return { server, judge: { model: 'gpt-judge', baseURL: server.baseURL, apiKey: 'k', ...judge } }
 }
 
-/** Judge `output` against {@link RUBRIC} (or `criteria`) with `judge`. */
+/** Judge `output` (default: a greeting that answers) against {@link RUBRIC} with `judge`. */
 export function judgeRubric(
   judge: OpenAICompatibleJudge,
-  output: unknown = 'Hello! It is noon.',
-  criteria: string = RUBRIC,
+  ...output: [] | [unknown]
 ): Promise<RubricScorerResult> {
-  return createRubricScorer({ judge, criteria }).run({ input: 'What time is it?', output })
+  return createRubricScorer({ judge, criteria: RUBRIC }).run({
+    input: 'What time is it?',
+    // An explicit `undefined` is an output under test too, not a missing argument.
+    output: output.length === 0 ? 'Hello! It is noon.' : output[0],
+  })
 }
 
 /**
