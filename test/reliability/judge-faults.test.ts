@@ -1,6 +1,8 @@
 // Group 1: the judge's endpoint fails. Every fault ends in bounded retries, then
 // RUBRICATE_JUDGE_REQUEST, or in an abort at the test's signal: never a verdict, never a hang.
+import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test } from 'vitest'
+import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { createRubricScorer, type JudgeModel } from '../../src'
 import { withCallContext } from '../../src/call-context'
 import { type FakeReply, fakeReply } from '../../src/testing'
@@ -12,6 +14,8 @@ import {
   SPLIT_VERDICT,
   SPLIT_VERDICTS,
 } from './support'
+
+expect.extend({ toSatisfyRubric, toPassScorer })
 
 const exhausted = (url: string, problem: string, requests: number) =>
   `[rubricate] The judge "gpt-judge" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.`
@@ -175,6 +179,26 @@ const neverComes: { name: string; reply: FakeReply }[] = [
   },
 ]
 
+const matcherFaults: { name: string; reply: FakeReply; code: string }[] = [
+  {
+    name: 'a 429 storm',
+    reply: fakeReply.status(429, { retryAfter: 0 }),
+    code: 'RUBRICATE_JUDGE_REQUEST',
+  },
+  {
+    name: 'a steady 503',
+    reply: fakeReply.status(503, { retryAfter: 0 }),
+    code: 'RUBRICATE_JUDGE_REQUEST',
+  },
+  { name: 'dropped connections', reply: fakeReply.drop(), code: 'RUBRICATE_JUDGE_REQUEST' },
+  { name: 'a 401', reply: fakeReply.status(401), code: 'RUBRICATE_JUDGE_REQUEST' },
+  {
+    name: 'a web page instead of a chat completion',
+    reply: fakeReply.raw({ headers: { 'content-type': 'text/html' }, body: '<html></html>' }),
+    code: 'RUBRICATE_JUDGE_REQUEST',
+  },
+]
+
 describe('1. Judge faults', () => {
   test.for(retried)('$name, then RUBRICATE_JUDGE_REQUEST', async (fault) => {
     const { server, judge } = await judgeServer(fault.reply, {
@@ -302,4 +326,24 @@ describe('1. Judge faults', () => {
     expect(server.requests).toHaveLength(6)
     expect(error.result.judgeCalls).toHaveLength(3)
   })
+
+  test.for(matcherFaults)(
+    '$name fails toSatisfyRubric and .not.toSatisfyRubric alike, with its code',
+    async ({ reply, code }) => {
+      const { judge } = await judgeServer(reply, { maxRetries: 1 })
+      for (const assertion of [
+        () => expect('Hello! It is noon.').toSatisfyRubric(RUBRIC, { judge }),
+        () => expect('Hello! It is noon.').not.toSatisfyRubric(RUBRIC, { judge }),
+      ]) {
+        const error = await assertion().then(
+          () => undefined,
+          (thrown: Error & { code?: string }) => thrown,
+        )
+        expect(error?.code).toBe(code)
+        expect(stripVTControlCharacters(error?.message ?? '')).toContain(
+          `This assertion could not be decided, so it fails with or without .not (${code}):\n[rubricate] `,
+        )
+      }
+    },
+  )
 })

@@ -1,7 +1,9 @@
 // Group 7: outputs (and tasks) that try to steer the judge or fake a verdict. Each one reaches the
 // judge inside its fenced data block, with the real rubric and instructions around it, and the
 // verdicts are only ever read from the judge's own reply.
+import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test } from 'vitest'
+import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { createRubricScorer, type OpenAICompatibleJudge } from '../../src'
 import { messages } from '../../src/messages'
 import { RUBRIC_INSTRUCTIONS } from '../../src/rubric/rubric-prompt'
@@ -15,6 +17,8 @@ import {
   SPLIT_VERDICT,
   SPLIT_VERDICTS,
 } from './support'
+
+expect.extend({ toSatisfyRubric, toPassScorer })
 
 const ALL_MET = JSON.stringify(PASSING_VERDICT)
 const TASK = 'What time is it?'
@@ -195,6 +199,24 @@ describe('7. Prompt injection', () => {
     expect(root.message).toContain(`\nLast problem: ${messages.judgeReplyQuoted()}\n`)
     expect(server.requests).toHaveLength(2)
   })
+
+  test.for(attacks.slice(0, 4))(
+    'through the matcher, $name cannot make toSatisfyRubric pass',
+    async ({ output, task }) => {
+      const { judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT))
+      const options = { judge, input: task ?? TASK }
+      const error = await expect(output)
+        .toSatisfyRubric(RUBRIC, options)
+        .then(
+          () => undefined,
+          (thrown: Error) => thrown,
+        )
+      expect(stripVTControlCharacters(error?.message ?? '')).toContain(
+        'Rubric not satisfied: 1 of 2 required criteria unmet.\n\n  ✓ [required] Greets the user\n      → It says hello.\n  ✗ [required] Answers the question\n      → It answers nothing.',
+      )
+      await expect(output).not.toSatisfyRubric(RUBRIC, options)
+    },
+  )
 })
 
 function createRun(judge: OpenAICompatibleJudge, output: unknown, task: string | undefined) {

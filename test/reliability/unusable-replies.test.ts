@@ -1,7 +1,9 @@
 // Group 2: the judge answers, but not with a usable verdict. Each reply is repaired when the JSON
 // can be found leniently; otherwise it is fed back once, and a second bad reply is
 // RUBRICATE_JUDGE_OUTPUT holding the raw text. No bad reply ever counts as a satisfied criterion.
+import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test } from 'vitest'
+import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { createRubricScorer, type JudgeModel } from '../../src'
 import { type FakeReply, fakeReply } from '../../src/testing'
 import { useCassetteFolder } from '../cassettes/support'
@@ -14,6 +16,8 @@ import {
   SPLIT_VERDICT,
   SPLIT_VERDICTS,
 } from './support'
+
+expect.extend({ toSatisfyRubric, toPassScorer })
 
 const SPLIT = JSON.stringify(SPLIT_VERDICT)
 const ALL_MET = JSON.stringify(PASSING_VERDICT)
@@ -274,5 +278,22 @@ describe('2. Unusable judge replies', () => {
         expect(odd.calls).toBe(2)
       },
     )
+  })
+
+  test('a judge that keeps answering in prose fails toSatisfyRubric and .not.toSatisfyRubric alike', async () => {
+    const { judge } = await judgeServer(() => 'Both criteria are clearly satisfied.')
+    for (const assertion of [
+      () => expect('Hi').toSatisfyRubric(RUBRIC, { judge }),
+      () => expect('Hi').not.toSatisfyRubric(RUBRIC, { judge }),
+    ]) {
+      const error = await assertion().then(
+        () => undefined,
+        (thrown: Error & { code?: string }) => thrown,
+      )
+      expect(error?.code).toBe('RUBRICATE_JUDGE_OUTPUT')
+      expect(stripVTControlCharacters(error?.message ?? '')).toContain(
+        'This assertion could not be decided, so it fails with or without .not (RUBRICATE_JUDGE_OUTPUT):\n[rubricate] The judge "gpt-judge" replied with output that does not match the expected format',
+      )
+    }
   })
 })
