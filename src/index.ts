@@ -1,7 +1,13 @@
 // rubricate: the framework-agnostic core. Never imports `vitest`.
 
 // Cassettes
+export type { CassetteFetchOptions } from './cassettes/fetch-adapter'
+export { createCassetteFetch } from './cassettes/fetch-adapter'
 export { cached } from './cassettes/judge-transport'
+export type { CassetteHandlerOptions } from './cassettes/msw-handlers'
+export { createCassetteHandlers } from './cassettes/msw-handlers'
+export type { MswServerLike } from './cassettes/msw-server'
+export { attachRubricate } from './cassettes/msw-server'
 export type {
   CallSiteConfig,
   CassetteMode,

@@ -43,6 +43,21 @@ export function show(value: unknown): string {
   }
 }
 
+function count(value: number): string {
+  return value.toLocaleString('en-US')
+}
+
+function bytes(value: number): string {
+  if (value < 1024) return `${value} B`
+  if (value < 1024 * 1024) return `${(value / 1024).toFixed(1)} KB`
+  return `${(value / 1024 / 1024).toFixed(1)} MB`
+}
+
+function tally(counts: Record<string, number>): string {
+  const parts = Object.entries(counts).map(([name, n]) => `${name} ${count(n)}`)
+  return parts.length ? parts.join(' · ') : 'none'
+}
+
 function list(values: readonly string[]): string {
   return values.map((v) => `"${v}"`).join(', ')
 }
@@ -478,7 +493,7 @@ export const messages = {
       'Commands:',
       '  stats    entries, bytes, models and the oldest entry of the cassette folder',
       '  verify   check that every file parses, every key matches its content, and no secret is stored',
-      '  prune    delete entries the last complete run did not use (not available yet)',
+      '  prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
       '',
       'Options:',
       '  --dir <folder>  the cassette folder (default: __cassettes__ in the current folder)',
@@ -487,9 +502,40 @@ export const messages = {
     ].join('\n'),
   cliBadUsage: (problem: string): string =>
     format(`${problem}. Run "rubricate --help" to see the commands and options.`),
-  cliPruneUnavailable: (): string =>
+  cliStats: (stats: {
+    dir: string
+    entries: number
+    bytes: number
+    endpoints: Record<string, number>
+    models: Record<string, number>
+    oldest?: { date: string; days: number; file: string } | undefined
+    newest?: { date: string } | undefined
+    unreadable: number
+  }): string =>
+    [
+      `Cassettes in ${stats.dir}`,
+      `  entries    ${count(stats.entries)} (${bytes(stats.bytes)})`,
+      `  endpoints  ${tally(stats.endpoints)}`,
+      `  models     ${tally(stats.models)}`,
+      `  oldest     ${stats.oldest ? `${stats.oldest.date} (${stats.oldest.days} days ago) ${stats.oldest.file}` : 'none'}`,
+      `  newest     ${stats.newest ? stats.newest.date : 'none'}`,
+      ...(stats.unreadable
+        ? [`  unreadable ${count(stats.unreadable)}: run "rubricate cassettes verify" to see why`]
+        : []),
+    ].join('\n'),
+  cliVerifyPassed: (entries: number, dir: string): string =>
+    `✓ ${count(entries)} ${entries === 1 ? 'entry' : 'entries'} in ${dir} verified: every file parses, every key matches its content, no secret found.`,
+  cliVerifyFailed: (
+    problems: readonly { file: string; problem: string }[],
+    entries: number,
+    dir: string,
+  ): string =>
     format(
-      '"rubricate cassettes prune" is not available yet: it needs the usage records that the rubricate reporter writes after a complete run. Delete unused entries by hand for now; "rubricate cassettes stats" lists what is there.',
+      [
+        `${problems.length} ${problems.length === 1 ? 'problem' : 'problems'} in ${dir} (${count(entries)} entries):`,
+        ...problems.map(({ file, problem }) => `  ${file}: ${problem}`),
+        'Fix or delete these files; replay cannot use them as they are.',
+      ].join('\n'),
     ),
 
   // internal

@@ -1,18 +1,9 @@
 #!/usr/bin/env node
 // The `rubricate` command: cassette maintenance (DESIGN 7.9).
-import { format } from '../messages'
-import { pruneCommand } from './prune-command'
+import { rubricateCommand } from './cassettes-command'
 
-const [group, command, ...rest] = process.argv.slice(2)
-const io = {
+process.exitCode = await rubricateCommand(process.argv.slice(2), {
   cwd: process.cwd(),
-  out: (text: string) => process.stdout.write(`${text}\n`),
-  err: (text: string) => process.stderr.write(`${text}\n`),
-}
-
-if (group === 'cassettes' && command === 'prune') {
-  process.exitCode = await pruneCommand(rest, io)
-} else {
-  process.stderr.write(`${format('The cassette commands arrive with the cassette store.')}\n`)
-  process.exitCode = 1
-}
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+})

@@ -44,7 +44,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
     typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
   )
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
-  const bodyText = await bodyTextOf(input, init)
+  const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
   const live = async (): Promise<Response> => {
     try {
       const request = new Request(input, { ...init, body: bodyText === '' ? null : bodyText })

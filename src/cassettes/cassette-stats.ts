@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises'
+import { parseEntry } from './cassette-entry'
+import { requestModel } from './cassette-key'
+import { CassetteStore } from './cassette-store'
+
+/** What `rubricate cassettes stats` reports about a cassette folder (DESIGN 7.9). @internal */
+export interface CassetteStats {
+  dir: string
+  entries: number
+  bytes: number
+  /** Entries per endpoint, most first. */
+  endpoints: Record<string, number>
+  /** Entries per model (`(none)` when the request names none), most first. */
+  models: Record<string, number>
+  oldest: { recordedAt: string; file: string } | undefined
+  newest: { recordedAt: string; file: string } | undefined
+  /** Entry files that do not parse: `verify` says why. */
+  unreadable: number
+}
+
+/** Read every entry of a folder once, a batch at a time. @internal */
+export async function cassetteStats(dir: string): Promise<CassetteStats> {
+  const { entries } = await new CassetteStore(dir).list()
+  const stats: CassetteStats = {
+    dir,
+    entries: 0,
+    bytes: 0,
+    endpoints: {},
+    models: {},
+    oldest: undefined,
+    newest: undefined,
+    unreadable: 0,
+  }
+  await forEachBatch(entries, async ({ key, file }) => {
+    const text = await readFile(file, 'utf8')
+    const entry = parseEntry(text, key)
+    if (typeof entry === 'string') {
+      stats.unreadable++
+      return
+    }
+    stats.entries++
+    stats.bytes += Buffer.byteLength(text)
+    const endpoint = entry.request.endpoint
+    const model = requestModel(entry.request.body) ?? '(none)'
+    stats.endpoints[endpoint] = (stats.endpoints[endpoint] ?? 0) + 1
+    stats.models[model] = (stats.models[model] ?? 0) + 1
+    if (!stats.oldest || entry.recordedAt < stats.oldest.recordedAt) {
+      stats.oldest = { recordedAt: entry.recordedAt, file }
+    }
+    if (!stats.newest || entry.recordedAt > stats.newest.recordedAt) {
+      stats.newest = { recordedAt: entry.recordedAt, file }
+    }
+  })
+  stats.endpoints = byCount(stats.endpoints)
+  stats.models = byCount(stats.models)
+  return stats
+}
+
+/** Run `work` over `items`, `size` at a time: many files, without exhausting file handles. @internal */
+export async function forEachBatch<T>(
+  items: readonly T[],
+  work: (item: T) => Promise<void>,
+  size = 64,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += size) {
+    await Promise.all(items.slice(i, i + size).map(work))
+  }
+}
+
+function byCount(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)),
+  )
+}

@@ -1,0 +1,61 @@
+// End to end: Vitest runs the cassettes-agents fixture in child processes, with rubricate's msw
+// server started by its setup file, against a fake OpenAI server of this process.
+import { mkdtemp, readdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, test } from 'vitest'
+import { verifyCassettes } from '../../src/cassettes/cassette-verify'
+import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { runVitest } from '../support/run-vitest'
+import { entriesUnder, filesUnder } from './support'
+
+let fake: FakeOpenAI | undefined
+
+afterEach(async () => {
+  await fake?.close()
+  fake = undefined
+})
+
+async function setUp() {
+  fake = await startFakeOpenAI({ reply: (r) => `You said: ${r.body.messages.at(-1).content}` })
+  const work = await mkdtemp(join(tmpdir(), 'rubricate-agents-'))
+  const env = (mode: string) => ({
+    FIXTURE_BASE_URL: fake?.baseURL,
+    FIXTURE_CASSETTES: join(work, 'cassettes'),
+    FIXTURE_MODE: mode,
+  })
+  return { dir: join(work, 'cassettes'), work, env }
+}
+
+test('a client built at module scope of a test file is recorded, then replayed with no server', async () => {
+  const { dir, env } = await setUp()
+  const recorded = await runVitest('cassettes-agents', ['module-scope'], { env: env('auto') })
+  expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0)
+  expect(fake?.requests).toHaveLength(1)
+  const [entry] = await entriesUnder(dir)
+  expect(entry.recordedBy).toBe(
+    'module-scope.test.ts > a client built at module scope is recorded and replayed',
+  )
+  await fake?.close()
+  const replayed = await runVitest('cassettes-agents', ['module-scope'], { env: env('replay') })
+  expect(replayed.exitCode, replayed.stdout + replayed.stderr).toBe(0)
+}, 120_000)
+
+test('four processes recording 200 distinct and 50 shared exchanges into one folder lose nothing and leave no temp file', async () => {
+  const { dir, work, env } = await setUp()
+  const recorded = await runVitest('cassettes-agents', ['worker-'], { env: env('auto') })
+  expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0)
+  const pids = new Set((await readdir(join(work, 'pids'))).map((name) => name.split('-').at(-1)))
+  expect(pids.size).toBe(4)
+  const files = await filesUnder(dir)
+  expect(files).toHaveLength(250)
+  expect(files.every((file) => /^[0-9a-f]{2}\/[0-9a-f]{64}\.json$/.test(file))).toBe(true)
+  expect(await verifyCassettes(dir)).toEqual({ dir, entries: 250, problems: [] })
+  const requests = fake?.requests.length ?? 0
+  expect(requests).toBeGreaterThanOrEqual(250)
+  expect(requests).toBeLessThanOrEqual(400)
+
+  await fake?.close()
+  const replayed = await runVitest('cassettes-agents', ['worker-'], { env: env('replay') })
+  expect(replayed.exitCode, replayed.stdout + replayed.stderr).toBe(0)
+}, 180_000)

@@ -1,0 +1,82 @@
+import { afterEach, expect, test } from 'vitest'
+import { configureRubricate, createScorer } from '../../src'
+import { withCallContext } from '../../src/call-context'
+import { cassetteSession, setCassetteRunFacts } from '../../src/cassettes/cassette-session'
+import { isMswActive } from '../../src/cassettes/msw-loader'
+import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/msw-server'
+import { setPluginConfig } from '../../src/config'
+import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { testIn, useCassetteFolder } from './support'
+
+const folder = useCassetteFolder()
+let server: FakeOpenAI | undefined
+
+afterEach(async () => {
+  stopCassetteServer()
+  cassetteSession().takeUsage()
+  await server?.close()
+  server = undefined
+})
+
+function ask(judge: object, prompt: string) {
+  return createScorer({ id: 's', description: 's', judge: { model: judge as never } })
+    .generateScore(() => 1)
+    .generateReason({ description: 'Explain', createPrompt: () => prompt })
+    .run({ output: 'x' })
+}
+
+test("with no mode set, CI=false means auto and Vitest's update flag means record", async () => {
+  setPluginConfig({})
+  server = await startFakeOpenAI({ reply: 'first' })
+  const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }
+  process.env.CI = 'false'
+  expect((await ask(judge, 'q')).judgeCalls[0]?.source).toBe('recorded')
+  server.setReply('second')
+  expect((await ask(judge, 'q')).reason).toBe('first')
+  setCassetteRunFacts({ updateSnapshots: true })
+  const updated = await ask(judge, 'q')
+  expect(updated.reason).toBe('second')
+  expect(updated.judgeCalls[0]?.source).toBe('recorded')
+  expect(server.requests).toHaveLength(2)
+})
+
+test('the session lists the keys used and the misses of the file, then starts afresh', async () => {
+  configureRubricate({ cassettes: { mode: 'auto' } })
+  server = await startFakeOpenAI({ reply: 'ok' })
+  const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }
+  const b = await ask(judge, 'b')
+  const a = await ask(judge, 'a')
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  await withCallContext({ test: testIn('misses once') }, () => ask(judge, 'c')).catch(
+    () => undefined,
+  )
+  const session = cassetteSession()
+  const keys = [a, b].map((result) => result.judgeCalls[0]?.cassetteKey)
+  expect(session.usedKeys().sort()).toEqual([...keys].sort())
+  expect(session.misses()).toEqual([
+    expect.objectContaining({
+      endpoint: 'chat/completions',
+      model: 'gpt-test',
+      test: 'test/cassettes/example.test.ts > misses once',
+    }),
+  ])
+  expect(session.takeUsage()).toEqual({
+    mode: 'replay',
+    dir: folder.dir,
+    used: [...keys].sort(),
+    misses: [expect.objectContaining({ key: expect.any(String) })],
+  })
+  expect(session.usedKeys()).toEqual([])
+  expect(session.misses()).toEqual([])
+})
+
+test('starting the server twice starts it once, and cassettes.server external starts none', () => {
+  const session = startCassetteServer()
+  expect(isMswActive()).toBe(true)
+  expect(startCassetteServer()).toBe(session)
+  stopCassetteServer()
+  expect(isMswActive()).toBe(false)
+  configureRubricate({ cassettes: { server: 'external' } })
+  expect(startCassetteServer()).toBe(session)
+  expect(isMswActive()).toBe(false)
+})
