@@ -3,7 +3,7 @@ import { configureRubricate, createRubricScorer, RUBRIC_PROMPT_VERSION, rootCaus
 import { withCallContext } from '../../src/call-context'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
-import { judgeBy } from '../rubric/helpers'
+import { judgeBy } from '../support/rubric-judge'
 import { entriesUnder, testIn, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()
