@@ -1,9 +1,16 @@
 // End to end through everything real: a text rubric judged by a fake OpenAI-compatible judge over
 // HTTP, recorded into cassettes on the first run and replayed on CI; the reporter tells which.
+import { execFile } from 'node:child_process'
+import { copyFile, mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { storeFor } from '../../src/cassettes/cassette-store'
 import type { FakeOpenAI } from '../../src/testing'
 import { startFixtureOpenAI } from '../support/fixture-openai'
-import { copyFixture, removeCopy, runVitest } from '../support/run-vitest'
+import { copyFixture, removeCopy, repoRoot, runVitest } from '../support/run-vitest'
+
+const execFileAsync = promisify(execFile)
 
 let server: FakeOpenAI
 let root = ''
@@ -47,5 +54,30 @@ test('a recorded run shows live tokens and their cost; the replayed run on CI sh
   expect(replayed.stdout).toContain(
     `      Judge  1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, ${tokens} replayed · cost $0.00\n`,
   )
+  expect(server.requests).toHaveLength(1)
+})
+
+test('with real cassettes, prune deletes only the entry the complete run did not use', async () => {
+  const env = { FAKE_OPENAI_URL: server.baseURL }
+  // The recorded entry of the test above, and a stray one that no test asks for.
+  const dir = join(root, '__cassettes__')
+  const [recorded] = (await storeFor(dir).list()).entries
+  expect(recorded).toBeDefined()
+  const stray = 'f'.repeat(64)
+  await mkdir(join(dir, 'ff'), { recursive: true })
+  await copyFile(recorded!.file, join(dir, 'ff', `${stray}.json`))
+
+  const run = await runVitest(root, [], { ci: true, env })
+  expect(run.exitCode).toBe(0)
+  expect(run.stdout).toContain(
+    '  Cassettes  1 entry unused by this complete run (npx rubricate cassettes prune deletes unused entries)\n',
+  )
+  const cli = [join(repoRoot, 'dist/cli.js'), 'cassettes', 'prune']
+  const { stdout } = await execFileAsync(process.execPath, cli, { cwd: root })
+  expect(stdout).toContain(`Deleted 1 of 2 cassette entries in "__cassettes__"`)
+  expect((await storeFor(dir).list()).entries.map((e) => e.key)).toEqual([recorded!.key])
+
+  // Replays still pass offline: the entry the test needs was kept.
+  await expect(runVitest(root, [], { ci: true, env })).resolves.toMatchObject({ exitCode: 0 })
   expect(server.requests).toHaveLength(1)
 })
