@@ -1,6 +1,6 @@
 // rubricate/setup: the Vitest setup file. Registers the matchers, takes the plugin's options,
 // and follows each test so that judge calls, agent calls and loops know which test they belong to.
-import { afterAll, aroundEach, beforeAll, expect, inject } from 'vitest'
+import { afterAll, aroundEach, beforeEach, expect, inject } from 'vitest'
 import './augment'
 import { withCallContext } from '../src/call-context'
 import { cassetteSession } from '../src/cassettes/cassette-session'
@@ -33,19 +33,22 @@ if (provided) {
   run.updateSnapshots = provided.updateSnapshots
 }
 
-beforeAll(() => {
-  // Without the plugin, `vitest -u` is read from the file's snapshot state (a private field,
-  // read defensively: only the plugin's flag is guaranteed).
-  if (!provided) {
-    const snapshot = expect.getState().snapshotState as unknown as { _updateSnapshot?: unknown }
-    run.updateSnapshots = snapshot?._updateSnapshot === 'all'
-  }
-})
+const session = cassetteSession()
+
+// Without the plugin, `vitest -u` is read from the snapshot state, which Vitest sets per test
+// (it is there in beforeEach, not yet in aroundEach).
+if (!provided) {
+  beforeEach(() => {
+    const snapshot = expect.getState().snapshotState as
+      | { snapshotUpdateState?: unknown }
+      | undefined
+    run.updateSnapshots = snapshot?.snapshotUpdateState === 'all'
+  })
+}
 
 // Everything a test runs (its hooks included) knows its test: matchers record into it even with
 // the global `expect` under test.concurrent, and judge and agent calls carry its identity and
 // abort signal down to the cassettes.
-const session = cassetteSession()
 
 aroundEach(async (runTest, context) => {
   const task = context.task

@@ -49,6 +49,7 @@ const expected: Record<string, [string, string[]]> = {
   'a Promise as the value is a usage error': ['failed', ['error']],
   '.resolves judges what the Promise resolves to': ['passed', ['pass']],
   'a test timeout set in the config is kept': ['passed', []],
+  "rubricate's setup file runs before the user's": ['passed', []],
   'an unawaited matcher fails its test': ['failed', ['error']],
   'an unawaited passing matcher fails its test too': ['failed', ['error']],
   'a test that times out is not reported as unawaited': ['failed', []],
@@ -65,7 +66,7 @@ test('the default forks pool: verdicts, .not, errors both ways, the unawaited gu
   const { run, results, report } = await runFixture()
   expect(results).toEqual(expected)
   expect(run.exitCode).toBe(1)
-  expect(run.stdout).toContain('Tests  12 failed | 9 passed (21)')
+  expect(run.stdout).toContain('Tests  12 failed | 10 passed (22)')
   expect(run.stderr).not.toContain('Unhandled')
 
   expect(

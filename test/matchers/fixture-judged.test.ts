@@ -46,11 +46,19 @@ interface MetaReport {
   }
 }
 
-async function runCopy(dir: string, options: { ci?: boolean; env?: Record<string, string> }) {
+async function runCopy(
+  dir: string,
+  options: { ci?: boolean; env?: Record<string, string>; args?: string[] },
+) {
   const metaFile = join(dir, 'meta.json')
   const run = await runVitest(
     dir,
-    ['judged.test.ts', '--reporter=default', '--reporter=./meta-reporter.ts'],
+    [
+      'judged.test.ts',
+      '--reporter=default',
+      '--reporter=./meta-reporter.ts',
+      ...(options.args ?? []),
+    ],
     {
       ci: options.ci,
       env: { FAKE_OPENAI_URL: server.baseURL, META_OUTPUT: metaFile, ...options.env },
@@ -103,6 +111,13 @@ test('a record run, then an offline replay run with CI=true, give the same verdi
     expect(failureBlock(replayed.run.stderr, 'judged.test.ts > misses an apology')).toMatch(
       /\nJudge: gpt-judge · replayed · [\d,]+ tokens$/,
     )
+
+    // `vitest -u` re-records, like snapshots: every judge call goes live again.
+    server.clearRequests()
+    const updated = await runCopy(dir, { args: ['-u'] })
+    expect(updated.cassettes?.mode).toBe('record')
+    expect(judgeRequests()).toHaveLength(judgedLive)
+    expect(updated.states).toEqual(recorded.states)
   } finally {
     await removeCopy(dir)
   }
