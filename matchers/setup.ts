@@ -3,7 +3,7 @@
 import { afterAll, aroundEach, beforeEach, expect, inject } from 'vitest'
 import './augment'
 import { withCallContext } from '../src/call-context'
-import { cassetteSession } from '../src/cassettes/cassette-session'
+import { startCassetteServer } from '../src/cassettes/msw-server'
 import { setPluginConfig } from '../src/config'
 import { messages } from '../src/messages'
 import {
@@ -25,15 +25,17 @@ expect.extend({ toSatisfyRubric, toPassScorer })
 const provided = (inject as (key: string) => unknown)(PROVIDED_OPTIONS_KEY) as
   | ProvidedOptions
   | undefined
-const run = getState().run
-if (provided) {
-  setPluginConfig(deserializePluginOptions(provided))
-  run.root = provided.root
-  run.runId = provided.runId
-  run.updateSnapshots = provided.updateSnapshots
-}
+if (provided) setPluginConfig(deserializePluginOptions(provided))
 
-const session = cassetteSession()
+// rubricate's msw server, listening before any test file code runs, so that agents whose clients
+// are built at module scope are recorded and replayed too. Once per worker; none when the plugin
+// says `cassettes.server: 'external'` (the user attaches rubricate to their own server).
+const session = startCassetteServer({
+  updateSnapshots: provided?.updateSnapshots,
+  runId: provided?.runId,
+  root: provided?.root,
+})
+const run = getState().run
 
 // Without the plugin, `vitest -u` is read from the snapshot state, which Vitest sets per test
 // (it is there in beforeEach, not yet in aroundEach).
@@ -49,7 +51,6 @@ if (!provided) {
 // Everything a test runs (its hooks included) knows its test: matchers record into it even with
 // the global `expect` under test.concurrent, and judge and agent calls carry its identity and
 // abort signal down to the cassettes.
-
 aroundEach(async (runTest, context) => {
   const task = context.task
   const test = testIdentity(task)

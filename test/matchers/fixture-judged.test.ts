@@ -90,9 +90,16 @@ test('a record run, then an offline replay run with CI=true, give the same verdi
     )
     expect(files.length).toBeGreaterThanOrEqual(judgedLive)
 
+    const agentFiles = files.length - judgedLive
+    expect(agentFiles).toBeGreaterThan(0)
+
+    // Offline: the server is told to refuse everything, and is never asked.
     server.clearRequests()
-    const replayed = await runCopy(dir, { ci: true })
-    expect(judgeRequests()).toHaveLength(0)
+    const replayed = await runCopy(dir, {
+      ci: true,
+      env: { FAKE_OPENAI_URL: 'http://127.0.0.1:9/v1' },
+    })
+    expect(server.requests).toHaveLength(0)
     expect(replayed.cassettes).toMatchObject({ mode: 'replay', misses: [] })
     expect(replayed.cassettes?.used.length).toBeGreaterThanOrEqual(judgedLive)
     expect(replayed.states).toEqual(recorded.states)
@@ -130,6 +137,7 @@ test('in replay mode a miss fails its assertion, and a miss the code under test 
       join(dir, 'unrecorded.test.ts'),
       `import { createRubricScorer } from 'rubricate'
 import { expect, test } from 'vitest'
+import { supportAgent } from './support-agent'
 
 test('a rubric with no cassette', async () => {
   await expect('sorry, refund').toSatisfyRubric('- Mentions refund')
@@ -138,6 +146,10 @@ test('a rubric with no cassette', async () => {
 test('a scorer whose miss is caught', async () => {
   const scorer = createRubricScorer({ criteria: '- Mentions sorry' })
   await scorer.run({ output: 'sorry' }).catch(() => undefined)
+})
+
+test('an agent whose miss is caught', async () => {
+  await supportAgent('a question never recorded').catch(() => undefined)
 })
 `,
     )
@@ -156,9 +168,11 @@ test('a scorer whose miss is caught', async () => {
     // The swallowed miss fails the file, once, and the reported one is not repeated there.
     const file = failureBlock(run.stderr, 'unrecorded.test.ts [ unrecorded.test.ts ]')
     expect(file).toMatch(
-      /^Error: \[rubricate\] This test file fails: 1 model call had no cassette to replay, and the code under test may have caught the error it got, so no test failed for it\.\n\n\[rubricate\] /,
+      /^Error: \[rubricate\] This test file fails: 2 model calls had no cassette to replay, and the code under test may have caught the error it got, so no test failed for it\.\n\n\[rubricate\] /,
     )
     expect(file).toContain('a scorer whose miss is caught')
+    expect(file).toContain('an agent whose miss is caught')
+    expect(file).toContain('gpt-agent')
     expect(file).not.toContain('a rubric with no cassette')
   } finally {
     await removeCopy(dir)
