@@ -281,3 +281,16 @@ test('a corrupt cassette answers an error the session keeps, and the file is lef
   ])
   expect(await readFile(path, 'utf8')).toBe('not json')
 })
+
+test('a live agent call that cannot connect fails as a connection error, and nothing is recorded', async () => {
+  configureRubricate({ cassettes: { mode: 'auto' } })
+  server = await startFakeOpenAI()
+  const baseURL = server.baseURL
+  await server.close()
+  const client = new OpenAI({ baseURL, apiKey: 'sk-test', maxRetries: 0 })
+  await expect(client.chat.completions.create(ask('anyone?'))).rejects.toBeInstanceOf(
+    OpenAI.APIConnectionError,
+  )
+  expect(await filesUnder(folder.dir)).toEqual([])
+  expect(session.errors()).toEqual([])
+})
