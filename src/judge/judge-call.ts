@@ -234,10 +234,13 @@ function withOverrides(judge: ParsedJudge, options: JudgeCallOptions): ParsedJud
 }
 
 /** The liveliest source among the exchanges: one live request makes the whole call live. */
+// A call whose reply was recorded is 'recorded', even if a transient failure (a 429 that is never
+// recorded) went live before it; otherwise any live exchange makes it 'live'.
 function sourceOf(exchanges: ExchangeEvent[]): JudgeCallSource {
   const sources = new Set(exchanges.map((event) => event.source))
+  if (sources.has('recorded')) return 'recorded'
   if (sources.has('live') || sources.size === 0) return 'live'
-  return sources.has('recorded') ? 'recorded' : 'replayed'
+  return 'replayed'
 }
 
 function sumUsage(parts: TokenUsage[]): TokenUsage {

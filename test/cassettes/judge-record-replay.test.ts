@@ -278,7 +278,11 @@ test('a retried 429 is not recorded, the 200 after it is, and the call replays a
   )
   const first = await scorer.run({ output: 'x' })
   expect(server.requests).toHaveLength(2)
-  expect(first.judgeCalls[0]).toMatchObject({ status: 'success', modelCallCount: 2 })
+  expect(first.judgeCalls[0]).toMatchObject({
+    status: 'success',
+    modelCallCount: 2,
+    source: 'recorded',
+  })
   const [entry] = await entriesUnder(folder.dir)
   expect(entry.response.status).toBe(200)
   await server.close()
