@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest'
+import { afterEach, beforeEach, expect, test } from 'vitest'
 import rubricatePlugin, { rubricate } from '../../reporters/plugin'
 import { deserializePluginOptions, serializePluginOptions } from '../../src/plugin-options'
 
@@ -74,4 +74,34 @@ test('the plugin rejects unknown options and bad values where they are written',
 test('the default export is the named one', () => {
   expect(rubricatePlugin).toBe(rubricate)
   expect(rubricate().name).toBe('rubricate')
+})
+
+type ConfigHook = (config: { test?: { testTimeout?: number } }) => unknown
+
+// The repository's setup file sets RUBRICATE_CASSETTES=off for every test; these tests decide it.
+const hermeticMode = process.env.RUBRICATE_CASSETTES
+beforeEach(() => {
+  delete process.env.RUBRICATE_CASSETTES
+})
+afterEach(() => {
+  delete process.env.CI
+  if (hermeticMode === undefined) delete process.env.RUBRICATE_CASSETTES
+  else process.env.RUBRICATE_CASSETTES = hermeticMode
+})
+const configHook = (plugin: ReturnType<typeof rubricate>) => plugin.config as unknown as ConfigHook
+
+test('the test timeout becomes 60 s when judge calls may go live and none is set', () => {
+  expect(configHook(rubricate())({})).toEqual({ test: { testTimeout: 60_000 } })
+  expect(configHook(rubricate({ cassettes: { mode: 'record' } }))({ test: {} })).toEqual({
+    test: { testTimeout: 60_000 },
+  })
+})
+
+test('a test timeout the user set, or a replaying run, keeps the test timeout as it is', () => {
+  expect(configHook(rubricate())({ test: { testTimeout: 1_000 } })).toBeUndefined()
+  expect(configHook(rubricate({ cassettes: { mode: 'replay' } }))({})).toBeUndefined()
+  process.env.CI = 'true'
+  expect(configHook(rubricate())({})).toBeUndefined()
+  process.env.RUBRICATE_CASSETTES = 'auto'
+  expect(configHook(rubricate())({})).toEqual({ test: { testTimeout: 60_000 } })
 })
