@@ -2,6 +2,7 @@
 import { expect, expectTypeOf, test } from 'vitest'
 import type { ScorerLike, ToSatisfyRubricOptions } from '../../matchers'
 import '../../matchers'
+import { createRubricScorer, createScorer } from '../../src'
 
 const scorer: ScorerLike = { id: 's', run: async () => ({ score: 1 }) }
 
@@ -30,6 +31,14 @@ test('criteria take strings, lists and criterion objects; options are typed', ()
   expectTypeOf<ToSatisfyRubricOptions['evaluation']>().toEqualTypeOf<
     'together' | 'separately' | undefined
   >()
+})
+
+test("rubricate's own scorers are accepted", () => {
+  const rubric = createRubricScorer({ criteria: '- Says hello' })
+  const custom = createScorer({ id: 'len', description: 'length' }).generateScore(() => 1)
+  void expect('x').toSatisfyRubric(rubric)
+  void expect('x').toPassScorer(rubric)
+  void expect('x').toPassScorer(custom, { threshold: 0.5 })
 })
 
 test('what must not compile', () => {
