@@ -42,12 +42,12 @@ export class CassetteStore {
   /** The entry for `key`, `undefined` when there is none, `RUBRICATE_CASSETTE_CORRUPT` when unusable. */
   read(key: string): CassetteEntry | undefined {
     const file = this.file(key)
-    const first = readText(file)
+    const first = this.#readText(file)
     if (first === undefined) return undefined
     let parsed = parseEntry(first, key)
     if (typeof parsed === 'string') {
       // A writer that does not rename atomically (an editor, a merge tool) may be mid-write: look again once.
-      const second = readText(file)
+      const second = this.#readText(file)
       if (second === undefined) return undefined
       parsed = parseEntry(second, key)
     }
@@ -94,6 +94,28 @@ export class CassetteStore {
     return new CassetteCorruptError(messages.cassetteCorrupt(displayPath(file), reason), file)
   }
 
+  /**
+   * A file's text, `undefined` when there is none. A file that exists but cannot be read (a
+   * folder in its place, no permission) is `RUBRICATE_CASSETTE_CORRUPT` naming it: thrown raw,
+   * the judge's SDK would take it for a connection error and retry it.
+   */
+  #readText(file: string): string | undefined {
+    try {
+      return readFileSync(file, 'utf8')
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+      throw new CassetteCorruptError(
+        messages.cassetteCorrupt(
+          displayPath(file),
+          `it cannot be read (${(error as Error).message})`,
+        ),
+        file,
+        { cause: error },
+      )
+    }
+  }
+
   async #writeNow(entry: CassetteEntry): Promise<void> {
     const file = this.file(entry.key)
     const temp = `${file}.${process.pid}.${threadId}.${Math.random().toString(36).slice(2, 10)}.tmp`
@@ -121,16 +143,6 @@ export function storeFor(dir: string): CassetteStore {
     stores.set(dir, store)
   }
   return store
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
-    throw error
-  }
 }
 
 // Windows refuses to rename over a file another process holds open; the holder is a reader that

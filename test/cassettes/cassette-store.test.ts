@@ -117,3 +117,17 @@ test('many concurrent writes, distinct and repeated keys, leave whole files and 
   expect(listing.entries).toHaveLength(40)
   expect(listing.others).toEqual([])
 })
+
+test('an entry path that cannot be read (a folder in its place) is RUBRICATE_CASSETTE_CORRUPT naming it', async () => {
+  const store = new CassetteStore(folder.dir)
+  const key = 'cd'.repeat(32)
+  const file = join(folder.dir, 'cd', `${key}.json`)
+  await mkdir(file, { recursive: true })
+  expect(() => store.read(key)).toThrowError(
+    expect.objectContaining({
+      code: 'RUBRICATE_CASSETTE_CORRUPT',
+      file,
+      message: `[rubricate] The cassette file "${file}" cannot be used: it cannot be read (EISDIR: illegal operation on a directory, read). It was left as it was. Restore it from version control, or delete it and record it again with RUBRICATE_CASSETTES=auto; "npx rubricate cassettes verify" checks every file.`,
+    }),
+  )
+})
