@@ -174,7 +174,7 @@ const BUILT_FROM = ['src', 'matchers', 'reporters']
 const ENTRIES = ['index.js', 'plugin.js', 'reporter.js', 'setup.js', 'matchers.js', 'cli.js']
 
 /** Fail early with a clear message when dist/ is missing or older than the sources. */
-function assertDistIsBuilt(): void {
+export function assertDistIsBuilt(): void {
   const missing = ENTRIES.filter((entry) => !existsSync(join(repoRoot, 'dist', entry)))
   if (missing.length > 0) {
     throw new Error(

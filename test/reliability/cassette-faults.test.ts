@@ -1,0 +1,311 @@
+// Group 4: the cassette folder is damaged, read-only, missing, or cannot be written. Each fault is
+// a clear error naming the file (or a replay that still works), and nothing is lost or left
+// half-written.
+import { execFile, execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import { configureRubricate } from '../../src'
+import { fakeReply } from '../../src/testing'
+import { filesUnder, useCassetteFolder } from '../cassettes/support'
+import { assertDistIsBuilt, fixturesDir } from '../support/run-vitest'
+import {
+  failureOf,
+  judgeRubric,
+  judgeServer,
+  PASSING_VERDICT,
+  SPLIT_VERDICT,
+  SPLIT_VERDICTS,
+} from './support'
+
+const folder = useCassetteFolder()
+
+/** Set the cassette mode for the rest of the test (useCassetteFolder() resets it to "off"). */
+function mode(value: 'replay' | 'auto' | 'record'): void {
+  process.env.RUBRICATE_CASSETTES = value
+}
+
+/** Record one judgment; its file, text and the judge that made it. */
+async function recordOne(output = 'Hello! It is noon.') {
+  const { server, judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT))
+  mode('auto')
+  const result = await judgeRubric(judge, output)
+  expect(result.judgeCalls[0]?.source).toBe('recorded')
+  const key = result.judgeCalls[0]?.cassetteKey as string
+  const file = join(folder.dir, key.slice(0, 2), `${key}.json`)
+  server.clearRequests()
+  return {
+    server,
+    judge,
+    file,
+    text: await readFile(file, 'utf8'),
+    key: result.judgeCalls[0]?.cassetteKey as string,
+  }
+}
+
+const corrupt = (file: string, reason: string) =>
+  `[rubricate] The cassette file "${file}" cannot be used: ${reason}. It was left as it was. Restore it from version control, or delete it and record it again with RUBRICATE_CASSETTES=auto; "npx rubricate cassettes verify" checks every file.`
+
+const writeFailed = (file: string, reason: string) =>
+  `[rubricate] Could not write the cassette file "${file}": ${reason}. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay.`
+
+/**
+ * Make a folder truly read-only for this process until the test ends. Root ignores permission
+ * bits, so as root the folder and everything in it are made immutable (`chattr +i`, ext4 and
+ * most Linux file systems); anyone else gets the write bits removed.
+ */
+function makeReadOnly(dir: string): void {
+  const root = process.getuid?.() === 0
+  if (root) execFileSync('chattr', ['-R', '+i', dir])
+  else execFileSync('chmod', ['-R', 'a-w', dir])
+  onTestFinished(() => {
+    if (root) execFileSync('chattr', ['-R', '-i', dir])
+    else execFileSync('chmod', ['-R', 'u+w', dir])
+  })
+}
+
+interface Damage {
+  name: string
+  /** The damaged content, from the good text and the text of another entry. */
+  content: (good: string, other: string) => string | Buffer
+  /** The reason given; a RegExp where the parser's wording may vary. */
+  reason: string | RegExp
+}
+
+const damages: Damage[] = [
+  {
+    name: 'an empty file',
+    content: () => '',
+    reason: 'it is not valid JSON (Unexpected end of JSON input)',
+  },
+  {
+    name: 'a file of blank lines',
+    content: () => '\n\n  \n',
+    reason: 'it is not valid JSON (Unexpected end of JSON input)',
+  },
+  {
+    name: 'a file truncated half-way',
+    content: (good) => good.slice(0, good.length >> 1),
+    reason: /^it is not valid JSON \(.+\)$/,
+  },
+  {
+    name: 'a file cut one byte short',
+    content: (good) => good.trimEnd().slice(0, -1),
+    reason: /^it is not valid JSON \(.+\)$/,
+  },
+  {
+    name: 'bytes that are not UTF-8',
+    content: () => Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0xc3, 0x28]),
+    reason: /^it is not valid JSON \(.+\)$/,
+  },
+  {
+    name: 'a file left with merge-conflict markers',
+    content: (good, other) => `<<<<<<< HEAD\n${good}=======\n${other}>>>>>>> main\n`,
+    reason: /^it is not valid JSON \(.+\)$/,
+  },
+  { name: 'JSON null', content: () => 'null', reason: 'it is not a JSON object' },
+  { name: 'a JSON list', content: (good) => `[${good}]`, reason: 'it is not a JSON object' },
+  {
+    name: 'a newer format version',
+    content: (good) => good.replace('"v": 1', '"v": 2'),
+    reason: 'its format version "v" is 2, not 1',
+  },
+  {
+    name: 'a key that is not a sha256',
+    content: (good) => good.replace(/"key": "[0-9a-f]{64}"/, '"key": "abc"'),
+    reason: 'its "key" is not a sha256 hex string',
+  },
+  {
+    name: 'a response with no body',
+    content: (good) =>
+      JSON.stringify({ ...JSON.parse(good), response: { status: 200, headers: {} } }),
+    reason: 'its "response" must hold exactly one of "json", "text", "base64", "sse"',
+  },
+  {
+    name: 'a status that is not a number',
+    content: (good) => good.replace('"status": 200', '"status": "200"'),
+    reason: 'its "response.status" is not an integer',
+  },
+  {
+    name: 'no request',
+    content: (good) => JSON.stringify({ ...JSON.parse(good), request: undefined }),
+    reason: 'it has no "request" object',
+  },
+]
+
+describe('4. Cassette faults', () => {
+  test.for(damages)(
+    '$name is RUBRICATE_CASSETTE_CORRUPT naming the file, left as it was, in replay and auto mode',
+    async ({ content, reason }) => {
+      const other = await recordOne('Another output.')
+      const { server, judge, file, text } = await recordOne()
+      const damaged = content(text, other.text)
+      await writeFile(file, damaged)
+      for (const each of ['replay', 'auto'] as const) {
+        mode(each)
+        const { root } = await failureOf(judgeRubric(judge))
+        expect(root.code).toBe('RUBRICATE_CASSETTE_CORRUPT')
+        expect(root.file).toBe(file)
+        if (typeof reason === 'string') expect(root.message).toBe(corrupt(file, reason))
+        else {
+          const [head, tail] = corrupt(file, '\0').split('\0') as [string, string]
+          expect(root.message.startsWith(head) && root.message.endsWith(tail)).toBe(true)
+          expect(root.message.slice(head.length, -tail.length)).toMatch(reason)
+        }
+      }
+      expect(await readFile(file)).toEqual(Buffer.from(damaged))
+      // Never sent live in place of the damaged entry; the other entry still replays.
+      expect(server.requests).toHaveLength(0)
+      mode('replay')
+      expect((await judgeRubric(other.judge, 'Another output.')).judgeCalls[0]?.source).toBe(
+        'replayed',
+      )
+    },
+  )
+
+  test('a file holding another entry (its key does not match its name) is RUBRICATE_CASSETTE_CORRUPT', async () => {
+    const other = await recordOne('Another output.')
+    const { judge, file, key } = await recordOne()
+    await writeFile(file, other.text)
+    mode('replay')
+    const { root } = await failureOf(judgeRubric(judge))
+    expect(root.message).toBe(
+      corrupt(file, `its "key" is ${other.key}, but the file is named for ${key}`),
+    )
+    expect(await readFile(file, 'utf8')).toBe(other.text)
+  })
+
+  test('a folder where the entry file should be is RUBRICATE_CASSETTE_CORRUPT naming it, with no retry', async () => {
+    const { server, judge, file } = await recordOne()
+    await rm(file)
+    await mkdir(file)
+    mode('replay')
+    const { root } = await failureOf(judgeRubric(judge))
+    expect(root.message).toBe(
+      corrupt(file, 'it cannot be read (EISDIR: illegal operation on a directory, read)'),
+    )
+    expect(server.requests).toHaveLength(0)
+  })
+
+  test('a read-only cassette folder replays every hit, in replay and in auto mode', async () => {
+    const { server, judge, text, file } = await recordOne()
+    makeReadOnly(folder.dir)
+    for (const each of ['replay', 'auto'] as const) {
+      mode(each)
+      const result = await judgeRubric(judge)
+      expect(result.verdicts).toEqual(SPLIT_VERDICTS)
+      expect(result.judgeCalls[0]?.source).toBe('replayed')
+    }
+    expect(server.requests).toHaveLength(0)
+    expect(await readFile(file, 'utf8')).toBe(text)
+  })
+
+  test('recording into a read-only cassette folder is a clear error naming the file, and changes nothing', async () => {
+    const { judge, text, file } = await recordOne()
+    makeReadOnly(folder.dir)
+    const before = await filesUnder(folder.dir)
+    mode('record')
+    const rerecord = await failureOf(judgeRubric(judge))
+    expect(rerecord.root).toMatchObject({ code: 'RUBRICATE_USAGE' })
+    expect(rerecord.root.message).toMatch(
+      new RegExp(
+        `^${escapeRegExp(writeFailed(file, '\0')).replace('\0', '(EPERM|EACCES|EROFS): .+')}$`,
+      ),
+    )
+    mode('auto')
+    const miss = await failureOf(judgeRubric(judge, 'A new output, never recorded.'))
+    expect(miss.root.message).toMatch(
+      /^\[rubricate\] Could not write the cassette file ".+\.json": (EPERM|EACCES|EROFS): /,
+    )
+    expect(await filesUnder(folder.dir)).toEqual(before)
+    expect(await readFile(file, 'utf8')).toBe(text)
+  })
+
+  test('a missing cassette folder is a miss in replay mode (nothing created), and is created by a recording', async () => {
+    const { judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT))
+    const dir = join(folder.dir, 'not', 'there', 'yet')
+    configureRubricate({ cassettes: { dir } })
+    mode('replay')
+    const { root } = await failureOf(judgeRubric(judge))
+    expect(root.code).toBe('RUBRICATE_CASSETTE_MISS')
+    expect(existsSync(join(folder.dir, 'not'))).toBe(false)
+    mode('auto')
+    expect((await judgeRubric(judge)).judgeCalls[0]?.source).toBe('recorded')
+    mode('replay')
+    expect((await judgeRubric(judge)).verdicts).toEqual(SPLIT_VERDICTS)
+  })
+
+  test('a file where the cassette folder should be: a miss on replay, a clear write error on record', async () => {
+    const { judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT))
+    const dir = join(folder.dir, 'cassettes')
+    await writeFile(dir, 'not a folder')
+    configureRubricate({ cassettes: { dir } })
+    mode('replay')
+    expect((await failureOf(judgeRubric(judge))).root.code).toBe('RUBRICATE_CASSETTE_MISS')
+    mode('auto')
+    const { root } = await failureOf(judgeRubric(judge))
+    expect(root.code).toBe('RUBRICATE_USAGE')
+    const entryFile = /"(.+)": ENOTDIR/.exec(root.message)?.[1] ?? ''
+    expect(entryFile).toMatch(new RegExp(`^${escapeRegExp(dir)}/[0-9a-f]{2}/[0-9a-f]{64}\\.json$`))
+    expect(root.message).toMatch(
+      new RegExp(
+        `^${escapeRegExp(writeFailed(entryFile, '\0')).replace('\0', "ENOTDIR: not a directory, mkdir '.+'")}$`,
+      ),
+    )
+    expect(await readFile(dir, 'utf8')).toBe('not a folder')
+  })
+
+  test('a write that fails half-way (file size limit) leaves no entry and no temp file, and a later recording works', async () => {
+    assertDistIsBuilt()
+    const { server } = await judgeServer(fakeReply.json(PASSING_VERDICT))
+    const run = async (limit: string) => {
+      const { stdout } = await promisify(execFile)(
+        'bash',
+        [
+          '-c',
+          `ulimit -f ${limit} && exec "$0" "$1"`,
+          process.execPath,
+          join(fixturesDir, 'reliability-cassettes/record-one.mjs'),
+        ],
+        {
+          cwd: join(fixturesDir, '..', '..'),
+          env: {
+            PATH: process.env.PATH,
+            CASSETTE_DIR: folder.dir,
+            FAKE_OPENAI_URL: server.baseURL,
+            OUTPUT: `Hello! It is noon. ${'More words. '.repeat(500)}`,
+          },
+        },
+      )
+      return JSON.parse(stdout.trim().split('\n').at(-1) as string)
+    }
+    // 2 KB: the entry (over 6 KB) is cut off mid-write with EFBIG.
+    const failed = await run('2')
+    expect(failed.code).toBe('RUBRICATE_USAGE')
+    expect(failed.message).toMatch(
+      /^\[rubricate\] Could not write the cassette file ".+\/[0-9a-f]{2}\/[0-9a-f]{64}\.json": EFBIG: file too large, write\. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay\.$/,
+    )
+    expect(await filesUnder(folder.dir)).toEqual([])
+    expect(await run('unlimited')).toEqual({ passed: true, source: 'recorded' })
+    const files = await filesUnder(folder.dir)
+    expect(files).toHaveLength(1)
+    expect(files[0]).toMatch(/^[0-9a-f]{2}\/[0-9a-f]{64}\.json$/)
+    expect(
+      JSON.parse(await readFile(join(folder.dir, files[0] as string), 'utf8')).response.status,
+    ).toBe(200)
+  })
+
+  test('leftover temp files and stray files in the folder do not disturb a replay', async () => {
+    const { judge, file } = await recordOne()
+    await writeFile(`${file}.4242.0.abcdefgh.tmp`, '{"v": 1, "key": "half')
+    await writeFile(join(folder.dir, 'README.md'), '# cassettes')
+    mode('replay')
+    expect((await judgeRubric(judge)).verdicts).toEqual(SPLIT_VERDICTS)
+  })
+})
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
