@@ -462,6 +462,10 @@ export const messages = {
     format(
       `Refused to write the cassette entry ${entry}: after redaction it still holds ${label} at "${path}". Nothing was written. Built-in redaction replaces secrets in string values; this one survived (in an object key, or it was put back by your cassettes.redact hook). Remove it in cassettes.redact(entry).`,
     ),
+  secretInStream: (entry: string, label: string, path: string): string =>
+    format(
+      `Refused to write the cassette entry ${entry}: its streamed reply spells out ${label} across several events at "${path}", where no single event holds all of it, so redaction cannot remove it. Nothing was written. The model echoed the secret: change the prompt so that it does not, or remove the pieces in cassettes.redact(entry).`,
+    ),
   redactHookFailed: (reason: string): string =>
     format(
       `Your cassettes.redact hook threw: ${reason}. It is called with the request alone ("response" is undefined) before keying, and with the whole entry before writing; it must return the entry.`,

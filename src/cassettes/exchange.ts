@@ -23,6 +23,7 @@ import {
   storedHeaders,
   teeEventStream,
 } from './replay-response'
+import { findSecretInStream } from './stream-secrets'
 
 /**
  * One HTTP exchange through the cassettes, shared by the judge's fetch, the msw handlers and the
@@ -200,6 +201,16 @@ async function record(
   if (leak) {
     throw new SecretInCassetteError(
       messages.secretInCassette(`${entry.key} (${entry.request.endpoint})`, leak.label, leak.path),
+    )
+  }
+  const spelled = entry.response.sse && findSecretInStream(entry.response.sse, secrets)
+  if (spelled) {
+    throw new SecretInCassetteError(
+      messages.secretInStream(
+        `${entry.key} (${entry.request.endpoint})`,
+        spelled.label,
+        spelled.path,
+      ),
     )
   }
   await store.write(entry)
