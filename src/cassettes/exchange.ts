@@ -115,21 +115,23 @@ async function liveAndRecord(
 ): Promise<Response> {
   const { request } = input
   const live = await limited(input)
-  const finish = (recorded: boolean) => {
+  // The written key can differ from the request's when redaction learnt of a new secret in
+  // between (environment names are listed afresh before every write): report the one on disk.
+  const finish = (recorded: boolean, key = request.key) => {
     inFlight.delete(id)
     settle()
-    input.onExchange?.({ source: recorded ? 'recorded' : 'live', key: request.key })
+    input.onExchange?.({ source: recorded ? 'recorded' : 'live', key })
   }
   if (isEventStream(live.headers) && isRecordableStatus(live.status) && live.body) {
     const { response, done } = teeEventStream(live, async (chunks?: SseChunk[]) => {
       if (!chunks) return finish(false)
       try {
-        await record(input, store, {
+        const key = await record(input, store, {
           status: live.status,
           headers: storedHeaders(live.headers),
           sse: chunks,
         })
-        finish(true)
+        finish(true, key)
       } catch (error) {
         finish(false)
         cassetteSession().recordError(error as Error)
@@ -148,12 +150,12 @@ async function liveAndRecord(
     )
   }
   if (isRecordableStatus(live.status)) {
-    await record(input, store, {
+    const key = await record(input, store, {
       status: live.status,
       headers: storedHeaders(live.headers),
       ...body,
     })
-    finish(true)
+    finish(true, key)
   } else {
     finish(false)
   }
@@ -168,12 +170,12 @@ function limited(input: ExchangeInput): Promise<Response> {
   return input.path === 'judge' ? withLiveLimits(input.config, input.live) : input.live()
 }
 
-/** Redact, hook, rescan, write. @internal */
+/** Redact, hook, rescan, write; the key written. @internal */
 async function record(
   input: ExchangeInput,
   store: CassetteStore,
   response: CassetteResponse,
-): Promise<void> {
+): Promise<string> {
   const request = refreshPrepared(input.request)
   const secrets = request.secrets
   let entry: CassetteEntry = {
@@ -215,4 +217,5 @@ async function record(
   }
   await store.write(entry)
   cassetteSession().markUsed(entry.key)
+  return entry.key
 }
