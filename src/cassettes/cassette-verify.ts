@@ -4,6 +4,7 @@ import { computeKey } from './cassette-key'
 import { forEachBatch } from './cassette-stats'
 import { CassetteStore } from './cassette-store'
 import { envSecrets, findSecret, secretSet } from './redaction'
+import { findSecretInStream } from './stream-secrets'
 
 /** One thing wrong with a cassette folder. @internal */
 export interface VerifyProblem {
@@ -58,7 +59,9 @@ export async function verifyCassettes(
         problem: `its request keys to ${computed}, not ${key}: the request was edited after recording, so replay will never find it; record it again`,
       })
     }
-    const leak = findSecret(entry, secrets)
+    const leak =
+      findSecret(entry, secrets) ??
+      (entry.response.sse && findSecretInStream(entry.response.sse, secrets))
     if (leak)
       problems.push({
         file,
