@@ -4,13 +4,13 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { configureRubricate } from '../../src'
 import { fakeReply } from '../../src/testing'
 import { filesUnder, useCassetteFolder } from '../cassettes/support'
-import { assertDistIsBuilt, fixturesDir } from '../support/run-vitest'
+import { assertDistIsBuilt, fixturesDir, repoRoot } from '../support/run-vitest'
 import {
   failureOf,
   judgeRubric,
@@ -303,6 +303,41 @@ describe('4. Cassette faults', () => {
     await writeFile(join(folder.dir, 'README.md'), '# cassettes')
     mode('replay')
     expect((await judgeRubric(judge)).verdicts).toEqual(SPLIT_VERDICTS)
+  })
+
+  test('a file whose request was edited after recording, and damaged files, are each named by "rubricate cassettes verify"', async () => {
+    assertDistIsBuilt()
+    const edited = await recordOne('Edited later.')
+    const damaged = await recordOne('Damaged later.')
+    const { file } = await recordOne()
+    await writeFile(edited.file, edited.text.replace('Edited later.', 'Edited by hand.'))
+    await writeFile(damaged.file, damaged.text.slice(0, 100))
+    await writeFile(`${file}.999.0.zzzzzzzz.tmp`, '{')
+    const verify = await promisify(execFile)(
+      process.execPath,
+      [join(repoRoot, 'dist/cli.js'), 'cassettes', 'verify', '--dir', folder.dir],
+      { cwd: folder.dir },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    )
+    expect(verify.code).toBe(1)
+    const lines = verify.stderr.trim().split('\n')
+    expect(lines[0]).toBe('[rubricate] 3 problems in ./ (3 entries):')
+    const named = (path: string) =>
+      lines.find((line) => line.startsWith(`  ${relative(folder.dir, path)}: `))
+    expect(named(edited.file)).toMatch(
+      /: its request keys to [0-9a-f]{64}, not [0-9a-f]{64}: the request was edited after recording, so replay will never find it; record it again$/,
+    )
+    expect(named(damaged.file)).toMatch(/: it is not valid JSON \(.+\)$/)
+    expect(named(`${file}.999.0.zzzzzzzz.tmp`)).toMatch(
+      /: a temporary file left by an interrupted write; delete it$/,
+    )
+    // The untouched entry still replays; the edited one still answers its original request.
+    mode('replay')
+    expect((await judgeRubric(edited.judge, 'Edited later.')).judgeCalls[0]?.source).toBe(
+      'replayed',
+    )
   })
 })
 

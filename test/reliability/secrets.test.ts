@@ -9,6 +9,9 @@ import OpenAI from 'openai'
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest'
 import { configureRubricate, createRubricScorer, type OpenAICompatibleJudge } from '../../src'
 import { withCallContext } from '../../src/call-context'
+import { computeKey } from '../../src/cassettes/cassette-key'
+import { CassetteStore } from '../../src/cassettes/cassette-store'
+import { verifyCassettes } from '../../src/cassettes/cassette-verify'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/msw-server'
 import { type FakeRequest, fakeReply } from '../../src/testing'
 import { filesUnder, testIn, useCassetteFolder } from '../cassettes/support'
@@ -301,5 +304,34 @@ describe('6. Secrets', () => {
       'its streamed reply spells out OPENAI_API_KEY across several events at "response.sse[*].choices[0].delta.content"',
     )
     expect(await filesUnder(folder.dir)).toEqual([])
+  })
+
+  test('"rubricate cassettes verify" finds a key that a stored stream spells out across its events', async () => {
+    const key = 'sk-proj-Pl4nt3dStr34mK3yWWW'
+    const events = ['Your key: ', ...(key.match(/.{1,5}/g) ?? [])].map((content, t) => ({
+      t,
+      chunk: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`,
+    }))
+    const body = {
+      model: 'gpt-agent',
+      messages: [{ role: 'user', content: 'Echo my key' }],
+      stream: true,
+    }
+    // Written straight to the store, as an older version (or a hand edit) might have left it.
+    await new CassetteStore(folder.dir).write({
+      v: 1,
+      key: computeKey('chat/completions', body),
+      recordedAt: '2026-01-01T00:00:00.000Z',
+      request: { method: 'POST', endpoint: 'chat/completions', body },
+      response: { status: 200, headers: { 'content-type': 'text/event-stream' }, sse: events },
+    })
+    const report = await verifyCassettes(folder.dir, { OPENAI_API_KEY: key })
+    expect(report.problems).toEqual([
+      {
+        file: expect.stringMatching(/[0-9a-f]{64}\.json$/),
+        problem:
+          'it holds OPENAI_API_KEY at "response.sse[*].choices[0].delta.content"; remove it and rotate the secret',
+      },
+    ])
   })
 })
