@@ -10,6 +10,8 @@ import { runVitest } from '../support/run-vitest'
 import { entriesUnder, filesUnder } from './support'
 
 let fake: FakeOpenAI | undefined
+// The fixture has eight worker files (the reliability suite's load test runs all of them).
+const WORKERS = ['worker-a', 'worker-b', 'worker-c', 'worker-d']
 
 afterEach(async () => {
   await fake?.close()
@@ -43,7 +45,7 @@ test('a client built at module scope of a test file is recorded, then replayed w
 
 test('four processes recording 200 distinct and 50 shared exchanges into one folder lose nothing and leave no temp file', async () => {
   const { dir, work, env } = await setUp()
-  const recorded = await runVitest('cassettes-agents', ['worker-'], { env: env('auto') })
+  const recorded = await runVitest('cassettes-agents', WORKERS, { env: env('auto') })
   expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0)
   const pids = new Set((await readdir(join(work, 'pids'))).map((name) => name.split('-').at(-1)))
   expect(pids.size).toBe(4)
@@ -56,6 +58,6 @@ test('four processes recording 200 distinct and 50 shared exchanges into one fol
   expect(requests).toBeLessThanOrEqual(400)
 
   await fake?.close()
-  const replayed = await runVitest('cassettes-agents', ['worker-'], { env: env('replay') })
+  const replayed = await runVitest('cassettes-agents', WORKERS, { env: env('replay') })
   expect(replayed.exitCode, replayed.stdout + replayed.stderr).toBe(0)
 }, 180_000)
