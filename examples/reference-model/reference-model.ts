@@ -1,0 +1,65 @@
+// The reference model: a deterministic OpenAI-compatible server that plays every agent of the
+// examples and their judge, from the rules written next to each example. The committed cassettes
+// were recorded against it (`npm run examples:record`), because no hosted model is reachable from
+// the machines this repository is built on. Re-record against a real model to see real verdicts.
+import { type FakeOpenAI, fakeReply, type FakeRequest, startFakeOpenAI } from 'rubricate/testing'
+import codeWriting from '../code-writing/code-writing.rules'
+import customScorer from '../custom-scorer/custom-scorer.rules'
+import failing from '../failing/failing.rules'
+import researchReport from '../research-report/research-report.rules'
+import supportAgent from '../support-agent/support-agent.rules'
+import { rubricJudge } from './rubric-judge'
+import type { ExampleRules, ModelRequest, Rule } from './rules'
+
+const EXAMPLES: Record<string, ExampleRules> = {
+  'code-writing': codeWriting,
+  'custom-scorer': customScorer,
+  failing,
+  'research-report': researchReport,
+  'support-agent': supportAgent,
+}
+
+/**
+ * Start the reference model on 127.0.0.1 (a random port). Point `OPENAI_BASE_URL` at its
+ * `baseURL`. A request that no rule answers gets an HTTP 400 that says so.
+ */
+export async function startReferenceModel(): Promise<FakeOpenAI> {
+  const rules: Rule[] = [
+    ...Object.values(EXAMPLES).flatMap((example) => example.rules ?? []),
+    rubricJudge(Object.values(EXAMPLES).flatMap((example) => example.criteria ?? [])),
+  ]
+  return startFakeOpenAI({
+    reply: (raw) => {
+      const request = readRequest(raw)
+      const rule = rules.find((candidate) => candidate.match(request))
+      if (rule) return rule.reply(request)
+      return fakeReply.status(400, {
+        message: `The reference model has no rule for this request (model "${request.model}", system prompt "${request.system.slice(0, 60)}", user message "${request.user.slice(0, 60)}"). Add one to the rules file of the example that sends it (examples/<case>/<case>.rules.ts).`,
+      })
+    },
+  })
+}
+
+function readRequest(raw: FakeRequest): ModelRequest {
+  const body = (raw.body ?? {}) as {
+    model?: string
+    messages?: { role: string; content: unknown }[]
+    response_format?: { json_schema?: { name?: string } }
+  }
+  const messages = body.messages ?? []
+  const text = (role: string) =>
+    messages.filter((message) => message.role === role).map((message) => textOf(message.content))
+  return {
+    model: body.model ?? '',
+    system: text('system')[0] ?? '',
+    user: text('user').at(-1) ?? '',
+    schemaName: body.response_format?.json_schema?.name,
+    raw,
+  }
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (Array.isArray(content)) return content.map((part) => part?.text ?? '').join('')
+  return ''
+}
