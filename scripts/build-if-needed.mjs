@@ -1,14 +1,27 @@
 // Build the package when dist/ is missing or older than its sources, so that `npm run examples`
-// works on a fresh clone (`npm ci && npm run examples`) and stays fast after that.
+// works on a fresh clone (`npm ci && npm run examples`) and stays fast after that. With `--check`,
+// only say whether a build is needed (exit code 1 when it is).
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
-const ENTRIES = ['index.js', 'plugin.js', 'reporter.js', 'setup.js', 'matchers.js', 'testing.js', 'cli.js']
+const ENTRIES = [
+  'index.js',
+  'plugin.js',
+  'reporter.js',
+  'setup.js',
+  'matchers.js',
+  'testing.js',
+  'cli.js',
+]
 const SOURCES = ['src', 'matchers', 'reporters', 'package.json', 'tsup.config.ts', 'tsconfig.json']
 
 const reason = whyBuild()
+if (reason && process.argv.includes('--check')) {
+  console.error(`dist/ is out of date: ${reason}. Run "npm run build".`)
+  process.exit(1)
+}
 if (reason) {
   console.log(`Building rubricate first: ${reason}.`)
   const result = spawnSync('npm', ['run', 'build'], {

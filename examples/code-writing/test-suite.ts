@@ -29,9 +29,13 @@ export function runFindDuplicatesSuite(code: string): SuiteReport {
   const lines: string[] = []
   let fn: unknown
   try {
-    fn = vm.runInNewContext(`${code}\n;typeof find_duplicates === 'function' ? find_duplicates : undefined`, {}, {
-      timeout: 1000,
-    })
+    fn = vm.runInNewContext(
+      `${code}\n;typeof find_duplicates === 'function' ? find_duplicates : undefined`,
+      {},
+      {
+        timeout: 1000,
+      },
+    )
   } catch (error) {
     lines.push(`✗ the code does not run: ${(error as Error).message}`)
   }
@@ -40,13 +44,16 @@ export function runFindDuplicatesSuite(code: string): SuiteReport {
     const call = `find_duplicates(${args.map((arg) => JSON.stringify(arg)).join(', ')})`
     let actual: string
     try {
-      actual = typeof fn === 'function' ? JSON.stringify(fn(...args)) : 'no find_duplicates function'
+      actual =
+        typeof fn === 'function' ? JSON.stringify(fn(...args)) : 'no find_duplicates function'
     } catch (error) {
       actual = `threw ${(error as Error).message}`
     }
     const ok = actual === JSON.stringify(expected)
     if (ok) passed++
-    lines.push(`${ok ? '✓' : '✗'} ${call} returns ${JSON.stringify(expected)}${ok ? '' : ` (got ${actual})`}`)
+    lines.push(
+      `${ok ? '✓' : '✗'} ${call} returns ${JSON.stringify(expected)}${ok ? '' : ` (got ${actual})`}`,
+    )
   }
   return { passed, failed: CASES.length - passed, lines }
 }

@@ -15,7 +15,8 @@ const rules: ExampleRules = {
     }),
     {
       name: 'judge: tone of a support reply',
-      match: (request) => request.system === TONE_INSTRUCTIONS && request.schemaName === 'analyze_result',
+      match: (request) =>
+        request.system === TONE_INSTRUCTIONS && request.schemaName === 'analyze_result',
       reply: (request) => {
         const reply = /^Reply: ([\s\S]*)$/m.exec(request.user)?.[1] ?? ''
         const warm = /sorry|apologi[sz]e|thank/i.test(reply)

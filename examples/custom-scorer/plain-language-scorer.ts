@@ -55,10 +55,12 @@ export const plainLanguageScorer = createScorer<string, string>({
   .generateReason(({ results, score }) => {
     const { wordsPerSentence, jargon } = results.preprocessStepResult
     const { tone, blamesCustomer } = results.analyzeStepResult
-    return [
+    const findings = [
       `${tone} tone`,
       blamesCustomer ? 'blames the customer' : 'no blame',
       `${wordsPerSentence} words a sentence`,
       jargon.length > 0 ? `jargon: ${jargon.join(', ')}` : 'no jargon',
-    ].join(', ') + ` (score ${score})`
+    ]
+    const reason = `${findings.join(', ')}.`
+    return score === 1 ? `Plain and kind: ${reason}` : `Could be plainer or kinder: ${reason}`
   })

@@ -9,7 +9,10 @@ import { dirname, join, resolve } from 'node:path'
 import { loadReferenceModel } from './load.mjs'
 
 const examples = resolve(import.meta.dirname, '..')
-const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
+const vitest = join(
+  dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
+  'vitest.mjs',
+)
 
 const { startReferenceModel } = await loadReferenceModel()
 const server = await startReferenceModel()
@@ -40,7 +43,9 @@ try {
   await server.close()
 }
 if (failed) process.exit(1)
-console.log(`\nRecorded: examples/__cassettes__ and examples/failing/__cassettes__. Review and commit them.`)
+console.log(
+  `\nRecorded: examples/__cassettes__ and examples/failing/__cassettes__. Review and commit them.`,
+)
 
 // Async: the reference model answers from this process while Vitest runs.
 function vitestRun(args) {

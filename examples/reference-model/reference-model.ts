@@ -2,7 +2,7 @@
 // examples and their judge, from the rules written next to each example. The committed cassettes
 // were recorded against it (`npm run examples:record`), because no hosted model is reachable from
 // the machines this repository is built on. Re-record against a real model to see real verdicts.
-import { type FakeOpenAI, fakeReply, type FakeRequest, startFakeOpenAI } from 'rubricate/testing'
+import { type FakeOpenAI, type FakeRequest, fakeReply, startFakeOpenAI } from 'rubricate/testing'
 import codeWriting from '../code-writing/code-writing.rules'
 import customScorer from '../custom-scorer/custom-scorer.rules'
 import failing from '../failing/failing.rules'

@@ -9,7 +9,8 @@ const refundRubric = `
 `
 
 test('answers a double-charge refund question', async () => {
-  const question = 'I was charged twice for my Lumen Plus subscription this month. Can I get a refund?'
+  const question =
+    'I was charged twice for my Lumen Plus subscription this month. Can I get a refund?'
   const reply = await supportAgent(question)
   await expect(reply).toSatisfyRubric(refundRubric, { input: question })
 })

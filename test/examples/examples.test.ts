@@ -1,0 +1,168 @@
+// The examples as a newcomer runs them: `npm run examples` (replay) and `npm run examples:failing`
+// in child processes that cannot reach anything outside loopback and have no API key, and the
+// record script against the reference model, which must give back the committed cassettes.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { cp, readdir, readFile, rm } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { beforeAll, expect, test } from 'vitest'
+import { normalise, repoRoot } from '../support/run-vitest'
+
+const guard = pathToFileURL(join(repoRoot, 'test/support/loopback-guard.mjs')).href
+const examplesDir = join(repoRoot, 'examples')
+
+interface CommandRun {
+  exitCode: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Run a command with only PATH, HOME, temp and locale variables from this process (no CI, no
+ * OPENAI_* or RUBRICATE_* variable), colours off, and the loopback guard preloaded into every
+ * Node process it starts.
+ */
+async function offline(command: string, args: string[], cwd = repoRoot): Promise<CommandRun> {
+  const env: NodeJS.ProcessEnv = {
+    NO_COLOR: '1',
+    NODE_OPTIONS: `--import=${guard}`,
+    npm_config_update_notifier: 'false',
+  }
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {
+    if (process.env[name] !== undefined) env[name] = process.env[name]
+  }
+  const child = spawn(command, args, {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk
+  })
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk
+  })
+  // Its own process group: a run that hangs is ended with everything it started.
+  const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 150_000)
+  const exitCode = await new Promise<number | null>((done, fail) => {
+    child.on('error', fail)
+    child.on('close', done)
+  }).finally(() => clearTimeout(timer))
+  return { exitCode, stdout: normalise(stdout, examplesDir), stderr: normalise(stderr) }
+}
+
+beforeAll(async () => {
+  const check = await offline(process.execPath, ['scripts/build-if-needed.mjs', '--check'])
+  if (check.exitCode !== 0) throw new Error(`${check.stderr} (npm test builds first.)`)
+})
+
+test('a child process with the guard preloaded cannot connect outside loopback', async () => {
+  const run = await offline(process.execPath, [
+    '-e',
+    "fetch('http://192.0.2.1/').catch((error) => console.log(String(error.cause)))",
+  ])
+  expect(run.stdout.trim()).toBe(
+    'Error: A test tried to connect to "192.0.2.1". Tests may only reach loopback addresses.',
+  )
+})
+
+test('npm run examples replays every model call offline with no API key and prints the verdicts', async () => {
+  const run = await offline('npm', ['run', 'examples'])
+  expect(run.exitCode, run.stdout + run.stderr).toBe(0)
+  const lines = run.stdout.split('\n').map((line) => line.trimEnd())
+  for (const expected of [
+    '     ✓ [required] Acknowledges the double charge',
+    '     ✓ [required] Explains how the refund will be processed',
+    '     ✓ [optional] Gives a timeframe for the refund',
+    '     ○ [optional] Says when the replacement will arrive: The reply says when the replacement ships, not when it will arrive.',
+    '     ✓ [required] All tests pass in the test suite',
+    '     ✓ [required] The function is named find_duplicates and accepts a single list argument',
+    '     ✓ loop: complete after 2 iterations',
+    '       2. ✓ rubric-scorer 1',
+    '       ✓ [required] The report gives concrete recommendations',
+    '     ✓ scorer "plain-language": score 1, threshold 0.75: Plain and kind: warm tone, no blame, 13 words a sentence, no jargon.',
+    '     Rubric  5 assertions: 5 passed, 0 failed, 0 errored · 11 criteria: 10 met, 0 required unmet, 1 optional unmet',
+    '      Judge  6 calls: 6 replayed, 0 recorded, 0 live · tokens 0 live, 4,847 replayed · cost $0.00',
+    '      Tests  5 passed (5)',
+  ]) {
+    expect(lines).toContain(expected)
+  }
+  // The failing example is not part of the default run.
+  expect(run.stdout).not.toContain('failing.test.ts')
+}, 180_000)
+
+test('npm run examples:failing fails and shows each criterion with the judge reasoning', async () => {
+  const run = await offline('npm', ['run', 'examples:failing'])
+  expect(run.exitCode).toBe(1)
+  expect(run.stdout).toContain(
+    [
+      '   × offers an angry customer a human to talk to [...]ms',
+      '     ✓ [required] Apologises for the slow answers',
+      '     ✗ [required] Offers to connect the customer with a human agent: The customer asked for a person; the reply explains the charge but never offers one.',
+      '     ○ [optional] Says when a human agent is available: No hours are given for the human agents.',
+    ].join('\n'),
+  )
+  const failure = run.stderr.slice(run.stderr.indexOf(' FAIL '), run.stderr.indexOf(' ❯ '))
+  expect(failure.trimEnd()).toBe(
+    [
+      ' FAIL  failing/failing.test.ts > offers an angry customer a human to talk to',
+      'Error: expect(output).toSatisfyRubric(criteria)',
+      '',
+      'Rubric not satisfied: 1 of 2 required criteria unmet.',
+      '',
+      '  ✓ [required] Apologises for the slow answers',
+      '      → The output says "I\'m sorry it has taken so long to get an answer".',
+      '  ✗ [required] Offers to connect the customer with a human agent',
+      '      → The customer asked for a person; the reply explains the charge but never offers one.',
+      '  ○ [optional] Says when a human agent is available',
+      '      → No hours are given for the human agents.',
+      '',
+      'Output: "I\'m sorry it has taken so long to get an answer. I\'ve checked your account: the charge is your annual Lumen Plus renewal from March 3. You can see it under Settings, then Billing."',
+      'Judge: gpt-4.1-mini · replayed · 851 tokens',
+    ].join('\n'),
+  )
+  expect(run.stdout).toContain(
+    '     Rubric  1 assertion: 0 passed, 1 failed, 0 errored · 3 criteria: 1 met, 1 required unmet, 1 optional unmet',
+  )
+}, 180_000)
+
+test('re-recording against the reference model gives back the committed cassettes', async () => {
+  // A copy inside the repository, so that it finds `rubricate` by the package's own name.
+  const copy = join(repoRoot, `.tmp-examples-${process.pid}`)
+  await rm(copy, { recursive: true, force: true })
+  await cp(examplesDir, copy, { recursive: true })
+  try {
+    const run = await offline(process.execPath, [join(copy, 'reference-model/record.mjs')])
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0)
+    for (const dir of ['__cassettes__', 'failing/__cassettes__']) {
+      const committed = await entries(join(examplesDir, dir))
+      const recorded = await entries(join(copy, dir))
+      expect(Object.keys(recorded).sort()).toEqual(Object.keys(committed).sort())
+      expect(recorded).toEqual(committed)
+    }
+  } finally {
+    await rm(copy, { recursive: true, force: true })
+  }
+}, 180_000)
+
+/**
+ * The cassette entries of a folder by relative path, without what differs between two recordings
+ * of the same exchanges: the time of recording, the pauses between streamed chunks, and the
+ * reference model's reply ids (numbered in order of arrival).
+ */
+async function entries(dir: string): Promise<Record<string, unknown>> {
+  expect(existsSync(dir), `${dir} exists`).toBe(true)
+  const out: Record<string, unknown> = {}
+  for (const file of await readdir(dir, { recursive: true })) {
+    if (!file.endsWith('.json')) continue
+    const text = (await readFile(join(dir, file), 'utf8')).replace(/fake-\d+/g, 'fake-N')
+    out[relative(dir, join(dir, file))] = JSON.parse(text, (key, value) =>
+      key === 'recordedAt' || key === 't' ? undefined : value,
+    )
+  }
+  return out
+}
