@@ -70,6 +70,13 @@ test('a child process with the guard preloaded cannot connect outside loopback',
   )
 })
 
+test('the examples type-check against the types the package ships', async () => {
+  const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc')
+  const run = await offline(process.execPath, [tsc, '-p', 'examples/tsconfig.json'])
+  expect(run.stdout + run.stderr).toBe('')
+  expect(run.exitCode).toBe(0)
+}, 120_000)
+
 test('npm run examples replays every model call offline with no API key and prints the verdicts', async () => {
   const run = await offline('npm', ['run', 'examples'])
   expect(run.exitCode, run.stdout + run.stderr).toBe(0)
