@@ -1,12 +1,13 @@
 // End to end: Vitest runs the cassettes-agents fixture in child processes, with rubricate's msw
 // server started by its setup file, against a fake OpenAI server of this process.
-import { mkdtemp, readdir } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import { verifyCassettes } from '../../src/cassettes/cassette-verify'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { runVitest } from '../support/run-vitest'
+import { tempDir } from '../support/temp-dir'
 import { entriesUnder, filesUnder } from './support'
 
 let fake: FakeOpenAI | undefined
@@ -20,7 +21,7 @@ afterEach(async () => {
 
 async function setUp() {
   fake = await startFakeOpenAI({ reply: (r) => `You said: ${r.body.messages.at(-1).content}` })
-  const work = await mkdtemp(join(tmpdir(), 'rubricate-agents-'))
+  const work = tempDir('rubricate-agents-')
   const env = (mode: string) => ({
     FIXTURE_BASE_URL: fake?.baseURL,
     FIXTURE_CASSETTES: join(work, 'cassettes'),

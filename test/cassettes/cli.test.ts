@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeEach, expect, test } from 'vitest'
@@ -9,6 +8,7 @@ import { computeKey } from '../../src/cassettes/cassette-key'
 import { CassetteStore } from '../../src/cassettes/cassette-store'
 import { rubricateCommand } from '../../src/cassettes/cassettes-command'
 import { repoRoot } from '../support/run-vitest'
+import { tempDir } from '../support/temp-dir'
 
 let cwd = ''
 let out: string[] = []
@@ -17,7 +17,7 @@ const run = (...argv: string[]) =>
   rubricateCommand(argv, { cwd, out: (t) => out.push(t), err: (t) => err.push(t) })
 
 beforeEach(async () => {
-  cwd = await mkdtemp(join(tmpdir(), 'rubricate-cli-'))
+  cwd = tempDir('rubricate-cli-')
   out = []
   err = []
 })

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
@@ -7,6 +6,7 @@ import { configureRubricate, createScorer, rootCause } from '../../src'
 import { getState } from '../../src/state'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
+import { tempDir } from '../support/temp-dir'
 import { entriesUnder, filesUnder, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()
@@ -14,7 +14,7 @@ let server: FakeOpenAI | undefined
 let root = ''
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'rubricate-root-'))
+  root = tempDir('rubricate-root-')
   await mkdir(join(root, 'node_modules'))
   getState().run.root = root
 })

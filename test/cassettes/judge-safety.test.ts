@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { configureRubricate, createScorer, rootCause } from '../../src'
@@ -7,6 +6,7 @@ import { withCallContext } from '../../src/call-context'
 import { getState } from '../../src/state'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
+import { tempDir } from '../support/temp-dir'
 import { entriesUnder, filesUnder, testIn, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()
@@ -120,7 +120,7 @@ test('a replay run and its misses work when no scratch file can be written', asy
   server = await startFakeOpenAI({ reply: { score: 1 } })
   const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }
   await scorerFor(judge, 'Score it').run({ output: 'x' })
-  const root = await mkdtemp(join(tmpdir(), 'rubricate-root-'))
+  const root = tempDir('rubricate-root-')
   await mkdir(join(root, 'node_modules'))
   await writeFile(join(root, 'node_modules', '.cache'), 'a file where a folder would go')
   getState().run.root = root

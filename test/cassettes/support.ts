@@ -1,12 +1,12 @@
 // Shared by the cassette tests: a fresh cassette folder per test, configuration reset after it.
-import { mkdtempSync } from 'node:fs'
+
 import { readdir, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { configureRubricate, type RubricateConfig, resetRubricateConfig } from '../../src'
 import { setPluginConfig } from '../../src/config'
 import { getState } from '../../src/state'
+import { tempDir } from '../support/temp-dir'
 
 /** A new empty cassette folder for every test, set with configureRubricate. */
 export function useCassetteFolder(config: RubricateConfig = {}): { dir: string } {
@@ -16,7 +16,7 @@ export function useCassetteFolder(config: RubricateConfig = {}): { dir: string }
     plugin = getState().plugin
     // test/support/hermetic.ts turns cassettes off for the other tests; these tests set their own.
     delete process.env.RUBRICATE_CASSETTES
-    folder.dir = mkdtempSync(join(tmpdir(), 'rubricate-cassettes-'))
+    folder.dir = tempDir('rubricate-cassettes-')
     configureRubricate({ ...config, cassettes: { ...config.cassettes, dir: folder.dir } })
   })
   afterEach(() => {

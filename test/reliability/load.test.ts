@@ -2,8 +2,8 @@
 // rubricate's msw server (the cassette tests' concurrency harness, test/fixtures/cassettes-agents,
 // run with more workers and calls), then replay them with no server: nothing lost, nothing torn,
 // no temporary file left.
-import { mkdtemp, readdir, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { computeKey } from '../../src/cassettes/cassette-key'
@@ -12,6 +12,7 @@ import { verifyCassettes } from '../../src/cassettes/cassette-verify'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, filesUnder } from '../cassettes/support'
 import { runVitest, type VitestRun } from '../support/run-vitest'
+import { tempDir } from '../support/temp-dir'
 
 const WORKERS = 8
 const DISTINCT = 120
@@ -30,7 +31,7 @@ let liveRequests: number
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ reply: (r) => `You said: ${r.body.messages.at(-1).content}` })
-  work = await mkdtemp(join(tmpdir(), 'rubricate-load-'))
+  work = tempDir('rubricate-load-')
   dir = join(work, 'cassettes')
   const env = (mode: string) => ({
     FIXTURE_BASE_URL: fake.baseURL,

@@ -1,6 +1,10 @@
 // Runs before every test file of this repository: the tests must not depend on the machine's
 // environment, and must never reach an address outside loopback.
 import './loopback-guard.mjs'
+import { afterAll } from 'vitest'
+import { removeTempDirs } from './temp-dir'
+
+afterAll(removeTempDirs)
 
 for (const name of Object.keys(process.env)) {
   if (
