@@ -146,8 +146,19 @@ async function attemptLoop(
         reply.text,
       )
     }
-    repair = { reply: reply.text, problem: checked.problem }
+    repair = { reply: clipForRepair(reply.text), problem: checked.problem }
   }
+}
+
+/** Longest previous reply fed back in a repair attempt, in characters. @internal */
+export const REPAIR_REPLY_LIMIT = 16_000
+
+// The repair turn only needs to show the judge what went wrong: a runaway reply (a model looping,
+// a huge echo) is cut, so that one bad reply does not cost its own length again in input tokens.
+function clipForRepair(text: string): string {
+  if (text.length <= REPAIR_REPLY_LIMIT) return text
+  const cut = text.length - REPAIR_REPLY_LIMIT
+  return `${text.slice(0, REPAIR_REPLY_LIMIT)}\n[... ${cut} more characters cut]`
 }
 
 async function send(

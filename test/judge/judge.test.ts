@@ -230,6 +230,20 @@ test('malformed JSON is fed back once and repaired on the second attempt', async
   expect(server.requests[1]?.body.response_format).toEqual(SCORE_FORMAT)
 })
 
+test('a huge unusable reply is cut to its first 16,000 characters when it is fed back for repair', async () => {
+  const huge = `Let me think. ${'blah '.repeat(200_000)}`
+  server = await startFakeOpenAI({ reply: [huge, { score: 0.5 }] })
+  const result = await scoreWith({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }).run({
+    output: 'x',
+  })
+  expect(result.score).toBe(0.5)
+  const fedBack = messagesOf(server.requests[1])[2]?.content as string
+  expect(fedBack).toBe(
+    `${huge.slice(0, 16_000)}\n[... ${huge.length - 16_000} more characters cut]`,
+  )
+  expect(server.requests[1]?.bodyText.length).toBeLessThan(20_000)
+})
+
 test('JSON of the wrong shape is repaired with the validation error fed back', async () => {
   server = await startFakeOpenAI({ reply: [{ score: 'high' }, { score: 0.9 }] })
   const result = await scoreWith({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }).run({

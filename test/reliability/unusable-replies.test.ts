@@ -5,6 +5,7 @@ import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { createRubricScorer, type JudgeModel } from '../../src'
+import { REPAIR_REPLY_LIMIT } from '../../src/judge/judge-call'
 import { type FakeReply, fakeReply } from '../../src/testing'
 import { useCassetteFolder } from '../cassettes/support'
 import {
@@ -214,7 +215,12 @@ describe('2. Unusable judge replies', () => {
       expect(result).toMatchObject({ passed: false, score: 0 })
       expect(result.judgeCalls[0]).toMatchObject({ attemptCount: 2, modelCallCount: 2 })
       const turns = repaired.server.requests[1]?.body.messages
-      expect(turns.at(-2)).toEqual({ role: 'assistant', content: rawText })
+      // A runaway reply goes back cut to its first REPAIR_REPLY_LIMIT characters.
+      const fedBack =
+        rawText.length > REPAIR_REPLY_LIMIT
+          ? `${rawText.slice(0, REPAIR_REPLY_LIMIT)}\n[... ${rawText.length - REPAIR_REPLY_LIMIT} more characters cut]`
+          : rawText
+      expect(turns.at(-2)).toEqual({ role: 'assistant', content: fedBack })
       const instruction: string = turns.at(-1).content
       expect(instruction.startsWith(REPAIR_HEAD)).toBe(true)
       expect(instruction.endsWith(REPAIR_TAIL)).toBe(true)
