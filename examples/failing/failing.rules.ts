@@ -1,16 +1,16 @@
-// The reference model's rules for the failing example: a reply that apologises but never offers
-// the human agent the customer asked for.
+// The reference model's rules for the failing example: a reply that apologises and refunds the
+// charge, but offers no discount code (the agent's instructions mention none).
 import { agentRule, type ExampleRules, whenOutputMatches } from '../reference-model/rules'
 import { SUPPORT_SYSTEM_PROMPT } from '../support-agent/support-agent'
 
 const rules: ExampleRules = {
   rules: [
     agentRule({
-      name: 'support agent: asks for a person',
+      name: 'support agent: three unanswered emails',
       system: SUPPORT_SYSTEM_PROMPT,
-      user: /talk to a person/,
+      user: /nobody answers/,
       reply:
-        "I'm sorry it has taken so long to get an answer. I've checked your account: the charge is your annual Lumen Plus renewal from March 3. You can see it under Settings, then Billing.",
+        "I'm sorry it took three tries to get an answer. I can see the duplicate charge on your card: I've refunded it to the card you paid with, and it will show up within 5 to 7 business days.",
     }),
   ],
   criteria: [
@@ -20,14 +20,14 @@ const rules: ExampleRules = {
       'The reply does not apologise.',
     ),
     whenOutputMatches(
-      'Offers to connect the customer with a human agent',
-      /human agent|connect you with|a person/i,
-      'The customer asked for a person; the reply explains the charge but never offers one.',
+      'Offers a discount code to make up for the trouble',
+      /discount|promo(tion)? code|coupon/i,
+      'The reply apologises and refunds the charge, but offers no discount code.',
     ),
     whenOutputMatches(
-      'Says when a human agent is available',
-      /weekdays|between \d|(mon|tues|wednes|thurs|fri)day/i,
-      'No hours are given for the human agents.',
+      'Names the person who will follow up',
+      /\bI'm [A-Z][a-z]+\b|my name is/,
+      'Nobody is named as following up.',
     ),
   ],
 }

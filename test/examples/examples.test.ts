@@ -107,29 +107,29 @@ test('npm run examples:failing fails and shows each criterion with the judge rea
   expect(run.exitCode).toBe(1)
   expect(run.stdout).toContain(
     [
-      '   × offers an angry customer a human to talk to [...]ms',
+      '   × makes up for slow answers with a discount [...]ms',
       '     ✓ [required] Apologises for the slow answers',
-      '     ✗ [required] Offers to connect the customer with a human agent: The customer asked for a person; the reply explains the charge but never offers one.',
-      '     ○ [optional] Says when a human agent is available: No hours are given for the human agents.',
+      '     ✗ [required] Offers a discount code to make up for the trouble: The reply apologises and refunds the charge, but offers no discount code.',
+      '     ○ [optional] Names the person who will follow up: Nobody is named as following up.',
     ].join('\n'),
   )
   const failure = run.stderr.slice(run.stderr.indexOf(' FAIL '), run.stderr.indexOf(' ❯ '))
   expect(failure.trimEnd()).toBe(
     [
-      ' FAIL  failing/failing.test.ts > offers an angry customer a human to talk to',
+      ' FAIL  failing/failing.test.ts > makes up for slow answers with a discount',
       'Error: expect(output).toSatisfyRubric(criteria)',
       '',
       'Rubric not satisfied: 1 of 2 required criteria unmet.',
       '',
       '  ✓ [required] Apologises for the slow answers',
-      '      → The output says "I\'m sorry it has taken so long to get an answer".',
-      '  ✗ [required] Offers to connect the customer with a human agent',
-      '      → The customer asked for a person; the reply explains the charge but never offers one.',
-      '  ○ [optional] Says when a human agent is available',
-      '      → No hours are given for the human agents.',
+      '      → The output says "I\'m sorry it took three tries to get an answer".',
+      '  ✗ [required] Offers a discount code to make up for the trouble',
+      '      → The reply apologises and refunds the charge, but offers no discount code.',
+      '  ○ [optional] Names the person who will follow up',
+      '      → Nobody is named as following up.',
       '',
-      'Output: "I\'m sorry it has taken so long to get an answer. I\'ve checked your account: the charge is your annual Lumen Plus renewal from March 3. You can see it under Settings, then Billing."',
-      'Judge: gpt-4.1-mini · replayed · 851 tokens',
+      'Output: "I\'m sorry it took three tries to get an answer. I can see the duplicate charge on your card: I\'ve refunded it to the card you paid with, and it will show up within 5 to 7 business days."',
+      'Judge: gpt-4.1-mini · replayed · 847 tokens',
     ].join('\n'),
   )
   expect(run.stdout).toContain(
