@@ -15,7 +15,7 @@ test('answers a double-charge refund question', async () => {
   await expect(reply).toSatisfyRubric(refundRubric, { input: question })
 })
 
-test('handles a damaged order without a timeframe for the optional criterion', async () => {
+test('offers a free replacement for a damaged order', async () => {
   const question = 'My photo book arrived with a torn cover. What can you do?'
   const reply = await supportAgent(question)
   // A list works too: `required` defaults to true.
