@@ -69,7 +69,15 @@ export async function buildMiss(
       'differs',
       nearest.paths.length ? `${shown}${more}` : 'nothing in the body (the key format changed)',
     ])
-    if (input.path === 'judge' && nearest.entry.promptVersion !== input.promptVersion) {
+    // Only between two versioned judge prompts: an entry without a version (an agent's call, a
+    // scorer's own prompt) that happens to be nearest says nothing about the rubric prompt.
+    const recorded = nearest.entry.promptVersion
+    if (
+      input.path === 'judge' &&
+      recorded !== undefined &&
+      input.promptVersion !== undefined &&
+      recorded !== input.promptVersion
+    ) {
       facts.push([
         'prompt',
         messages.promptVersionChanged(nearest.entry.promptVersion, input.promptVersion),
@@ -96,7 +104,7 @@ export async function buildMiss(
       key: input.key,
       endpoint: input.endpoint,
       model: input.displayModel,
-      test: test ? testLabel(test) : undefined,
+      test: test?.name,
       message,
     },
   }

@@ -57,7 +57,7 @@ test('the session lists the keys used and the misses of the file, then starts af
     expect.objectContaining({
       endpoint: 'chat/completions',
       model: 'gpt-test',
-      test: 'test/cassettes/example.test.ts > misses once',
+      test: 'misses once',
     }),
   ])
   expect(session.takeUsage()).toEqual({

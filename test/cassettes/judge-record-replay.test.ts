@@ -197,6 +197,20 @@ test('a miss whose nearest entry was recorded with another prompt version says t
   )
 })
 
+test('a miss whose nearest entry has no prompt version (an agent call, a scorer prompt) claims no prompt change', async () => {
+  configureRubricate({ cassettes: { mode: 'auto' } })
+  server = await startFakeOpenAI({ reply: judgeReply })
+  const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'sk-test' }
+  await score(judge)
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  const error = await rejectionOf(
+    withCallContext({ promptVersion: 'rubric-v1' }, () => score(judge, 'Rome is in Italy')),
+  )
+  const message = (rootCause(error) as Error).message
+  expect(message).toContain('  differs:  messages[1].content\n')
+  expect(message).not.toContain('prompt version')
+})
+
 test('one recording replays whatever the base URL or path prefix: OpenAI, OpenRouter and Azure style', async () => {
   configureRubricate({ cassettes: { mode: 'auto' } })
   server = await startFakeOpenAI({ reply: judgeReply })
