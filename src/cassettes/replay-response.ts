@@ -15,6 +15,7 @@ const HOP_HEADERS = new Set([
   'keep-alive',
 ])
 const encoder = new TextEncoder()
+const wholeReplies = new WeakSet<Response>()
 
 /** A `Response` serving a recorded entry. Streams are replayed event by event. @internal */
 export function replayResponse(
@@ -25,10 +26,23 @@ export function replayResponse(
   const init = { status: response.status, headers: response.headers }
   if (response.sse !== undefined)
     return new Response(sseStream(response.sse, options.timings ?? false), init)
-  if (response.text !== undefined) return new Response(response.text, init)
-  if (response.base64 !== undefined)
-    return new Response(Buffer.from(response.base64, 'base64'), init)
-  return new Response(JSON.stringify(response.json), init)
+  const replay =
+    response.text !== undefined
+      ? new Response(response.text, init)
+      : response.base64 !== undefined
+        ? new Response(Buffer.from(response.base64, 'base64'), init)
+        : new Response(JSON.stringify(response.json), init)
+  wholeReplies.add(replay)
+  return replay
+}
+
+/**
+ * True for a reply that {@link replayResponse} built from a whole recorded body: it is already in
+ * memory, so it cannot break off mid-way the way a live body can.
+ * @internal
+ */
+export function isWholeReplay(response: Response): boolean {
+  return wholeReplies.has(response)
 }
 
 function sseStream(chunks: SseChunk[], timings: boolean): ReadableStream<Uint8Array> {
