@@ -1,4 +1,5 @@
 // The matchers with the real rubric scorer, the real openai SDK and a fake judge on loopback.
+import { getEventListeners } from 'node:events'
 import { stripVTControlCharacters } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
@@ -114,6 +115,45 @@ test('a judge given at the call site wins', async () => {
   } finally {
     await other.close()
   }
+})
+
+test('a rubric asserted again follows the judge configured in between', async () => {
+  server.clearRequests()
+  await expect('sorry, refund').toSatisfyRubric('- Mentions refund\n- Mentions sorry')
+  configureRubricate({
+    judge: { model: 'gpt-judge-2', baseURL: server.baseURL, apiKey: 'sk-test-key', maxRetries: 0 },
+  })
+  try {
+    await expect('sorry, refund').toSatisfyRubric('- Mentions refund\n- Mentions sorry')
+  } finally {
+    configureRubricate({
+      judge: { model: 'gpt-judge', baseURL: server.baseURL, apiKey: 'sk-test-key', maxRetries: 0 },
+    })
+  }
+  expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-judge', 'gpt-judge-2'])
+})
+
+test('an assertion with many judge calls leaves no listener on the test signal and raises no warning', async ({
+  signal,
+}) => {
+  const warnings: string[] = []
+  const onWarning = (warning: Error) => warnings.push(warning.name)
+  process.on('warning', onWarning)
+  const before = getEventListeners(signal, 'abort').length
+  try {
+    server.clearRequests()
+    await expect('sorry, refund in 3 days').toSatisfyRubric(rubric, {
+      evaluation: 'separately',
+      samples: 5,
+    })
+    expect(server.requests).toHaveLength(15)
+    expect(getEventListeners(signal, 'abort')).toHaveLength(before)
+    // Node reports a listener leak on the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve))
+  } finally {
+    process.off('warning', onWarning)
+  }
+  expect(warnings).toEqual([])
 })
 
 test('a rubric scorer works with toPassScorer, passing on its passed', async () => {
