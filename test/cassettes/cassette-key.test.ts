@@ -18,6 +18,24 @@ test('canonical JSON sorts keys at every depth, keeps array order and drops unde
   expect(canonicalJson([undefined, () => 1, null, Number.NaN])).toBe('[null,null,null,null]')
 })
 
+test('canonical JSON and keys do not change from one version to the next (recorded cassettes stay valid)', () => {
+  const value = {
+    b: [1, { '10': 1, '9': 2, a: undefined, 'é"\n': { toJSON: () => ({ z: 1, y: [] }) } }],
+    a: {},
+    '': null,
+    c: [[], [{}]],
+    d: new Date(0),
+    e: -0,
+    f: 1e21,
+  }
+  expect(canonicalJson(value)).toBe(
+    '{"":null,"a":{},"b":[1,{"10":1,"9":2,"é\\"\\n":{"y":[],"z":1}}],"c":[[],[{}]],"d":"1970-01-01T00:00:00.000Z","e":0,"f":1e+21}',
+  )
+  expect(computeKey('chat/completions', chat)).toBe(
+    '2fb188419e0cc422e6cfb3d74b26e4b81fab73278b8223ccf7a1db982633c189',
+  )
+})
+
 test('a body with its keys in another order has the same key', () => {
   const reordered = {
     temperature: 0,
