@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
 import { parseEntry } from './cassette-entry'
 import { computeKey } from './cassette-key'
-import { forEachBatch } from './cassette-stats'
 import { CassetteStore } from './cassette-store'
 import { envSecrets, findSecret, secretSet } from './redaction'
 import { findSecretInStream } from './stream-secrets'
@@ -39,18 +38,19 @@ export async function verifyCassettes(
       ? 'a temporary file left by an interrupted write; delete it'
       : 'not a cassette entry (entries are <k0k1>/<sha256 key>.json); move it out of the folder',
   }))
-  await forEachBatch(entries, async ({ key, file }) => {
-    const entry = parseEntry(await readFile(file, 'utf8'))
+  // Read synchronously, as `stats` does: about 5 µs a file against about 70 µs with promises.
+  for (const { key, file } of entries) {
+    const entry = parseEntry(readFileSync(file, 'utf8'))
     if (typeof entry === 'string') {
       problems.push({ file, problem: `${entry}` })
-      return
+      continue
     }
     if (entry.key !== key) {
       problems.push({
         file,
         problem: `its "key" is ${entry.key}, but the file is named for ${key}`,
       })
-      return
+      continue
     }
     const computed = computeKey(entry.request.endpoint, entry.request.body)
     if (computed !== key) {
@@ -67,7 +67,7 @@ export async function verifyCassettes(
         file,
         problem: `it holds ${leak.label} at "${leak.path}"; remove it and rotate the secret`,
       })
-  })
+  }
   problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
   return { dir, entries: entries.length, problems }
 }
