@@ -1,0 +1,204 @@
+// `npm run bench`: every figure of DESIGN 10, a table, and bench/results.json. `--quick` runs the
+// same harness in a tiny configuration (seconds, figures meaningless) so that `npm test` notices a
+// broken benchmark; `--out <file>` writes the results elsewhere; `--keep` leaves the scratch folder.
+import { rm, writeFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { CassetteBenchFigures } from './cassettes'
+import type { ConcurrencyFigures } from './concurrency'
+import type { LiveOverheadFigures } from './live-overhead'
+import { runChild } from './measure'
+import { measureReplayOverhead, measureThousand } from './replay-figures'
+import { recordProject, writeReplayProject } from './replay-project'
+import { currentLoad, type Figure, judged, machineInfo, renderTable } from './report'
+import { measureStore } from './store'
+
+const benchDir = import.meta.dirname
+const repoRoot = join(benchDir, '..')
+
+const FULL = {
+  micro: { iterations: 2000 },
+  live: { batches: 5, calls: 200 },
+  concurrency: { calls: 100, latencyMs: 200, runs: 3 },
+  project: { pairs: 300, thousand: 1000, startup: 1 },
+  replayRuns: 5,
+  store: { entries: 10_000, runs: 5 },
+}
+const QUICK: typeof FULL = {
+  micro: { iterations: 50 },
+  live: { batches: 1, calls: 20 },
+  concurrency: { calls: 12, latencyMs: 20, runs: 1 },
+  project: { pairs: 5, thousand: 20, startup: 1 },
+  replayRuns: 1,
+  store: { entries: 50, runs: 1 },
+}
+
+/** Run the suite; resolves to the process exit code (0 once every figure was measured). */
+export async function runSuite(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean' },
+      out: { type: 'string' },
+      keep: { type: 'boolean' },
+    },
+  })
+  const sizes = values.quick ? QUICK : FULL
+  const out = values.out ?? join(benchDir, 'results.json')
+  const loadAtStart = currentLoad()
+  const started = performance.now()
+  const scratch = join(benchDir, '.tmp', `run-${process.pid}`)
+  const log = (text: string) =>
+    process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${text}\n`)
+  try {
+    log('micro-benchmarks of the replay paths')
+    const micro = await runBench<CassetteBenchFigures>('cassettes', sizes.micro)
+    log('live overhead against an instant judge')
+    const live = await runBench<LiveOverheadFigures>('live-overhead', sizes.live)
+    log('concurrent assertions against a slow judge')
+    const concurrency = await runBench<ConcurrencyFigures>('concurrency', sizes.concurrency)
+
+    const root = join(scratch, 'project')
+    log(`generating the Vitest project in ${relative(repoRoot, root)} and recording its cassettes`)
+    await writeReplayProject(root, sizes.project)
+    const recorded = await recordProject(root, [])
+    log(`replay overhead per assertion (${sizes.replayRuns} runs)`)
+    const overhead = await measureReplayOverhead(root, sizes.replayRuns)
+    log(`${sizes.project.thousand} replayed assertions in one file (${sizes.replayRuns} runs)`)
+    const thousand = await measureThousand(root, sizes.replayRuns)
+    log(`a cassette folder of ${sizes.store.entries} entries`)
+    const store = await measureStore(root, sizes.store.entries, sizes.store.runs)
+
+    const figures: Figure[] = [
+      {
+        id: 'replay-overhead',
+        label: 'Replayed toSatisfyRubric over a plain expect test, per test',
+        value: overhead.overheadMs,
+        unit: 'ms',
+        target: { op: '<=', limit: 0.6 },
+        detail: `plain test ${overhead.plainTestMs} ms, rubric test ${overhead.rubricTestMs} ms (${overhead.ratio}x); the assertion alone ${overhead.plainAssertionMs} vs ${overhead.rubricAssertionMs} ms; ${overhead.pairs} pairs, ${overhead.runs} runs`,
+        data: overhead,
+      },
+      {
+        id: 'replay-1000',
+        label: `${thousand.tests} replayed rubric assertions in one file`,
+        value: thousand.testsMs,
+        unit: 'ms',
+        target: { op: '<', limit: 2000 },
+        detail: `CPU time of the worker on the tests ${thousand.testsCpuMs} ms; with the setup file and the import of the test file ${thousand.fileMs} ms; the whole vitest run ${thousand.processMs} ms; ${thousand.runs} runs`,
+        data: thousand,
+      },
+      {
+        id: 'live-overhead',
+        label: 'Live framework overhead per judge call (instant judge)',
+        value: live.overheadMs,
+        unit: 'ms',
+        target: { op: '<=', limit: 1 },
+        detail: `rubric scorer run ${live.rubricateMs} ms vs bare SDK call ${live.bareSdkMs} ms; CPU time ${live.rubricateCpuMs} vs ${live.bareSdkCpuMs} ms; ${live.calls} pairs x ${live.batches} batches`,
+        data: live,
+      },
+      {
+        id: 'store-startup',
+        label: `Start-up cost of ${store.entries} entries (first replay)`,
+        value: store.startupCostMs,
+        unit: 'ms',
+        target: { op: '<=', limit: 10 },
+        detail: `first replayed test ${store.firstReplayManyMs} ms with ${store.entries} entries vs ${store.firstReplayOneMs} ms with 1; whole vitest run ${store.runManyMs} vs ${store.runOneMs} ms; ${(store.bytes / 2 ** 20).toFixed(1)} MiB; ${store.runs} runs each`,
+        data: store,
+      },
+      {
+        id: 'store-stats',
+        label: `rubricate cassettes stats over ${store.entries} entries`,
+        value: store.statsMs,
+        unit: 'ms',
+        target: { op: '<', limit: 2000 },
+        detail: 'from spawn to exit, Node start-up included',
+        data: { statsMs: store.statsMs, runs: store.runs },
+      },
+      {
+        id: 'store-verify',
+        label: `rubricate cassettes verify over ${store.entries} entries`,
+        value: store.verifyMs,
+        unit: 'ms',
+        target: { op: '<', limit: 2000 },
+        detail:
+          'from spawn to exit, Node start-up included; every key recomputed, every entry scanned for secrets',
+        data: { verifyMs: store.verifyMs, runs: store.runs },
+      },
+      {
+        id: 'concurrency',
+        label: `${concurrency.calls} concurrent assertions, judge at ${concurrency.latencyMs} ms, wall / ideal`,
+        value: concurrency.ratio,
+        unit: 'x',
+        target: { op: '<=', limit: 1.3 },
+        detail: `${concurrency.wallMs} ms against the ideal ${concurrency.idealMs} ms = ceil(${concurrency.calls}/${concurrency.judgeConcurrency}) x ${concurrency.latencyMs} ms; at most ${concurrency.peakInFlight} requests at the judge at once; ${concurrency.runs} runs`,
+        data: concurrency,
+      },
+      {
+        id: 'judge-replay-call',
+        label: 'Judge replay path per call (judgeFetch, micro)',
+        value: micro.judgeReplayMs,
+        unit: 'ms',
+        target: { op: '<', limit: 0.3 },
+        detail: `through the openai SDK ${micro.judgeReplayWithSdkMs} ms (the SDK alone ${micro.sdkBaselineMs} ms); ${micro.requestBytes} B request; ${micro.iterations} calls`,
+        data: micro,
+      },
+      {
+        id: 'msw-replay-call',
+        label: 'Agent replay path per call (openai SDK through msw, micro)',
+        value: micro.mswReplayMs,
+        unit: 'ms',
+        detail: `msw with one trivial handler ${micro.mswBaselineMs} ms; ${micro.iterations} calls`,
+        data: micro,
+      },
+    ]
+    const machine = machineInfo(loadAtStart)
+    const results = figures.map(judged)
+    console.log(renderTable(results, machine))
+    const durationS = Math.round((performance.now() - started) / 100) / 10
+    await writeFile(
+      out,
+      `${JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          command: values.quick ? 'node bench/run.mjs --quick' : 'npm run bench',
+          quick: values.quick === true,
+          durationS,
+          machine,
+          recordedJudgeCalls: recorded,
+          figures: results,
+        },
+        null,
+        2,
+      )}\n`,
+    )
+    log(`done in ${durationS} s; results in ${relative(process.cwd(), out)}`)
+    return 0
+  } finally {
+    if (!values.keep) await rm(scratch, { recursive: true, force: true })
+  }
+}
+
+/** Run one in-process benchmark in a fresh process of its own, and return its figures. */
+async function runBench<T>(name: string, options: unknown): Promise<T> {
+  const child = await runChild(
+    process.execPath,
+    [join(benchDir, 'run.mjs'), name, JSON.stringify(options)],
+    { cwd: repoRoot, env: pinnedEnv(), timeoutMs: 300_000 },
+  )
+  if (child.exitCode !== 0) {
+    throw new Error(`bench/${name}.ts failed (exit code ${child.exitCode}):\n${child.stderr}`)
+  }
+  return JSON.parse(child.stdout) as T
+}
+
+// The benchmarks set their own judge and cassette mode; none of this machine's RUBRICATE_*,
+// OPENAI_* or CI variables may change what they measure.
+function pinnedEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(RUBRICATE_|OPENAI_)/.test(name) || name === 'CI') continue
+    env[name] = value
+  }
+  return env
+}

@@ -1,0 +1,52 @@
+// The benchmark harness (`npm run bench`) in its tiny configuration, so that a broken benchmark is
+// noticed here. Its figures are not asserted: they mean nothing at this size, and this machine is
+// shared.
+import { execFile } from 'node:child_process'
+import { readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { expect, test } from 'vitest'
+import { repoRoot } from '../support/run-vitest'
+
+const execFileAsync = promisify(execFile)
+const scratch = join(repoRoot, 'bench', '.tmp')
+
+test('the benchmark harness runs end to end in its quick configuration and writes every figure', async () => {
+  const out = join(tmpdir(), `rubricate-bench-${process.pid}.json`)
+  const before = await readdir(scratch).catch(() => [])
+  try {
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      ['bench/run.mjs', '--quick', '--out', out],
+      { cwd: repoRoot, timeout: 240_000 },
+    )
+    expect(stdout).toContain('rubricate benchmarks (DESIGN 10)')
+    const results = JSON.parse(await readFile(out, 'utf8'))
+    expect(results).toMatchObject({
+      quick: true,
+      command: 'node bench/run.mjs --quick',
+      machine: { node: process.version, cores: expect.any(Number), cpu: expect.any(String) },
+    })
+    expect(results.figures.map((figure: { id: string }) => figure.id)).toEqual([
+      'replay-overhead',
+      'replay-1000',
+      'live-overhead',
+      'store-startup',
+      'store-stats',
+      'store-verify',
+      'concurrency',
+      'judge-replay-call',
+      'msw-replay-call',
+    ])
+    for (const figure of results.figures) {
+      expect(Number.isFinite(figure.value), figure.id).toBe(true)
+      expect(figure.pass === null || typeof figure.pass === 'boolean', figure.id).toBe(true)
+      expect(stdout).toContain(figure.label)
+    }
+    // The generated project and its cassettes are removed after the run.
+    expect(await readdir(scratch).catch(() => [])).toEqual(before)
+  } finally {
+    await rm(out, { force: true })
+  }
+}, 300_000)
