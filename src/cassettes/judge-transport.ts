@@ -2,9 +2,12 @@ import { currentCallContext } from '../call-context'
 import { resolveConfig } from '../config'
 import type { JudgeModel, JudgeReply } from '../records'
 import { matchEndpoint, requestModel } from './cassette-key'
+import { readsCassettes } from './cassette-mode'
+import { cassetteSession } from './cassette-session'
 import { storeFor } from './cassette-store'
 import { runExchange } from './exchange'
 import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
+import { warnIfOld } from './max-age'
 import { bypassIfIntercepted } from './msw-loader'
 import { headerPairs, prepareRequest } from './prepared-request'
 
@@ -81,6 +84,56 @@ export const judgeFetch: typeof fetch = async (input, init) => {
     live,
     onExchange: context.onExchange,
   })
+}
+
+/** A request the judge is about to send with the SDK, as {@link replayedJudgeReply} takes it. @internal */
+export interface SdkRequest {
+  /** The URL the SDK will call: base URL, endpoint path and default query. */
+  url: URL
+  /** The headers that may carry secrets: the SDK's `Authorization` and the judge's own headers. */
+  headers: [string, string][]
+  /** The body the SDK will send (as JSON). */
+  body: unknown
+}
+
+/**
+ * The recorded JSON reply to a request the judge would send through the SDK, read straight from
+ * the store: the SDK, `fetch` and the `Response`s between them cost more than everything else on
+ * the replay path together. `undefined` whenever this shortcut does not answer: the mode reads no
+ * cassettes, there is no usable entry (none, not a 2xx JSON reply, a corrupt file), or a `redact`
+ * hook is set (it must see each request once). The judge then goes through the SDK and
+ * {@link judgeFetch}, which replays, misses, records, goes live or fails exactly as it always
+ * does. A request keyed differently here than there could only miss here, never be served wrong.
+ * @internal
+ */
+export function replayedJudgeReply(request: SdkRequest): unknown {
+  const context = currentCallContext()
+  const config = resolveConfig({ cassettes: context.cassetteMode })
+  if (!readsCassettes(config.cassettes.mode) || config.cassettes.redact) return undefined
+  const endpoint = matchEndpoint(request.url.pathname, config.cassettes.match)
+  if (!endpoint) return undefined
+  const key = prepareRequest({
+    method: 'POST',
+    endpoint,
+    body: request.body,
+    url: request.url,
+    headers: request.headers,
+  }).key
+  const store = storeFor(config.cassettes.dir)
+  let entry: ReturnType<typeof store.read>
+  try {
+    entry = store.read(key)
+    if (entry) warnIfOld(entry, store.file(entry.key), config.cassettes.maxAge)
+  } catch {
+    // The SDK path reports it, as the error a user knows (a corrupt file, a bad maxAge).
+    return undefined
+  }
+  const response = entry?.response
+  if (!entry || !response || response.status < 200 || response.status > 299) return undefined
+  if (response.json === undefined) return undefined
+  cassetteSession().markUsed(entry.key)
+  context.onExchange?.({ source: 'replayed', key: entry.key })
+  return response.json
 }
 
 /**

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type OpenAI from 'openai'
-import { judgeFetch } from '../cassettes/judge-transport'
+import { judgeFetch, replayedJudgeReply } from '../cassettes/judge-transport'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
@@ -79,11 +79,24 @@ export async function completeWithEndpoint(
     throw new UsageError(messages.judgeBadBaseURL(endpoint.model, baseURL, where))
   }
   const apiKey = endpoint.apiKey ?? nonEmpty(process.env.OPENAI_API_KEY)
+  const params = body(endpoint.model, request)
+  const replayed = replayedJudgeReply({
+    url: endpointURL(baseURL, endpoint.query),
+    headers: [
+      ['authorization', `Bearer ${apiKey ?? NO_KEY}`],
+      ...Object.entries(endpoint.headers ?? {}),
+    ],
+    body: params,
+  })
+  if (replayed !== undefined) {
+    const reply = completionReply(replayed)
+    if (reply) return reply
+  }
   const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY)
   const scope: RequestScope = { requests: 0, onRequest }
   try {
     const completion = await transportErrors.run(scope, () =>
-      client.chat.completions.create(body(endpoint.model, request), { signal }),
+      client.chat.completions.create(params, { signal }),
     )
     const reply = completionReply(completion as unknown)
     if (!reply) {
@@ -243,6 +256,13 @@ function connectionDetail(error: Error): string {
       ? cause.cause.message
       : cause.message
     : error.message
+}
+
+// The URL the SDK calls for a chat completion, as the SDK builds it.
+function endpointURL(baseURL: string, query: Record<string, string> | undefined): URL {
+  const url = new URL(`${baseURL.endsWith('/') ? baseURL.slice(0, -1) : baseURL}/chat/completions`)
+  for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value)
+  return url
 }
 
 // "localhost:11434" parses as a URL with the scheme "localhost:"; only http(s) reaches a server.

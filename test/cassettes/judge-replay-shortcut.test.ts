@@ -1,0 +1,89 @@
+// A replayed judge request is served straight from the store, without a request through the SDK
+// and its fetch: it must find the entry the SDK's request was recorded under, however the judge is
+// set up (key, headers and query that hold secrets, base URLs with a path or a trailing slash).
+import { afterEach, expect, test } from 'vitest'
+import { configureRubricate, type OpenAICompatibleJudge } from '../../src'
+import { completeWithEndpoint } from '../../src/judge/openai-judge'
+import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { useCassetteFolder } from './support'
+
+useCassetteFolder()
+let server: FakeOpenAI | undefined
+
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+async function complete(judge: OpenAICompatibleJudge, prompt: string) {
+  let requests = 0
+  const reply = await completeWithEndpoint(
+    judge,
+    { system: 'You grade.', prompt, temperature: 0 },
+    new AbortController().signal,
+    () => {
+      requests++
+    },
+  )
+  return { reply, requests }
+}
+
+const setups: [string, (url: string) => OpenAICompatibleJudge, string][] = [
+  [
+    'an API key that the prompt quotes',
+    (url) => ({ model: 'gpt-test', baseURL: `${url}/v1`, apiKey: 'key-0123456789' }),
+    'Grade the reply that leaked key-0123456789.',
+  ],
+  ['no API key at all', (url) => ({ model: 'gpt-test', baseURL: `${url}/v1` }), 'Grade it.'],
+  [
+    'a path prefix and a trailing slash',
+    (url) => ({ model: 'gpt-test', baseURL: `${url}/api/v1/`, apiKey: 'key-0123456789' }),
+    'Grade it.',
+  ],
+  [
+    'a secret header that the prompt quotes',
+    (url) => ({
+      model: 'gpt-test',
+      baseURL: `${url}/v1`,
+      apiKey: 'key-0123456789',
+      headers: { 'x-api-key': 'hdr-secret-42' },
+    }),
+    'Grade the reply that leaked hdr-secret-42.',
+  ],
+  [
+    'an Azure deployment with a secret query parameter that the prompt quotes',
+    (url) => ({
+      model: 'judge',
+      baseURL: `${url}/openai/deployments/judge`,
+      query: { 'api-version': '2024-10-21', key: 'qry-secret-42' },
+    }),
+    'Grade the reply that leaked qry-secret-42.',
+  ],
+]
+
+test.each(setups)(
+  'with %s, a recorded judge request replays with no request through the SDK',
+  async (_, judgeAt, prompt) => {
+    server = await startFakeOpenAI({ reply: '{"score":1}' })
+    const judge = judgeAt(server.url)
+    configureRubricate({ cassettes: { mode: 'record' } })
+    const recorded = await complete(judge, prompt)
+    expect(recorded.requests).toBe(1)
+    expect(server.requests).toHaveLength(1)
+
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    const replayed = await complete(judge, prompt)
+    expect(replayed).toEqual({ reply: recorded.reply, requests: 0 })
+    expect(server.requests).toHaveLength(1)
+  },
+)
+
+test('in auto mode a hit is served the same way, and a miss goes live through the SDK', async () => {
+  server = await startFakeOpenAI({ reply: '{"score":1}' })
+  const judge = { model: 'gpt-test', baseURL: `${server.url}/v1`, apiKey: 'key-0123456789' }
+  configureRubricate({ cassettes: { mode: 'auto' } })
+  expect((await complete(judge, 'Grade it.')).requests).toBe(1)
+  expect((await complete(judge, 'Grade it.')).requests).toBe(0)
+  expect((await complete(judge, 'Grade this other one.')).requests).toBe(1)
+  expect(server.requests).toHaveLength(2)
+})
