@@ -10,7 +10,7 @@ import { setupServer } from 'msw/node'
 import OpenAI from 'openai'
 import { configureRubricate, resetRubricateConfig } from '../src'
 import { withCallContext } from '../src/call-context'
-import { judgeFetch } from '../src/cassettes/judge-transport'
+import { judgeFetch, replayedJudgeReply } from '../src/cassettes/judge-transport'
 import { startCassetteServer, stopCassetteServer } from '../src/cassettes/msw-server'
 import { startFakeOpenAI } from '../src/testing'
 
@@ -18,6 +18,8 @@ import { startFakeOpenAI } from '../src/testing'
 export interface CassetteBenchFigures {
   /** `judgeFetch` serving a recorded 4 KB judge request: key, read, parse, validate, Response. */
   judgeReplayMs: number
+  /** The same request served by `replayedJudgeReply`, the judge's path to a hit (no SDK, no Response). */
+  judgeDirectReplayMs: number
   /** The same through the openai SDK, as the judge makes it. */
   judgeReplayWithSdkMs: number
   /** The openai SDK with an instant in-memory fetch: the floor under the line above. */
@@ -105,6 +107,16 @@ export async function benchCassettes(
     const judgeReplayMs = await median(iterations, () =>
       withCallContext({ test }, () => judgeFetch(url, init()).then((r) => r.text())),
     )
+    const direct = {
+      url: new URL(url),
+      headers: [['authorization', 'Bearer sk-bench-0123456789']] as [string, string][],
+      body: request,
+    }
+    const judgeDirectReplayMs = await median(iterations, async () => {
+      if (withCallContext({ test }, () => replayedJudgeReply(direct)) === undefined) {
+        throw new Error('The direct replay path missed the recorded entry.')
+      }
+    })
     const judgeReplayWithSdkMs = await median(iterations, () =>
       client.chat.completions.create(request),
     )
@@ -123,6 +135,7 @@ export async function benchCassettes(
     ).finally(() => plain.close())
     return {
       judgeReplayMs,
+      judgeDirectReplayMs,
       judgeReplayWithSdkMs,
       sdkBaselineMs,
       mswReplayMs,

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { type CassetteEntry, parseEntry, serializeEntry } from '../src/cassettes/cassette-entry'
 import { computeKey } from '../src/cassettes/cassette-key'
 import { CassetteStore } from '../src/cassettes/cassette-store'
-import { median, round, runChild } from './measure'
+import { median, quantile, round, runChild } from './measure'
 import { onlyModule } from './replay-figures'
 import { replayEnv, runProject } from './replay-project'
 
@@ -21,6 +21,10 @@ export interface StoreFigures {
   firstReplayManyMs: number
   /** `firstReplayManyMs - firstReplayOneMs`: what the entries cost at start-up. */
   startupCostMs: number
+  /** Interquartile range of the first replays with one entry: how much they vary by themselves. */
+  firstReplaySpreadMs: number
+  /** Per run, in run order: first replay with one entry, and with all. */
+  perRun: { one: number[]; many: number[] }
   /** Median wall time of the whole `vitest run` (the reporter counts unused entries at its end). */
   runOneMs: number
   runManyMs: number
@@ -148,6 +152,11 @@ export async function measureStore(
     firstReplayOneMs: round(firstReplayOneMs, 2),
     firstReplayManyMs: round(firstReplayManyMs, 2),
     startupCostMs: round(firstReplayManyMs - firstReplayOneMs, 2),
+    firstReplaySpreadMs: round(quantile(first.one, 0.75) - quantile(first.one, 0.25), 2),
+    perRun: {
+      one: first.one.map((ms) => round(ms, 1)),
+      many: first.many.map((ms) => round(ms, 1)),
+    },
     runOneMs: round(median(wall.one), 1),
     runManyMs: round(median(wall.many), 1),
     statsMs: round(median(stats), 1),

@@ -22,7 +22,7 @@ const FULL = {
   concurrency: { calls: 100, latencyMs: 200, runs: 3 },
   project: { pairs: 300, thousand: 1000, startup: 1 },
   replayRuns: 5,
-  store: { entries: 10_000, runs: 5 },
+  store: { entries: 10_000, runs: 7 },
 }
 const QUICK: typeof FULL = {
   micro: { iterations: 50 },
@@ -102,8 +102,9 @@ export async function runSuite(argv: string[]): Promise<number> {
         label: `Start-up cost of ${store.entries} entries (first replay)`,
         value: store.startupCostMs,
         unit: 'ms',
-        target: { op: '<=', limit: 10 },
-        detail: `first replayed test ${store.firstReplayManyMs} ms with ${store.entries} entries vs ${store.firstReplayOneMs} ms with 1; whole vitest run ${store.runManyMs} vs ${store.runOneMs} ms; ${(store.bytes / 2 ** 20).toFixed(1)} MiB; ${store.runs} runs each`,
+        // "Nothing" as measured: no more than the first replay varies by itself from run to run.
+        target: { op: '<=', limit: Math.max(5, store.firstReplaySpreadMs) },
+        detail: `first replayed test ${store.firstReplayManyMs} ms with ${store.entries} entries vs ${store.firstReplayOneMs} ms with 1 (target: within the spread of the runs with 1 entry, their interquartile range ${store.firstReplaySpreadMs} ms, at least 5 ms); whole vitest run ${store.runManyMs} vs ${store.runOneMs} ms; ${(store.bytes / 2 ** 20).toFixed(1)} MiB; ${store.runs} runs each`,
         data: store,
       },
       {
@@ -140,7 +141,7 @@ export async function runSuite(argv: string[]): Promise<number> {
         value: micro.judgeReplayMs,
         unit: 'ms',
         target: { op: '<', limit: 0.3 },
-        detail: `through the openai SDK ${micro.judgeReplayWithSdkMs} ms (the SDK alone ${micro.sdkBaselineMs} ms); ${micro.requestBytes} B request; ${micro.iterations} calls`,
+        detail: `the judge's own path to a hit, without the SDK (replayedJudgeReply) ${micro.judgeDirectReplayMs} ms; judgeFetch through the openai SDK ${micro.judgeReplayWithSdkMs} ms (the SDK alone ${micro.sdkBaselineMs} ms); ${micro.requestBytes} B request; ${micro.iterations} calls`,
         data: micro,
       },
       {
