@@ -143,16 +143,13 @@ afterAll(({}, suite) => {
 })
 `
   const startup = Array.from({ length: size.startup }, (_, i) => rubricTest('startup', i))
-  // The SDK is loaded with the file, so that the first replay's time is not mostly the import of
-  // `openai` (a few hundred milliseconds, unrelated to the cassette folder, and noisy).
-  const warm = "import 'openai'\n"
   await Promise.all([
     writeFile(join(root, 'package.json'), PACKAGE),
     writeFile(join(root, 'vitest.config.ts'), CONFIG),
     writeFile(join(root, 'bench-reporter.ts'), REPORTER),
     writeFile(join(root, 'overhead.test.ts'), header + overhead.join('\n')),
     writeFile(join(root, 'thousand.test.ts'), cpu + header + thousand.join('\n')),
-    writeFile(join(root, 'startup.test.ts'), warm + header + startup.join('\n')),
+    writeFile(join(root, 'startup.test.ts'), header + startup.join('\n')),
   ])
 }
 
