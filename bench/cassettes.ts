@@ -11,6 +11,7 @@ import OpenAI from 'openai'
 import { configureRubricate, resetRubricateConfig } from '../src'
 import { withCallContext } from '../src/call-context'
 import { judgeFetch, replayedJudgeReply } from '../src/cassettes/judge-transport'
+import { listenOptions } from '../src/cassettes/msw-compat'
 import { startCassetteServer, stopCassetteServer } from '../src/cassettes/msw-server'
 import { startFakeOpenAI } from '../src/testing'
 
@@ -129,7 +130,7 @@ export async function benchCassettes(
         return HttpResponse.json({ id: 'x', object: 'chat.completion', choices: [] })
       }),
     )
-    plain.listen({ onUnhandledRequest: 'bypass' })
+    ;(plain as { listen(options: object): void }).listen(listenOptions('bypass'))
     const mswBaselineMs = await median(iterations, () =>
       agent.chat.completions.create(request),
     ).finally(() => plain.close())

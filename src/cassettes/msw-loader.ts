@@ -3,12 +3,13 @@ import type * as Msw from 'msw'
 import type * as MswNode from 'msw/node'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
+import { isMswActive } from './msw-compat'
 
 /**
  * msw is an optional peer dependency: the core entry must load without it, so it is required
- * lazily, on first use. msw's exports map lists `module-sync` first, so on Node >= 20.19 this
- * `require` returns the ESM build, the very copy a user's `import { setupServer } from 'msw/node'`
- * gets: our handlers and their server are one msw.
+ * lazily, on first use. msw 2's exports map lists `module-sync` first and msw 3 is ESM only, so on
+ * Node >= 20.19 this `require` returns the ESM build, the very copy a user's
+ * `import { setupServer } from 'msw/node'` gets: our handlers and their server are one msw.
  */
 
 const require = createRequire(import.meta.url)
@@ -21,14 +22,6 @@ export function loadMsw(what: string): typeof Msw {
 /** The `msw/node` module, or a usage error naming what needed it. @internal */
 export function loadMswNode(what: string): typeof MswNode {
   return load<typeof MswNode>('msw/node', what)
-}
-
-// @mswjs/interceptors keeps its running fetch interceptor on this global symbol.
-const FETCH_INTERCEPTOR = Symbol.for('fetch-interceptor')
-
-/** Some msw server (ours or the user's) is intercepting `fetch` in this process. @internal */
-export function isMswActive(): boolean {
-  return (globalThis as Record<symbol, unknown>)[FETCH_INTERCEPTOR] !== undefined
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   cassetteSession,
   setCassetteRunFacts,
 } from './cassette-session'
+import { installTeeGuards, listenOptions } from './msw-compat'
 import { type CassetteHandlerOptions, createCassetteHandlers } from './msw-handlers'
 import { loadMswNode } from './msw-loader'
 
@@ -21,8 +22,10 @@ export interface MswServerLike {
   events: { on(type: any, listener: (event: any) => void): unknown }
 }
 
+type OwnServer = MswServerLike & { listen(options: object): void; close(): void }
+
 interface ServerSlot {
-  server: (MswServerLike & { listen(options: object): void; close(): void }) | undefined
+  server: OwnServer | undefined
 }
 
 const ATTACHED: unique symbol = Symbol.for('rubricate.attached') as never
@@ -31,7 +34,8 @@ const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({ server: undef
 /**
  * Start rubricate's msw server in this worker, once (later calls return the same session), and
  * return the cassette session. Call it at the top level of a setup file, so that clients built at
- * module scope of a test file see the patched `fetch`. Listens with `onUnhandledRequest: 'bypass'`.
+ * module scope of a test file see the patched `fetch`. Unhandled requests pass through
+ * (`onUnhandledRequest: 'bypass'` on msw 2, `onUnhandledFrame: 'bypass'` on msw 3).
  * Starts nothing when `cassettes.server` is `'external'` (the user calls `attachRubricate`).
  * @internal
  */
@@ -39,8 +43,8 @@ export function startCassetteServer(facts: CassetteRunFacts = {}): CassetteSessi
   setCassetteRunFacts(facts)
   if (!slot.server && resolveConfig().cassettes.server !== 'external') {
     const { setupServer } = loadMswNode('The rubricate setup file')
-    const server = setupServer(...createCassetteHandlers())
-    server.listen({ onUnhandledRequest: 'bypass' })
+    const server: OwnServer = setupServer(...createCassetteHandlers())
+    server.listen(listenOptions('bypass'))
     installTeeGuards(server)
     slot.server = server
   }
@@ -59,12 +63,12 @@ export function stopCassetteServer(): void {
  * retried requests from hanging are installed. Set the plugin option `cassettes.server:
  * 'external'` too, so rubricate does not start a server of its own; one already started in this
  * worker is closed. The judge's live calls are sent with msw's `bypass()`, so your server never
- * sees them, even with `onUnhandledRequest: 'error'`.
+ * sees them, even when it errors on unhandled requests.
  *
  * @example
  * const server = setupServer(...handlers)
  * attachRubricate(server)
- * server.listen({ onUnhandledRequest: 'error' })
+ * server.listen({ onUnhandledFrame: 'error' }) // msw 2: { onUnhandledRequest: 'error' }
  */
 export function attachRubricate(server: MswServerLike, options: CassetteHandlerOptions = {}): void {
   const target = server as MswServerLike & { [ATTACHED]?: true }
@@ -78,23 +82,4 @@ export function attachRubricate(server: MswServerLike, options: CassetteHandlerO
     next.length > 0 ? reset(...next, ...ours) : reset()
   installTeeGuards(server)
   target[ATTACHED] = true
-}
-
-/**
- * msw clones every response for its `response:*` events; an unread clone keeps the original's
- * `cancel()` pending forever (mswjs/interceptors#712, #799), and SDKs cancel the body of a 429
- * before retrying, so a retried request hangs. Cancel each clone once listeners had their turn.
- * @internal
- */
-export function installTeeGuards(server: MswServerLike): void {
-  const release = (event: { response?: Response }) => {
-    const response = event?.response
-    if (!response) return
-    setImmediate(() => {
-      if (response.bodyUsed || !response.body || response.body.locked) return
-      response.body.cancel().catch(() => {})
-    })
-  }
-  server.events.on('response:mocked', release)
-  server.events.on('response:bypass', release)
 }

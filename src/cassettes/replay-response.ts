@@ -148,11 +148,16 @@ export function teeEventStream(
     if (buffer) chunks.push({ t: Math.round(performance.now() - started), chunk: buffer })
     return onDone(chunks)
   })()
+  // Framed as chunked, so that a stream cut off upstream is cut off for the client too: msw 3
+  // writes a mocked response to a socket, and without framing the client would take the closed
+  // connection for the end of the stream. (msw 2 hands the Response over as it is.)
+  const headers = passableHeaders(live.headers)
+  headers.set('transfer-encoding', 'chunked')
   return {
     response: new Response(forClient, {
       status: live.status,
       statusText: live.statusText,
-      headers: passableHeaders(live.headers),
+      headers,
     }),
     done,
   }

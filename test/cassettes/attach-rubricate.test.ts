@@ -4,8 +4,9 @@ import OpenAI from 'openai'
 import { afterAll, afterEach, expect, test } from 'vitest'
 import { attachRubricate, configureRubricate, createScorer } from '../../src'
 import { cassetteSession } from '../../src/cassettes/cassette-session'
+import { listenOptions } from '../../src/cassettes/msw-compat'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
-import { entriesUnder, filesUnder, useCassetteFolder } from './support'
+import { entriesUnder, filesUnder, listen, useCassetteFolder } from './support'
 
 // A user's own msw server, strict about anything it does not handle.
 const unhandled: string[] = []
@@ -27,12 +28,14 @@ const server = setupServer(
   ),
 )
 attachRubricate(server)
-server.listen({
-  onUnhandledRequest: (request, print) => {
+// `onUnhandledRequest` on msw 2, `onUnhandledFrame` on msw 3: the options give both.
+listen(
+  server,
+  listenOptions((request, print) => {
     unhandled.push(`${request.method} ${request.url}`)
     print.error()
-  },
-})
+  }),
+)
 
 const folder = useCassetteFolder()
 let fake: FakeOpenAI | undefined

@@ -54,3 +54,11 @@ export function testIn(
 ): { file: string; name: string } {
   return { file: join(process.cwd(), file), name }
 }
+
+/**
+ * `server.listen(options)` with options from `listenOptions`, which hold the keys of both msw
+ * majors: the installed major's types know only one of them.
+ */
+export function listen(server: object, options: object): void {
+  ;(server as { listen(options: object): void }).listen(options)
+}

@@ -5,10 +5,14 @@ import net from 'node:net'
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\]|::ffff:127\.\d+\.\d+\.\d+)$/
 
+const refusal = (host) =>
+  new Error(`A test tried to connect to "${host}". Tests may only reach loopback addresses.`)
+
 const connect = net.Socket.prototype.connect
 net.Socket.prototype.connect = function guardedConnect(...args) {
   // net.connect() passes its normalised arguments as one array: [options, callback].
-  const first = Array.isArray(args[0]) ? args[0][0] : args[0]
+  const normalised = Array.isArray(args[0])
+  const first = normalised ? args[0][0] : args[0]
   const options = typeof first === 'object' && first !== null ? first : undefined
   const host = options
     ? options.path
@@ -18,9 +22,24 @@ net.Socket.prototype.connect = function guardedConnect(...args) {
       ? args[1]
       : 'localhost'
   if (typeof host === 'string' && !LOOPBACK.test(host)) {
-    throw new Error(
-      `A test tried to connect to "${host}". Tests may only reach loopback addresses.`,
-    )
+    // msw 3 connects the socket of a mocked request too, with a lookup of its own that answers
+    // loopback: the request never leaves the process. A connection with its own lookup goes on
+    // when every address that lookup gives is loopback.
+    if (typeof options?.lookup !== 'function') throw refusal(host)
+    const guarded = { ...options, lookup: loopbackOnly(options.lookup, host) }
+    // In place: net marks its normalised array, and a copy would be normalised again.
+    if (normalised) args[0][0] = guarded
+    else args[0] = guarded
   }
   return connect.apply(this, args)
+}
+
+function loopbackOnly(lookup, host) {
+  return (hostname, options, callback) =>
+    lookup(hostname, options, (error, address, family) => {
+      if (error) return callback(error)
+      const addresses = Array.isArray(address) ? address.map((entry) => entry.address) : [address]
+      if (addresses.some((entry) => !LOOPBACK.test(entry))) return callback(refusal(host))
+      return callback(null, address, family)
+    })
 }
