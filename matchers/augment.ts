@@ -8,9 +8,11 @@ import type {
 
 // Typed on `Assertion`, not `Matchers`: the asymmetric form (`expect.toSatisfyRubric`) cannot work
 // for async matchers, so it must not type-check. Both return `Promise<void>` so that lint rules
-// against floating promises catch a missing `await`.
+// against floating promises catch a missing `await`. Declared without type parameters: Vitest 4
+// declares `Assertion<T = any>` and Vitest 5 `Assertion<R = void, T = unknown>`, and a merging
+// declaration must repeat them exactly (TS2428) or, as here, declare none, which both accept.
 declare module 'vitest' {
-  interface Assertion<T = any> {
+  interface Assertion {
     /**
      * Ask the judge whether the value satisfies every required criterion of a rubric.
      * `.not` passes when at least one required criterion is unmet. Must be awaited.

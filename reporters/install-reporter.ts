@@ -9,8 +9,9 @@ const OWN_NAMES = ['rubricate/reporter']
 
 /**
  * Replace a `'default'` entry of the reporter list with {@link RubricReporter} (keeping its
- * options), or, when there is none (`--reporter=dot`, `json`, `junit`, the `agent` reporter...),
- * add the summary-only reporter, which writes to stderr. Does nothing when a rubricate reporter is
+ * options), or, when there is none (`--reporter=dot`, `json`, `junit`, the `agent` reporter of
+ * Vitest 4 or `minimal` of Vitest 5 under an AI agent, `reporters: []`, which means none in
+ * Vitest 5), add the summary-only reporter, which writes to stderr. Does nothing when a rubricate reporter is
  * already in the list: the hook runs once per project, and a user may have listed it.
  * @internal
  */
