@@ -97,7 +97,7 @@ test('a record run, then an offline replay run with CI=true, give the same verdi
     server.clearRequests()
     const replayed = await runCopy(dir, {
       ci: true,
-      env: { FAKE_OPENAI_URL: 'http://127.0.0.1:9/v1' },
+      env: { FAKE_OPENAI_URL: 'http://127.0.0.1:65535/v1' },
     })
     expect(server.requests).toHaveLength(0)
     expect(replayed.cassettes).toMatchObject({ mode: 'replay', misses: [] })

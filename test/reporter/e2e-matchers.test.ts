@@ -43,7 +43,7 @@ test('verdicts, scorer, loop and summary (with plugin prices) of records the mat
  Test Files  1 failed (1)
       Tests  1 failed | 3 passed (4)
    Start at  [time]
-   Duration  [...]ms (transform [...]ms, setup [...]ms, import [...]ms, tests [...]ms, environment [...]ms)
+   Duration  [...]ms (...)
 
 `)
   expect(run.stderr).toContain('FAIL  support.test.ts > escalates an angry customer')

@@ -1,9 +1,18 @@
 // End to end: which reporter the plugin installs, and where its output goes, for the reporter
 // lists users run with: default on CI and on a terminal, dot, json, the agent reporter, projects.
 import { execFileSync, spawnSync } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { expect, test } from 'vitest'
-import { fixturesDir, repoRoot, runVitest } from '../support/run-vitest'
+import {
+  copyFixture,
+  fixturesDir,
+  removeCopy,
+  repoRoot,
+  runVitest,
+  vitestMajor,
+} from '../support/run-vitest'
 
 const SUMMARY = `     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 2 criteria: 2 met, 0 required unmet, 0 optional unmet
       Judge  1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, 1,000 replayed · cost $0.00`
@@ -52,15 +61,28 @@ test('with --reporter=dot, the summary goes to stderr and no verdict lines are p
   expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
 })
 
-test('with --reporter=json, stdout is still the JSON report, holding the records in meta', async () => {
-  const run = await runVitest('reporter', ['rubric-pass.test.ts', '--reporter=json'], { ci: true })
+test('with --reporter=json, the JSON report (stdout in Vitest 4, a file in Vitest 5) holds the records in meta', async () => {
+  const dir = await copyFixture('reporter')
+  const { run, report } = await runVitest(dir, ['rubric-pass.test.ts', '--reporter=json'], {
+    ci: true,
+  })
+    // Vitest 5 writes the report of a reporter without an outputFile to .vitest/<name>/.
+    .then(async (run) => ({
+      run,
+      report:
+        vitestMajor >= 5
+          ? await readFile(join(dir, '.vitest/json/output.json'), 'utf8')
+          : run.raw.stdout,
+    }))
+    .finally(() => removeCopy(dir))
   expect(run.exitCode).toBe(0)
-  const json = JSON.parse(run.raw.stdout)
+  const json = JSON.parse(report)
   expect(json.numPassedTests).toBe(2)
   const refund = json.testResults[0].assertionResults.find(
     (a: { title: string }) => a.title === 'answers a refund question',
   )
   expect(refund.meta.rubricate[0].verdicts).toHaveLength(2)
+  expect(run.stdout).not.toContain('Rubric  1 assertion')
   expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
 })
 

@@ -8,7 +8,7 @@ const footer = (files: string, tests: string) => `
  Test Files  ${files}
       Tests  ${tests}
    Start at  [time]
-   Duration  [...]ms (transform [...]ms, setup [...]ms, import [...]ms, tests [...]ms, environment [...]ms)
+   Duration  [...]ms (...)
 
 `
 

@@ -23,7 +23,7 @@ test('runs a fixture project with none of the parent environment leaking in', as
  Test Files  1 passed (1)
       Tests  1 passed (1)
    Start at  [time]
-   Duration  [...]ms (transform [...]ms, setup [...]ms, import [...]ms, tests [...]ms, environment [...]ms)
+   Duration  [...]ms (...)
 
 `)
 })
@@ -46,8 +46,14 @@ test('returns the exit code and stderr of a failing run', async () => {
 test('normalise masks durations, clock times, paths and colours', () => {
   const text = `\u001b[32m ✓\u001b[39m ${repoRoot}/x.ts 12ms\n   ✓ slow test  1203ms\n Duration  1.25s (tests 3ms)  \n Start at  09:41:07\n`
   expect(normalise(text)).toBe(
-    ' ✓ <repo>/x.ts [...]ms\n   ✓ slow test [...]ms\n Duration  [...]ms (tests [...]ms)\n Start at  [time]\n',
+    ' ✓ <repo>/x.ts [...]ms\n   ✓ slow test [...]ms\n Duration  [...]ms (...)\n Start at  [time]\n',
   )
+})
+
+test("normalise shows Vitest 5's duration breakdown and timeout error as Vitest 4's", () => {
+  const text =
+    ' Duration  1.25s (setup 92%, transform 4%, tests 2%)\nTestTimeoutError: Test timed out in 200ms.\n'
+  expect(normalise(text)).toBe(' Duration  [...]ms (...)\nError: Test timed out in [...]ms.\n')
 })
 
 test('a fixture copy is a separate project that can be changed and removed', async () => {

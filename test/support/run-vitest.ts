@@ -3,7 +3,7 @@
 // OPENAI_* variables, only what a test asks for. Fixtures without a package.json of their own
 // import `rubricate` through this repository's exports map, so they run against dist/.
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { cp, rm } from 'node:fs/promises'
 import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
@@ -14,6 +14,12 @@ export const repoRoot: string = resolve(import.meta.dirname, '../..')
 export const fixturesDir: string = join(repoRoot, 'test/fixtures')
 
 const vitestBin = join(repoRoot, 'node_modules/vitest/vitest.mjs')
+/** The major version of the installed Vitest: 4 in the Node 20 lane, 5 in the Node 22 lanes. */
+export const vitestMajor: number = Number(
+  JSON.parse(
+    readFileSync(join(repoRoot, 'node_modules/vitest/package.json'), 'utf8'),
+  ).version.split('.')[0],
+)
 // Copies live inside the repository, so that they still self-reference `rubricate` (Node stops
 // looking for the package scope at a node_modules folder, so a copy under node_modules could not),
 // and next to the fixtures, so that their imports of shared fixture files (`../records`) resolve.
@@ -109,11 +115,12 @@ export async function runVitest(
 }
 
 /**
- * Make Vitest output comparable between runs and machines: colours stripped, durations masked
- * (`12ms` and `1.20s` both become `[...]ms`, after one space, so a slow run on a busy machine
- * compares equal),
- * clock times masked, the fixture folder shown as `<root>` and the repository as `<repo>`,
- * Vitest's version masked, trailing spaces dropped.
+ * Make Vitest output comparable between runs, machines and Vitest majors: colours stripped,
+ * durations masked (`12ms` and `1.20s` both become `[...]ms`, after one space, so a slow run on a
+ * busy machine compares equal), the breakdown after the run's duration shown as `(...)`, clock
+ * times masked, the fixture folder shown as `<root>` and the repository as `<repo>`, Vitest's
+ * version masked, Vitest 5's `TestTimeoutError` shown as Vitest 4's `Error`, trailing spaces
+ * dropped.
  */
 export function normalise(text: string, root?: string): string {
   let out = stripVTControlCharacters(text).replace(/\r\n/g, '\n')
@@ -127,6 +134,9 @@ export function normalise(text: string, root?: string): string {
       .replace(/^( *[✓×↓] .*\S) {2}\[\.\.\.\]ms$/gm, '$1 [...]ms')
       .replace(/\b\d{2}:\d{2}:\d{2}\b/g, '[time]')
       .replace(/(RUN|MERGE REPORTS) +v\d+\.\d+\.\d+\S*/g, '$1  v[version]')
+      // Vitest 5 names the timeout error and breaks the duration down in percentages.
+      .replace(/\bTestTimeoutError: Test timed out/g, 'Error: Test timed out')
+      .replace(/^( +Duration +\[\.\.\.\]ms) \(.*\)[ \t]*$/gm, '$1 (...)')
       .replace(/[ \t]+$/gm, '')
   )
 }
