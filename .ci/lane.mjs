@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// Runs one CI lane other than the repository's own (Node 20, package.json and package-lock.json):
+// the same sources and tests, on another Node and other versions of the peer dependencies.
+//
+//   node .ci/lane.mjs run <lane>     copy the repository to a temporary folder, put the lane's
+//                                    package.json and package-lock.json in place, `npm ci` with
+//                                    the lane's Node, then run the lane's commands there
+//   node .ci/lane.mjs sync <lane>    rewrite the lane's package.json from the repository's
+//                                    (after a change to it) and refresh the lane's lock file
+//
+// A lane is a folder .ci/lanes/<lane>/ holding lane.json (the Node version, the devDependencies
+// that differ from the repository's, the commands), and the package.json and package-lock.json
+// that `sync` derives from them. `run` refuses a package.json that is not what `sync` would write,
+// so a lane never tests a manifest other than the repository's with its own versions swapped in.
+// Environment: RUBRICATE_LANE_DIR=<folder> runs in that folder instead of a temporary one and
+// keeps it (a second run there skips `npm ci` when the lock file is unchanged).
+import { execFileSync, spawnSync } from 'node:child_process'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const [action, name] = process.argv.slice(2)
+if (!['run', 'sync'].includes(action) || !name) {
+  fail('usage: node .ci/lane.mjs run|sync <lane>')
+}
+const laneDir = join(root, '.ci/lanes', name)
+if (!existsSync(join(laneDir, 'lane.json')))
+  fail(`No lane "${name}": ${laneDir}/lane.json is missing.`)
+const lane = JSON.parse(readFileSync(join(laneDir, 'lane.json'), 'utf8'))
+const expected = `${JSON.stringify(laneManifest(), null, 2)}\n`
+
+const started = Date.now()
+let env = process.env
+const nodeBin = laneNode(lane.node)
+env = { ...process.env, PATH: `${dirname(nodeBin)}:${process.env.PATH}` }
+process.on('exit', () => rmSync(dirname(nodeBin), { recursive: true, force: true }))
+
+if (action === 'sync') {
+  writeFileSync(join(laneDir, 'package.json'), expected)
+  const scratch = mkdtempSync(join(tmpdir(), `rubricate-lane-sync-${name}-`))
+  copyFileSync(join(laneDir, 'package.json'), join(scratch, 'package.json'))
+  if (existsSync(join(laneDir, 'package-lock.json'))) {
+    copyFileSync(join(laneDir, 'package-lock.json'), join(scratch, 'package-lock.json'))
+  }
+  sh('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], scratch)
+  copyFileSync(join(scratch, 'package-lock.json'), join(laneDir, 'package-lock.json'))
+  rmSync(scratch, { recursive: true, force: true })
+  console.log(`[lane ${name}] package.json and package-lock.json written; commit both.`)
+  process.exit(0)
+}
+
+if (readFileSync(join(laneDir, 'package.json'), 'utf8') !== expected) {
+  fail(
+    `.ci/lanes/${name}/package.json is not the repository's package.json with the lane's versions (the repository's changed since). Run "node .ci/lane.mjs sync ${name}" and commit the result.`,
+  )
+}
+
+const keep = process.env.RUBRICATE_LANE_DIR !== undefined
+const work = keep
+  ? resolve(process.env.RUBRICATE_LANE_DIR)
+  : join(mkdtempSync(join(tmpdir(), `rubricate-lane-${name}-`)), 'rubricate')
+let status = 1
+try {
+  copySources(work)
+  const lock = join(work, 'package-lock.json')
+  const installed = join(work, 'node_modules/.package-lock.json')
+  const unchanged =
+    keep &&
+    existsSync(installed) &&
+    readFileSync(lock, 'utf8') === readFileSync(join(laneDir, 'package-lock.json'), 'utf8')
+  copyFileSync(join(laneDir, 'package.json'), join(work, 'package.json'))
+  copyFileSync(join(laneDir, 'package-lock.json'), lock)
+  console.log(`[lane ${name}] node ${sh(nodeBin, ['--version'], work, true).trim()} in ${work}`)
+  if (!unchanged) sh('npm', ['ci', '--no-audit', '--no-fund'], work)
+  const versions = Object.keys(lane.devDependencies)
+  console.log(
+    `[lane ${name}] ${versions.map((dep) => `${dep}@${installedVersion(work, dep)}`).join(' ')}`,
+  )
+  for (const command of lane.commands) {
+    console.log(`[lane ${name}] $ ${command}`)
+    sh('bash', ['-c', command], work)
+  }
+  status = 0
+} catch (error) {
+  console.error(`[lane ${name}] FAILED: ${error.message}`)
+} finally {
+  if (!keep) rmSync(dirname(work), { recursive: true, force: true })
+  console.log(
+    `[lane ${name}] ${status === 0 ? 'passed' : 'failed'} in ${Math.round((Date.now() - started) / 1000)} s`,
+  )
+}
+process.exit(status)
+
+/** The repository's package.json with the lane's devDependencies swapped in. */
+function laneManifest() {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  for (const [dep, version] of Object.entries(lane.devDependencies)) {
+    if (!(dep in manifest.devDependencies)) {
+      fail(`The lane "${name}" pins ${dep}, which is not a devDependency of the repository.`)
+    }
+    manifest.devDependencies[dep] = version
+  }
+  return manifest
+}
+
+/** The Node binary of the lane, from the registry's `node` package (cached by npx). */
+function laneNode(version) {
+  const execPath = sh(
+    'npx',
+    ['-y', '-p', `node@${version}`, 'node', '-e', 'process.stdout.write(process.execPath)'],
+    root,
+    true,
+  )
+  // A folder holding only `node`, first on PATH: npm and every script then run on this Node.
+  const bin = mkdtempSync(join(tmpdir(), `rubricate-node-${version}-`))
+  symlinkSync(execPath, join(bin, 'node'))
+  return join(bin, 'node')
+}
+
+/** The files git would commit (tracked, plus new ones not ignored), as they are on disk. */
+function copySources(to) {
+  const listed = execFileSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  )
+  for (const file of listed.split('\0')) {
+    if (!file || !existsSync(join(root, file))) continue
+    mkdirSync(dirname(join(to, file)), { recursive: true })
+    copyFileSync(join(root, file), join(to, file))
+  }
+  // Biome reads .gitignore through git, so the copy is a (commit-less) git repository too.
+  if (!existsSync(join(to, '.git'))) sh('git', ['init', '-q'], to)
+}
+
+function installedVersion(dir, dep) {
+  return JSON.parse(readFileSync(join(dir, 'node_modules', dep, 'package.json'), 'utf8')).version
+}
+
+function sh(command, args, cwd, capture = false) {
+  const result = spawnSync(command, args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+  })
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`)
+  }
+  return result.stdout ?? ''
+}
+
+function fail(message) {
+  console.error(`[lane] ${message}`)
+  process.exit(2)
+}
