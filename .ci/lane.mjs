@@ -2,9 +2,11 @@
 // Runs one CI lane other than the repository's own (Node 20, package.json and package-lock.json):
 // the same sources and tests, on another Node and other versions of the peer dependencies.
 //
-//   node .ci/lane.mjs run <lane>     copy the repository to a temporary folder, put the lane's
+//   node .ci/lane.mjs run <lane> [-- <command>]
+//                                    copy the repository to a temporary folder, put the lane's
 //                                    package.json and package-lock.json in place, `npm ci` with
-//                                    the lane's Node, then run the lane's commands there
+//                                    the lane's Node, then run the lane's commands there (or the
+//                                    command given, e.g. `-- npx vitest run test/cassettes`)
 //   node .ci/lane.mjs sync <lane>    rewrite the lane's package.json from the repository's
 //                                    (after a change to it) and refresh the lane's lock file
 //
@@ -29,9 +31,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
-const [action, name] = process.argv.slice(2)
-if (!['run', 'sync'].includes(action) || !name) {
-  fail('usage: node .ci/lane.mjs run|sync <lane>')
+const [action, name, separator, ...command] = process.argv.slice(2)
+if (!['run', 'sync'].includes(action) || !name || (separator !== undefined && separator !== '--')) {
+  fail('usage: node .ci/lane.mjs run <lane> [-- <command>] | sync <lane>')
 }
 const laneDir = join(root, '.ci/lanes', name)
 if (!existsSync(join(laneDir, 'lane.json')))
@@ -86,9 +88,10 @@ try {
   console.log(
     `[lane ${name}] ${versions.map((dep) => `${dep}@${installedVersion(work, dep)}`).join(' ')}`,
   )
-  for (const command of lane.commands) {
-    console.log(`[lane ${name}] $ ${command}`)
-    sh('bash', ['-c', command], work)
+  const commands = command.length > 0 ? [command.join(' ')] : lane.commands
+  for (const line of commands) {
+    console.log(`[lane ${name}] $ ${line}`)
+    sh('bash', ['-c', line], work)
   }
   status = 0
 } catch (error) {

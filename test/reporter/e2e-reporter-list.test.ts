@@ -86,11 +86,29 @@ test('with --reporter=json, the JSON report (stdout in Vitest 4, a file in Vites
   expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
 })
 
-test('in an AI-agent environment (Vitest picks its agent reporter), the summary goes to stderr', async () => {
+test('in an AI-agent environment (Vitest 4 picks its agent reporter, Vitest 5 its minimal one), the summary goes to stderr', async () => {
   const run = await runVitest('reporter', ['rubric-pass.test.ts'], { env: { CLAUDECODE: '1' } })
   expect(run.exitCode).toBe(0)
   expect(run.stdout).not.toContain('[required]')
   expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
+})
+
+test('with reporters: [] (no reporter in Vitest 5, the default one in Vitest 4), the summary is still printed', async () => {
+  const run = await runVitest(
+    'reporter',
+    ['--config', 'vitest.no-reporters.config.ts', 'rubric-pass.test.ts'],
+    { ci: true },
+  )
+  expect(run.exitCode).toBe(0)
+  if (vitestMajor >= 5) {
+    // Nothing replaces: the summary-only reporter is added, on stderr.
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
+  } else {
+    expect(run.stdout).toContain(' ✓ [required] Acknowledges the double charge\n')
+    expect(run.stdout).toContain(SUMMARY)
+    expect(run.stderr).toBe('')
+  }
 })
 
 test('with several projects, one reporter is installed: one banner, one summary', async () => {
