@@ -7,13 +7,14 @@
 //                                    package.json and package-lock.json in place, `npm ci` with
 //                                    the lane's Node, then run the lane's commands there (or the
 //                                    command given, e.g. `-- npx vitest run test/cassettes`)
-//   node .ci/lane.mjs sync <lane>    rewrite the lane's package.json from the repository's
-//                                    (after a change to it) and refresh the lane's lock file
+//   node .ci/lane.mjs sync <lane>    write the lane's lock file anew (after lane.json or the
+//                                    repository's dependencies changed), with the lane's Node
 //
 // A lane is a folder .ci/lanes/<lane>/ holding lane.json (the Node version, the devDependencies
-// that differ from the repository's, the commands), and the package.json and package-lock.json
-// that `sync` derives from them. `run` refuses a package.json that is not what `sync` would write,
-// so a lane never tests a manifest other than the repository's with its own versions swapped in.
+// whose versions differ from the repository's, the commands) and the lane's package-lock.json.
+// The lane's package.json is the repository's with those versions swapped in, written at each run,
+// so a change to the repository's scripts or fields reaches every lane; `npm ci` refuses a lock
+// file that no longer matches the dependencies, and `sync` writes a new one.
 // Environment: RUBRICATE_LANE_DIR=<folder> runs in that folder instead of a temporary one and
 // keeps it (a second run there skips `npm ci` when the lock file is unchanged).
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -39,7 +40,7 @@ const laneDir = join(root, '.ci/lanes', name)
 if (!existsSync(join(laneDir, 'lane.json')))
   fail(`No lane "${name}": ${laneDir}/lane.json is missing.`)
 const lane = JSON.parse(readFileSync(join(laneDir, 'lane.json'), 'utf8'))
-const expected = `${JSON.stringify(laneManifest(), null, 2)}\n`
+const manifest = `${JSON.stringify(laneManifest(), null, 2)}\n`
 
 const started = Date.now()
 let env = process.env
@@ -48,23 +49,16 @@ env = { ...process.env, PATH: `${dirname(nodeBin)}:${process.env.PATH}` }
 process.on('exit', () => rmSync(dirname(nodeBin), { recursive: true, force: true }))
 
 if (action === 'sync') {
-  writeFileSync(join(laneDir, 'package.json'), expected)
   const scratch = mkdtempSync(join(tmpdir(), `rubricate-lane-sync-${name}-`))
-  copyFileSync(join(laneDir, 'package.json'), join(scratch, 'package.json'))
+  writeFileSync(join(scratch, 'package.json'), manifest)
   if (existsSync(join(laneDir, 'package-lock.json'))) {
     copyFileSync(join(laneDir, 'package-lock.json'), join(scratch, 'package-lock.json'))
   }
   sh('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], scratch)
   copyFileSync(join(scratch, 'package-lock.json'), join(laneDir, 'package-lock.json'))
   rmSync(scratch, { recursive: true, force: true })
-  console.log(`[lane ${name}] package.json and package-lock.json written; commit both.`)
+  console.log(`[lane ${name}] .ci/lanes/${name}/package-lock.json written; commit it.`)
   process.exit(0)
-}
-
-if (readFileSync(join(laneDir, 'package.json'), 'utf8') !== expected) {
-  fail(
-    `.ci/lanes/${name}/package.json is not the repository's package.json with the lane's versions (the repository's changed since). Run "node .ci/lane.mjs sync ${name}" and commit the result.`,
-  )
 }
 
 const keep = process.env.RUBRICATE_LANE_DIR !== undefined
@@ -80,10 +74,19 @@ try {
     keep &&
     existsSync(installed) &&
     readFileSync(lock, 'utf8') === readFileSync(join(laneDir, 'package-lock.json'), 'utf8')
-  copyFileSync(join(laneDir, 'package.json'), join(work, 'package.json'))
+  writeFileSync(join(work, 'package.json'), manifest)
   copyFileSync(join(laneDir, 'package-lock.json'), lock)
   console.log(`[lane ${name}] node ${sh(nodeBin, ['--version'], work, true).trim()} in ${work}`)
-  if (!unchanged) sh('npm', ['ci', '--no-audit', '--no-fund'], work)
+  if (!unchanged) {
+    try {
+      sh('npm', ['ci', '--no-audit', '--no-fund'], work)
+    } catch (error) {
+      console.error(
+        `[lane ${name}] If npm says the lock file is out of sync, the repository's dependencies changed: run "node .ci/lane.mjs sync ${name}" and commit .ci/lanes/${name}/package-lock.json.`,
+      )
+      throw error
+    }
+  }
   const versions = Object.keys(lane.devDependencies)
   console.log(
     `[lane ${name}] ${versions.map((dep) => `${dep}@${installedVersion(work, dep)}`).join(' ')}`,
