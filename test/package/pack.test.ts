@@ -100,6 +100,32 @@ test('an ESM project imports every entry and type-checks against the shipped typ
           expect.toSatisfyRubric
         }
       `,
+      // Type-checked only (it is not run): the setup entry's types bring the matchers onto
+      // Vitest's Assertion, in a test file as a user writes one.
+      'rubric.test.ts': `
+        import 'rubricate/setup'
+        import type { RubricCriteriaInput, ToSatisfyRubricOptions } from 'rubricate/matchers'
+        import { expect, test } from 'vitest'
+
+        type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2
+          ? true
+          : false
+
+        test('answers a refund question', async () => {
+          const criteria: RubricCriteriaInput = ['- Acknowledges the charge', { description: 'Apologises', required: false }]
+          const options: ToSatisfyRubricOptions = { input: 'q', samples: 3, cassettes: 'replay' }
+          const pending = expect('reply').toSatisfyRubric(criteria, options)
+          const exactlyPromiseOfVoid: Equals<typeof pending, Promise<void>> = true
+          await pending
+          await expect('reply').not.toSatisfyRubric('- Mentions refund')
+          await expect('reply').toPassScorer({ run: async () => ({ score: 1 }) }, { threshold: 0.5 })
+          // @ts-expect-error: criteria are a string, a list or a scorer, never a number
+          await expect('reply').toSatisfyRubric(42)
+          // @ts-expect-error: the options are typed
+          await expect('reply').toSatisfyRubric('- a', { evaluation: 'sometimes' })
+          return exactlyPromiseOfVoid
+        })
+      `,
       'load.mjs': `
         const entries = ['rubricate', 'rubricate/plugin', 'rubricate/reporter', 'rubricate/testing', 'rubricate/matchers']
         const loaded = {}
@@ -114,8 +140,10 @@ test('an ESM project imports every entry and type-checks against the shipped typ
           noEmit: true,
           skipLibCheck: false,
           types: [],
+          // A side-effect import that resolves to no types is an error, so 'rubricate/setup' must.
+          noUncheckedSideEffectImports: true,
         },
-        files: ['check.ts'],
+        files: ['check.ts', 'rubric.test.ts'],
       }),
     },
   )
@@ -145,10 +173,16 @@ test('a CommonJS project requires the dual entries and runs Vitest with a vitest
       'check.ts': `
         import { configureRubricate } from 'rubricate'
         import rubricate from 'rubricate/plugin'
+        import RubricReporter, { RubricSummaryReporter, type RubricReporterOptions } from 'rubricate/reporter'
         import { startFakeOpenAI } from 'rubricate/testing'
+        import type { Reporter } from 'vitest/node'
         configureRubricate({ judgeConcurrency: 2 })
         export const plugin = rubricate({ cassettes: { mode: 'off' } })
         export const start = startFakeOpenAI
+        const options: RubricReporterOptions = { outputFile: 'rubricate.json', jobSummary: false }
+        export const reporters: Reporter[] = [new RubricReporter(options), new RubricSummaryReporter()]
+        // @ts-expect-error: the reporter's options are typed
+        new RubricReporter({ jobSummary: 'yes' })
       `,
       'vitest.config.ts': `
         import { defineConfig } from 'vitest/config'
