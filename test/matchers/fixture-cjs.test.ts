@@ -1,24 +1,29 @@
-// Runs Vitest on test/fixtures/matchers-cjs, a CommonJS project (Vite loads its vitest.config.ts
-// as CommonJS, so rubricate/plugin is required from dist/plugin.cjs) that reaches the package
-// through a node_modules/rubricate link made here, as an installed copy would be.
+// Runs Vitest on CommonJS projects (Vite loads their vitest.config.ts as CommonJS, so the
+// rubricate entries it imports are required from dist/*.cjs) that reach the package through a
+// node_modules/rubricate link made here, as an installed copy would be: test/fixtures/matchers-cjs
+// (hand-written scorers) and test/fixtures/judged-cjs (a fake judge over HTTP, recorded, replayed).
 import { existsSync } from 'node:fs'
-import { mkdir, symlink } from 'node:fs/promises'
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { beforeAll, expect, test } from 'vitest'
 import { failureBlock } from '../support/failure-block'
-import { fixturesDir, repoRoot, runVitest } from '../support/run-vitest'
+import { copyFixture, fixturesDir, removeCopy, repoRoot, runVitest } from '../support/run-vitest'
 
 const fixture = join(fixturesDir, 'matchers-cjs')
 
+/** Make `dir/node_modules/rubricate` a link to the repository, unless it exists. */
+async function linkRubricate(dir: string): Promise<void> {
+  const link = join(dir, 'node_modules/rubricate')
+  if (existsSync(link)) return
+  await mkdir(join(dir, 'node_modules'), { recursive: true })
+  // Several workers may get here at once; a link that appeared meanwhile is as good.
+  await symlink(repoRoot, link, 'dir').catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error
+  })
+}
+
 beforeAll(async () => {
-  const link = join(fixture, 'node_modules/rubricate')
-  if (!existsSync(link)) {
-    await mkdir(join(fixture, 'node_modules'), { recursive: true })
-    // Several workers may get here at once; a link that appeared meanwhile is as good.
-    await symlink(repoRoot, link, 'dir').catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error
-    })
-  }
+  await linkRubricate(fixture)
 })
 
 test('a CommonJS project loads the plugin in its vitest.config.ts and gets the matchers', async () => {
@@ -36,3 +41,95 @@ Rubric not satisfied: 1 of 1 required criteria unmet.
 Output: "hello"`)
   expect(run.exitCode).toBe(1)
 })
+
+/** The cassette files of a project, by path under __cassettes__, parsed. */
+async function cassettes(dir: string): Promise<Record<string, any>> {
+  const folder = join(dir, '__cassettes__')
+  const files = (await readdir(folder, { recursive: true })).filter((name) =>
+    name.endsWith('.json'),
+  )
+  const out: Record<string, any> = {}
+  for (const file of files.sort()) {
+    const text = await readFile(join(folder, file), 'utf8')
+    // Reviewable: pretty-printed JSON, and no trace of the judge's API key.
+    expect(text).toContain('\n  "request": {\n')
+    expect(text).not.toContain('sk-fixture')
+    out[file] = JSON.parse(text)
+  }
+  return out
+}
+
+test('a CommonJS project records a judged rubric over HTTP, replays it offline under CI, and a changed criterion is a cassette miss', async () => {
+  const dir = await copyFixture('judged-cjs')
+  try {
+    await linkRubricate(dir)
+    // The fixture's config starts the fake judge (rubricate/testing, required) when asked to.
+    const recorded = await runVitest(dir, [], {
+      env: { START_FAKE_JUDGE: '1', RUBRICATE_CASSETTES: 'record' },
+    })
+    expect(recorded.stdout).toContain('Tests  2 passed (2)')
+    expect(recorded.stdout).toContain('Judge  2 calls: 0 replayed, 2 recorded, 0 live')
+    expect(recorded.exitCode).toBe(0)
+    const files = await cassettes(dir)
+    expect(Object.keys(files)).toHaveLength(2)
+    for (const [file, entry] of Object.entries(files)) {
+      expect(file).toBe(join(entry.key.slice(0, 2), `${entry.key}.json`))
+      expect(entry).toMatchObject({
+        promptVersion: 'rubric-v1',
+        request: { method: 'POST', endpoint: 'chat/completions', body: { model: 'gpt-judge' } },
+        response: { status: 200 },
+      })
+    }
+    expect(
+      Object.values(files)
+        .map((entry) => entry.recordedBy)
+        .sort(),
+    ).toEqual([
+      'judged.test.ts > .not passes when a required criterion is unmet',
+      'judged.test.ts > acknowledges the double charge',
+    ])
+
+    // No fake judge this time: nothing listens at the judge's address, so only replay can pass.
+    const replayed = await runVitest(dir, [], { ci: true })
+    expect(replayed.stdout).toContain('Tests  2 passed (2)')
+    expect(replayed.stdout).toContain('Judge  2 calls: 2 replayed, 0 recorded, 0 live')
+    expect(replayed.exitCode).toBe(0)
+    expect(await cassettes(dir)).toEqual(files)
+
+    const testFile = join(dir, 'judged.test.ts')
+    const source = await readFile(testFile, 'utf8')
+    expect(source).toContain('- Mentions double charge')
+    await writeFile(
+      testFile,
+      source.replace('- Mentions double charge', '- Mentions charged twice'),
+    )
+    const changed = await runVitest(dir, [], { ci: true })
+    expect(changed.stdout).toContain('Tests  1 failed | 1 passed (2)')
+    expect(changed.exitCode).toBe(1)
+    const nearest = Object.entries(files).find(
+      ([, entry]) => entry.recordedBy === 'judged.test.ts > acknowledges the double charge',
+    )?.[0]
+    expect(failureBlock(changed.stderr, 'judged.test.ts > acknowledges the double charge')).toMatch(
+      new RegExp(
+        `^${escapeRegExp(`CassetteMissError: expect(output).toSatisfyRubric(criteria)
+
+This assertion could not be decided, so it fails with or without .not (RUBRICATE_CASSETTE_MISS):
+[rubricate] Cassette miss: no recorded reply matches this judge call, and cassettes are in replay mode (CI is set), so no network call was made.
+  test:     judged.test.ts > acknowledges the double charge
+  endpoint: chat/completions
+  model:    gpt-judge
+  key:      `)}[0-9a-f]{64}\n${escapeRegExp(`  nearest:  __cassettes__/${nearest} (recorded by "judged.test.ts > acknowledges the double charge")
+  differs:  messages[1].content
+Record it with:
+  RUBRICATE_CASSETTES=auto npx vitest run judged.test.ts -t "acknowledges the double charge"
+then commit the new files in __cassettes__/.`)}$`,
+      ),
+    )
+  } finally {
+    await removeCopy(dir)
+  }
+})
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
