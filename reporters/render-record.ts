@@ -118,12 +118,19 @@ function iterationLine(iteration: LoopIterationRecord, style: LineStyle): string
         ? c.green(figures.met)
         : c.red(figures.unmet)
     const score = scorer.score === undefined ? '' : ` ${formatScore(scorer.score)}`
-    const why =
-      !scorer.passed && scorer.reason ? c.dim(`: ${truncate(oneLine(scorer.reason), 80)}`) : ''
+    const why = scorer.passed ? '' : c.dim(iterationWhy(scorer))
     return `${symbol} ${scorer.id}${score}${why}`
   })
   const body = scorers.length > 0 ? scorers.join(c.dim(` ${figures.dot} `)) : c.dim('no scorers')
   return `${style.indent}${c.dim(`${iteration.iteration}.`)} ${body}`
+}
+
+/** Why a scorer held an iteration back: the unmet criteria of a rubric, else its reason's first words. */
+function iterationWhy(scorer: LoopIterationRecord['scorers'][number]): string {
+  if (scorer.unmet && scorer.unmet.length > 0) {
+    return `: unmet: ${truncate(scorer.unmet.join('; '), 100)}`
+  }
+  return scorer.reason ? `: ${truncate(oneLine(scorer.reason), 80)}` : ''
 }
 
 function errorLine(record: RubricateRecord, style: LineStyle): string {

@@ -148,6 +148,8 @@ export interface LoopIterationRecord {
     passed: boolean
     errored: boolean
     reason?: string | undefined
+    /** Rubric scorers: the criteria that held the iteration back (required ones unmet). */
+    unmet?: string[] | undefined
   }[]
 }
 

@@ -1,5 +1,6 @@
 import { outputText } from '../output'
 import type { JudgeCall, LoopIterationRecord, RubricateRecord, Verdict } from '../records'
+import { gatingVerdicts } from '../rubric/rubric-reason'
 import type { LoopIteration } from './types'
 
 /**
@@ -48,8 +49,16 @@ function iterationRecord({ output, check }: LoopIteration): LoopIterationRecord 
       passed: s.passed,
       errored: s.errored,
       reason: s.reason,
+      unmet: unmetCriteria(s.result?.verdicts),
     })),
   }
+}
+
+/** The gating criteria a rubric scorer found unmet, or undefined when it has no verdicts. */
+function unmetCriteria(verdicts: readonly Verdict[] | undefined): string[] | undefined {
+  if (!verdicts || verdicts.length === 0) return undefined
+  const unmet = gatingVerdicts(verdicts).filter((v) => !v.satisfied)
+  return unmet.length > 0 ? unmet.map((v) => v.criterion) : undefined
 }
 
 /** The first 200 characters of the text a judge would see; never throws. @internal */

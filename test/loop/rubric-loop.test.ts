@@ -3,6 +3,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import {
   configureRubricate,
   createRubricScorer,
+  onRecord,
+  type RubricateRecord,
   resetRubricateConfig,
   runUntilComplete,
 } from '../../src'
@@ -28,6 +30,8 @@ const scorer = createRubricScorer({ criteria: '- Mentions refund\n- Mentions sor
 
 test('an agent that fixes its output after the feedback completes on iteration 2, told the unmet criterion and why', async () => {
   const feedbacks: (string | undefined)[] = []
+  const records: RubricateRecord[] = []
+  const unsubscribe = onRecord((record) => records.push(record))
   const result = await runUntilComplete(
     ({ feedback }) => {
       feedbacks.push(feedback)
@@ -35,6 +39,11 @@ test('an agent that fixes its output after the feedback completes on iteration 2
     },
     { scorers: [scorer], maxSteps: 3, input: 'I was charged twice' },
   )
+  unsubscribe()
+  expect(records.at(-1)?.iterations?.map((i) => i.scorers[0]?.unmet)).toEqual([
+    ['Mentions sorry'],
+    undefined,
+  ])
   expect(result.complete).toBe(true)
   expect(result.iterations).toHaveLength(2)
   expect(feedbacks[0]).toBeUndefined()

@@ -33,7 +33,7 @@ test('verdicts, scorer, loop and summary (with plugin prices) of records the mat
      ✓ scorer "length": score 0.5, threshold 0.5: 10 characters.
    ✓ drafts until the reply mentions the refund [...]ms
      ✓ loop: complete after 2 iterations
-       1. ✗ keywords 0: See the verdicts.
+       1. ✗ keywords 0: unmet: Mentions refund
        2. ✓ keywords 1
        ✓ [required] Mentions refund
 

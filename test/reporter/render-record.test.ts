@@ -143,6 +143,47 @@ test('a loop shows its outcome and one line per iteration with each scorer', () 
   ])
 })
 
+test("a rubric scorer's iteration names the criteria it found unmet instead of its whole reason", () => {
+  const lines = renderRecords(
+    [
+      record({
+        kind: 'loop',
+        status: 'pass',
+        iterations: [
+          {
+            iteration: 1,
+            complete: false,
+            outputPreview: 'draft',
+            scorers: [
+              {
+                id: 'rubric',
+                score: 0,
+                passed: false,
+                errored: false,
+                reason:
+                  '❌ Rubric not satisfied: 2 of 3 required criteria unmet.\n\n✅ [required] ...',
+                unmet: ['Has an analysis section', 'Gives recommendations'],
+              },
+            ],
+          },
+          {
+            iteration: 2,
+            complete: true,
+            outputPreview: 'report',
+            scorers: [{ id: 'rubric', score: 1, passed: true, errored: false }],
+          },
+        ],
+      }),
+    ],
+    style,
+  )
+  expect(lines).toEqual([
+    '     ✓ loop: complete after 2 iterations',
+    '       1. ✗ rubric 0: unmet: Has an analysis section; Gives recommendations',
+    '       2. ✓ rubric 1',
+  ])
+})
+
 test('with colours the symbols are painted, and without them the text is plain', () => {
   const painted = renderRecords([record({ verdicts: [verdict('Is polite', true)] })], {
     indent: '',
