@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { randomUUID } from 'node:crypto'
+import { resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Vite } from 'vitest/node'
 import { defaultCassetteMode, parseCassetteMode, type RubricateConfig } from '../src/config'
@@ -25,7 +26,7 @@ const LIVE_TEST_TIMEOUT = 60_000
 /**
  * The rubricate Vitest plugin: puts `rubricate/setup` first in `setupFiles`, passes its options to
  * every worker, raises `testTimeout` to 60 s when judge calls may go live and no timeout is set,
- * and adds rubricate's reporter.
+ * keeps the cassette folder out of watch mode, and adds rubricate's reporter.
  *
  * @example
  * // vitest.config.ts
@@ -41,8 +42,16 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
   return {
     name: 'rubricate',
     config(userConfig) {
-      if (userConfig.test?.testTimeout !== undefined || !mayGoLive(options)) return undefined
-      return { test: { testTimeout: LIVE_TEST_TIMEOUT } }
+      // Recording writes a file per exchange: watch mode must not see them (DESIGN 7.2).
+      const root = resolve(userConfig.test?.root ?? userConfig.root ?? process.cwd())
+      const cassettes = resolve(root, options.cassettes?.dir ?? '__cassettes__')
+      const ignored = (path: string): boolean =>
+        path === cassettes || path.startsWith(`${cassettes}${sep}`)
+      const raiseTimeout = userConfig.test?.testTimeout === undefined && mayGoLive(options)
+      return {
+        server: { watch: { ignored: [ignored] } },
+        ...(raiseTimeout ? { test: { testTimeout: LIVE_TEST_TIMEOUT } } : {}),
+      }
     },
     configureVitest({ project, vitest }) {
       // First, so that the user's own setup files (their msw server, configureRubricate) run

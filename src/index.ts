@@ -1,13 +1,7 @@
 // rubricate: the framework-agnostic core. Never imports `vitest`.
 
-// Cassettes
-export type { CassetteFetchOptions } from './cassettes/fetch-adapter'
-export { createCassetteFetch } from './cassettes/fetch-adapter'
-export { cached } from './cassettes/judge-transport'
-export type { CassetteHandlerOptions } from './cassettes/msw-handlers'
-export { createCassetteHandlers } from './cassettes/msw-handlers'
-export type { MswServerLike } from './cassettes/msw-server'
-export { attachRubricate } from './cassettes/msw-server'
+// Configuration
+export { CASSETTE_MODES, configureRubricate, resetRubricateConfig } from './config'
 export type {
   CallSiteConfig,
   CassetteMode,
@@ -15,27 +9,52 @@ export type {
   ModelPrice,
   RubricateConfig,
 } from './config'
-// Configuration
-export { CASSETTE_MODES, configureRubricate, resetRubricateConfig } from './config'
-export type { RubricateErrorCode } from './errors'
 
-// Errors
-export {
-  CassetteCorruptError,
-  CassetteMissError,
-  isRubricateError,
-  JudgeOutputError,
-  JudgeRequestError,
-  LimitError,
-  NoJudgeError,
-  RubricateError,
-  rootCause,
-  ScorerRunError,
-  SecretInCassetteError,
-  UsageError,
-} from './errors'
+// Scorers
+export { createScorer, Scorer } from './scorer/create-scorer'
+export { filterRun } from './scorer/filter-run'
+export { isNotScorable, notScorable } from './scorer/not-scorable'
+export type { ScorerConfig } from './scorer/create-scorer'
+export type { FilterRunOptions } from './scorer/filter-run'
+export type { NotScorable } from './scorer/not-scorable'
+export type {
+  AgentMessage,
+  AgentSystemMessage,
+  FunctionStep,
+  PreparedRun,
+  PromptStep,
+  ReasonStepContext,
+  RequestContextLike,
+  ScorerJudgeOptions,
+  ScorerOptions,
+  ScorerResult,
+  ScorerRun,
+  ScorerRunInputForAgent,
+  ScorerRunOutputForAgent,
+  StepContext,
+  StepResults,
+  StepValue,
+} from './scorer/types'
 export type { StandardSchemaV1 } from './judge/output-schema'
+
+// Rubric scorer
+export { createRubricScorer } from './rubric/rubric-scorer'
+export { RUBRIC_PROMPT_VERSION } from './rubric/rubric-prompt'
+export { NO_RUBRIC_REASON } from './rubric/rubric-reason'
+export type { RubricCriterion, RubricInput } from './rubric/criteria'
+export type {
+  RubricAnalysis,
+  RubricScorer,
+  RubricScorerConfig,
+  RubricScorerOptions,
+  RubricScorerResult,
+} from './rubric/rubric-scorer'
+
+// Agent output
+export { outputText, taskText } from './output'
+
 // Agent loop
+export { runUntilComplete } from './loop'
 export type {
   AgentTurn,
   CompletionCheck,
@@ -47,12 +66,19 @@ export type {
   RunUntilCompleteResult,
   ScorerCheck,
 } from './loop'
-export { runUntilComplete } from './loop'
-// Agent output
-export { outputText, taskText } from './output'
-export type { RecordListener } from './record-hooks'
+
+// Cassettes
+export { createCassetteFetch } from './cassettes/fetch-adapter'
+export { cached } from './cassettes/judge-transport'
+export { createCassetteHandlers } from './cassettes/msw-handlers'
+export { attachRubricate } from './cassettes/msw-server'
+export type { CassetteFetchOptions } from './cassettes/fetch-adapter'
+export type { CassetteHandlerOptions } from './cassettes/msw-handlers'
+export type { MswServerLike } from './cassettes/msw-server'
+
 // Records and hooks
 export { onRecord } from './record-hooks'
+export type { RecordListener } from './record-hooks'
 export type {
   CassetteMissRecord,
   CassetteUsageRecord,
@@ -73,40 +99,20 @@ export type {
   TokenUsage,
   Verdict,
 } from './records'
-export type { RubricCriterion, RubricInput } from './rubric/criteria'
-// Rubric scorer
-export { RUBRIC_PROMPT_VERSION } from './rubric/rubric-prompt'
-export { NO_RUBRIC_REASON } from './rubric/rubric-reason'
-export type {
-  RubricAnalysis,
-  RubricScorer,
-  RubricScorerConfig,
-  RubricScorerOptions,
-  RubricScorerResult,
-} from './rubric/rubric-scorer'
-export { createRubricScorer } from './rubric/rubric-scorer'
-export type { ScorerConfig } from './scorer/create-scorer'
-// Scorers
-export { createScorer, Scorer } from './scorer/create-scorer'
-export type { FilterRunOptions } from './scorer/filter-run'
-export { filterRun } from './scorer/filter-run'
-export type { NotScorable } from './scorer/not-scorable'
-export { isNotScorable, notScorable } from './scorer/not-scorable'
-export type {
-  AgentMessage,
-  AgentSystemMessage,
-  FunctionStep,
-  PreparedRun,
-  PromptStep,
-  ReasonStepContext,
-  RequestContextLike,
-  ScorerJudgeOptions,
-  ScorerOptions,
-  ScorerResult,
-  ScorerRun,
-  ScorerRunInputForAgent,
-  ScorerRunOutputForAgent,
-  StepContext,
-  StepResults,
-  StepValue,
-} from './scorer/types'
+
+// Errors
+export {
+  CassetteCorruptError,
+  CassetteMissError,
+  isRubricateError,
+  JudgeOutputError,
+  JudgeRequestError,
+  LimitError,
+  NoJudgeError,
+  RubricateError,
+  rootCause,
+  ScorerRunError,
+  SecretInCassetteError,
+  UsageError,
+} from './errors'
+export type { RubricateErrorCode } from './errors'

@@ -35,7 +35,10 @@ export function show(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`
   if (typeof value === 'number') return String(value)
   try {
-    const json = JSON.stringify(value)
+    // Functions are shown, not dropped: `{ parse() {} }` must not read as `{}`.
+    const json = JSON.stringify(value, (_key, inner) =>
+      typeof inner === 'function' ? '[function]' : inner,
+    )
     if (json === undefined) return String(value)
     return json.length > 80 ? `${json.slice(0, 77)}...` : json
   } catch {

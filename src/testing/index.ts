@@ -1,8 +1,9 @@
 // rubricate/testing: helpers for testing judges and agents without a network.
 
-export type { FakeOpenAI, FakeOpenAIOptions, FakeReplyFunction, FakeRequest } from './fake-openai'
 // Fake OpenAI-compatible server
 export { startFakeOpenAI } from './fake-openai'
+export { fakeReply } from './fake-reply'
+export type { FakeOpenAI, FakeOpenAIOptions, FakeReplyFunction, FakeRequest } from './fake-openai'
 export type {
   FakeErrorOptions,
   FakeReply,
@@ -10,12 +11,12 @@ export type {
   FakeTextOptions,
   FakeUsage,
 } from './fake-reply'
-export { fakeReply } from './fake-reply'
+
+// Scripted judge
+export { scriptedJudge } from './scripted-judge'
 export type {
   ScriptedJudge,
   ScriptedJudgeOptions,
   ScriptedReply,
   ScriptedReplyFunction,
 } from './scripted-judge'
-// Scripted judge
-export { scriptedJudge } from './scripted-judge'

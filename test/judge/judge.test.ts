@@ -329,6 +329,27 @@ test('structuredOutput "prompt" and its alias jsonPromptInjection: true never se
   ])
 })
 
+test('jsonPromptInjection "inline" means prompt mode, and false means json_schema with no fallback', async () => {
+  server = await startFakeOpenAI({
+    reply: (request) =>
+      request.body.response_format
+        ? fakeReply.status(400, { message: 'response_format json_schema is not supported' })
+        : '{"score": 1}',
+  })
+  const base = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 }
+  expect(
+    (await scoreWith(base, { jsonPromptInjection: 'inline' }).run({ output: 'x' })).score,
+  ).toBe(1)
+  const error = await rejectionOf(
+    scoreWith(base, { jsonPromptInjection: false }).run({ output: 'x' }),
+  )
+  expect(rootCause(error)).toMatchObject({ code: 'RUBRICATE_JUDGE_REQUEST' })
+  expect(server.requests.map((request) => request.body.response_format?.type)).toEqual([
+    undefined,
+    'json_schema',
+  ])
+})
+
 test('structuredOutput "json_schema" does not fall back: the rejection is the error', async () => {
   server = await startFakeOpenAI({
     reply: fakeReply.status(400, { message: 'response_format json_schema is not supported' }),
