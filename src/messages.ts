@@ -374,7 +374,7 @@ export const messages = {
     ),
   fakeUnsupportedPath: (path: string): string =>
     format(
-      `The fake OpenAI server does not implement "${path}" for text replies (it speaks /chat/completions, /responses and /embeddings). Return fakeReply.raw({ status, body }) for other paths.`,
+      `The fake OpenAI server does not implement "${path}" for text replies (it speaks /chat/completions, /completions, /responses, /embeddings and /api/chat). Return fakeReply.raw({ status, body }) for other paths.`,
     ),
 
   // complete runs and prune (DESIGN 7.9): why a run is not complete, in fragments

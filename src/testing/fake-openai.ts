@@ -26,7 +26,10 @@ export interface FakeRequest {
   bodyText: string
   /** The body parsed as JSON, or `undefined` when it is not JSON. */
   body: any
-  /** The request asked for a streamed reply (`"stream": true`). */
+  /**
+   * The request asked for a streamed reply: `"stream": true`, or, on Ollama's `/api/chat`, no
+   * `"stream": false` (Ollama streams by default).
+   */
   stream: boolean
 }
 
@@ -64,7 +67,8 @@ export interface FakeOpenAI {
 
 /**
  * Start a real HTTP server on 127.0.0.1 (a random port) that speaks the OpenAI Chat Completions
- * protocol, plain and streamed, answering from a script. Use it to test agents and judges without
+ * protocol, plain and streamed (and the Responses, Embeddings and legacy Completions endpoints,
+ * and Ollama's `/api/chat` with its NDJSON stream), answering from a script. Use it to test agents and judges without
  * a network: point any OpenAI-compatible client at `server.baseURL`.
  *
  * @example
@@ -104,7 +108,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       headers: flattenHeaders(req.headers),
       bodyText,
       body,
-      stream: typeof body === 'object' && body !== null && body.stream === true,
+      stream: asksForStream(url.pathname, body),
     }
     requests.push(request)
     if (latencyMs > 0) await sleep(latencyMs)
@@ -195,11 +199,11 @@ async function respond(res: ServerResponse, request: FakeRequest, reply: FakeRep
 
 async function stream(
   res: ServerResponse,
-  rendered: Extract<ReplyBody, { kind: 'sse' }>,
+  rendered: Extract<ReplyBody, { kind: 'sse' | 'ndjson' }>,
   options: FakeTextOptions,
 ) {
   res.writeHead(200, {
-    'content-type': 'text/event-stream',
+    'content-type': rendered.kind === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
   })
@@ -254,6 +258,11 @@ function send(res: ServerResponse, reply: FakeReply): void {
   out['content-length'] = String(payload.length)
   res.writeHead(status, out)
   res.end(payload)
+}
+
+function asksForStream(path: string, body: any): boolean {
+  const stream = typeof body === 'object' && body !== null ? body.stream : undefined
+  return path.endsWith('/api/chat') ? stream !== false : stream === true
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -1,10 +1,16 @@
+import { ollamaChat, ollamaLines } from './fake-ollama'
 import type { FakeRequest } from './fake-openai'
 import type { FakeTextOptions, FakeUsage } from './fake-reply'
 
-/** A text reply rendered for one endpoint: a JSON body, SSE events, or "not implemented". @internal */
+/**
+ * A text reply rendered for one endpoint: a JSON body, a stream of SSE events or NDJSON lines, or
+ * "not implemented".
+ * @internal
+ */
 export type ReplyBody =
   | { kind: 'json'; body: unknown }
   | { kind: 'sse'; events: string[] }
+  | { kind: 'ndjson'; events: string[] }
   | { kind: 'unsupported' }
 
 // Fixed so that identical requests give byte-identical replies (cassettes stay stable).
@@ -26,6 +32,17 @@ export function renderReply(
     return request.stream
       ? { kind: 'sse', events: chatChunks(id, model, content, usage, options, body) }
       : { kind: 'json', body: chatCompletion(id, model, content, usage, options) }
+  }
+  if (request.path.endsWith('/completions')) {
+    return request.stream
+      ? { kind: 'sse', events: legacyChunks(id, model, content, options) }
+      : { kind: 'json', body: legacyCompletion(id, model, content, usage, options) }
+  }
+  if (request.path.endsWith('/api/chat')) {
+    const base = { model, created_at: new Date(CREATED * 1000).toISOString() }
+    return request.stream
+      ? { kind: 'ndjson', events: ollamaLines(base, split(content, options), usage, options) }
+      : { kind: 'json', body: ollamaChat(base, content, usage, options) }
   }
   if (request.path.endsWith('/responses')) {
     const response = responseObject(id, model, content, usage)
@@ -88,6 +105,34 @@ function chatCompletion(
     ],
     usage: usageFields(usage),
   }
+}
+
+function legacyCompletion(
+  id: string,
+  model: string,
+  content: string,
+  usage: FakeUsage,
+  options: FakeTextOptions,
+) {
+  return {
+    id: `cmpl-${id}`,
+    object: 'text_completion',
+    created: CREATED,
+    model,
+    choices: [
+      { text: content, index: 0, logprobs: null, finish_reason: options.finishReason ?? 'stop' },
+    ],
+    usage: usageFields(usage),
+  }
+}
+
+function legacyChunks(id: string, model: string, content: string, options: FakeTextOptions) {
+  const base = { id: `cmpl-${id}`, object: 'text_completion', created: CREATED, model }
+  const chunk = (text: string, finish: string | null = null) =>
+    sse({ ...base, choices: [{ text, index: 0, logprobs: null, finish_reason: finish }] })
+  const events = split(content, options).map((piece) => chunk(piece))
+  events.push(chunk('', options.finishReason ?? 'stop'), sse('[DONE]'))
+  return events
 }
 
 function split(content: string, options: FakeTextOptions): string[] {

@@ -25,13 +25,14 @@ export interface FakeTextOptions {
   /** For streamed replies: the content split into these pieces. Default: one piece per word. */
   chunks?: string[] | undefined
   /**
-   * Pause before each chunk (a slow stream). Streamed replies pause before each SSE event; plain
-   * replies send their JSON body in 64-byte pieces after the headers (a slow body). Default `0`.
+   * Pause before each chunk (a slow stream). Streamed replies pause before each SSE event or NDJSON
+   * line; plain replies send their JSON body in 64-byte pieces after the headers (a slow body).
+   * Default `0`.
    */
   chunkDelayMs?: number | undefined
   /**
-   * Cut the connection after this many chunks: SSE events of a streamed reply (a stream that never
-   * ends cleanly), 64-byte pieces of a plain reply's body (a body cut short).
+   * Cut the connection after this many chunks: SSE events or NDJSON lines of a streamed reply (a
+   * stream that never ends cleanly), 64-byte pieces of a plain reply's body (a body cut short).
    */
   dropAfterChunks?: number | undefined
   /** Send the body gzip-compressed with `content-encoding: gzip`. Default `false`. */

@@ -245,6 +245,73 @@ test('answers embeddings with deterministic vectors', async () => {
   expect(first.data[0]?.embedding).not.toEqual(first.data[1]?.embedding)
 })
 
+test('speaks the legacy Completions API, plain and streamed', async () => {
+  const { client } = await start({ reply: 'once upon a time' })
+  const completion = await client.completions.create({ model: 'gpt-test', prompt: 'Tell me' })
+  expect(completion).toMatchObject({
+    object: 'text_completion',
+    model: 'gpt-test',
+    choices: [{ index: 0, text: 'once upon a time', finish_reason: 'stop' }],
+  })
+  const stream = await client.completions.create({
+    model: 'gpt-test',
+    prompt: 'Tell me',
+    stream: true,
+  })
+  const pieces: string[] = []
+  for await (const chunk of stream) pieces.push(chunk.choices[0]?.text ?? '')
+  expect(pieces.join('')).toBe('once upon a time')
+  expect(pieces.filter(Boolean)).toEqual(['once ', 'upon ', 'a ', 'time'])
+})
+
+test("speaks Ollama's /api/chat: NDJSON lines by default, one JSON object with stream false", async () => {
+  const { server } = await start({ reply: 'hi from llama' })
+  const chat = (extra: object) =>
+    fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'llama3.2',
+        messages: [{ role: 'user', content: 'hi' }],
+        ...extra,
+      }),
+    })
+  const streamed = await chat({})
+  expect(streamed.headers.get('content-type')).toBe('application/x-ndjson')
+  const lines = (await streamed.text()).split('\n')
+  expect(lines.pop()).toBe('')
+  const objects = lines.map((line) => JSON.parse(line))
+  expect(objects.map((o) => o.message.content)).toEqual(['hi ', 'from ', 'llama', ''])
+  expect(objects.map((o) => o.done)).toEqual([false, false, false, true])
+  expect(objects.at(-1)).toMatchObject({
+    model: 'llama3.2',
+    created_at: '2025-11-24T16:00:00.000Z',
+    done_reason: 'stop',
+    prompt_eval_count: expect.any(Number),
+    eval_count: expect.any(Number),
+  })
+  const whole = await chat({ stream: false })
+  expect(whole.headers.get('content-type')).toBe('application/json')
+  expect(await whole.json()).toMatchObject({
+    model: 'llama3.2',
+    message: { role: 'assistant', content: 'hi from llama' },
+    done: true,
+  })
+  expect(server.requests.map((r) => r.stream)).toEqual([true, false])
+})
+
+test('an NDJSON stream can be slow or cut like an SSE stream', async () => {
+  const { server } = await start({ reply: fakeReply.text('a b c', { chunkDelayMs: 40 }) })
+  const body = JSON.stringify({ model: 'llama3.2', messages: [] })
+  const started = performance.now()
+  const slow = await fetch(`${server.url}/api/chat`, { method: 'POST', body })
+  expect((await slow.text()).split('\n')).toHaveLength(5)
+  // Four lines, each after a 40 ms pause; lower bound only.
+  expect(performance.now() - started).toBeGreaterThanOrEqual(120)
+  server.setReply(fakeReply.text('a b c', { dropAfterChunks: 2 }))
+  const cut = await fetch(`${server.url}/api/chat`, { method: 'POST', body })
+  await expect(cut.text()).rejects.toThrow('terminated')
+})
+
 test('an unknown path gets a 404 that says how to answer it', async () => {
   const { server } = await start()
   const response = await fetch(`${server.url}/v1/audio/speech`, { method: 'POST', body: '{}' })
