@@ -5,7 +5,10 @@ import { sortKeysDeep } from './canonical-json'
  * sorted keys below it, so a re-record of the same reply is no diff and a review reads top-down.
  */
 
-/** One event of a recorded stream: milliseconds after the reply started, and its text. */
+/**
+ * One event of a recorded stream (an SSE event, or an NDJSON line such as Ollama's): milliseconds
+ * after the reply started, and its text. The entry's `content-type` says which.
+ */
 export interface SseChunk {
   t: number
   chunk: string
@@ -19,6 +22,7 @@ export interface CassetteResponse {
   json?: unknown
   text?: string | undefined
   base64?: string | undefined
+  /** A streamed reply, event by event: SSE (`text/event-stream`) or NDJSON lines. */
   sse?: SseChunk[] | undefined
 }
 

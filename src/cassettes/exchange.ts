@@ -17,11 +17,11 @@ import { usageOf } from './price-table'
 import { findSecret, redactJson, redactText, redactUrl } from './redaction'
 import {
   bodyOf,
-  isEventStream,
   passableHeaders,
   replayResponse,
   storedHeaders,
-  teeEventStream,
+  streamFraming,
+  teeStream,
 } from './replay-response'
 import { findSecretInStream } from './stream-secrets'
 
@@ -47,6 +47,23 @@ export interface ExchangeInput {
 
 const inFlight = new Map<string, Promise<void>>()
 const NULL_BODY = new Set([101, 204, 205, 304])
+const liveFailures = new WeakSet<object>()
+
+/**
+ * True for an error of the live exchange itself: no connection, or a reply body cut off before its
+ * end. Callers pass it on as the network error it is (the client may retry), never as a
+ * rubricate error.
+ * @internal
+ */
+export function isLiveFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && liveFailures.has(error)
+}
+
+/** Rethrow an error of a live request, marked for {@link isLiveFailure}. @internal */
+export function markLiveFailure(error: unknown): never {
+  if (typeof error === 'object' && error !== null) liveFailures.add(error)
+  throw error
+}
 
 /** Serve, replay-miss, or go live and record. @internal */
 export async function runExchange(input: ExchangeInput): Promise<Response> {
@@ -93,6 +110,7 @@ export async function runExchange(input: ExchangeInput): Promise<Response> {
   try {
     return await liveAndRecord(input, store, id, settle)
   } catch (error) {
+    inFlight.delete(id)
     settle()
     throw error
   }
@@ -122,8 +140,9 @@ async function liveAndRecord(
     settle()
     input.onExchange?.({ source: recorded ? 'recorded' : 'live', key })
   }
-  if (isEventStream(live.headers) && isRecordableStatus(live.status) && live.body) {
-    const { response, done } = teeEventStream(live, async (chunks?: SseChunk[]) => {
+  const framing = streamFraming(live.headers)
+  if (framing && isRecordableStatus(live.status) && live.body) {
+    const { response, done } = teeStream(live, framing, async (chunks?: SseChunk[]) => {
       if (!chunks) return finish(false)
       try {
         const key = await record(input, store, {
@@ -140,7 +159,7 @@ async function liveAndRecord(
     cassetteSession().track(done)
     return response
   }
-  const bytes = new Uint8Array(await live.arrayBuffer())
+  const bytes = new Uint8Array(await live.arrayBuffer().catch(markLiveFailure))
   const body = bodyOf(bytes, live.headers)
   if (input.path === 'judge') {
     addLiveCost(
@@ -167,7 +186,8 @@ async function liveAndRecord(
 }
 
 function limited(input: ExchangeInput): Promise<Response> {
-  return input.path === 'judge' ? withLiveLimits(input.config, input.live) : input.live()
+  const live = () => input.live().catch(markLiveFailure)
+  return input.path === 'judge' ? withLiveLimits(input.config, live) : live()
 }
 
 /** Redact, hook, rescan, write; the key written. @internal */

@@ -2,7 +2,7 @@ import { currentCallContext } from '../call-context'
 import { resolveConfig } from '../config'
 import { matchEndpoint } from './cassette-key'
 import { cassetteSession } from './cassette-session'
-import { runExchange } from './exchange'
+import { isLiveFailure, markLiveFailure, runExchange } from './exchange'
 import { errorReply } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 import { prepareRequest } from './prepared-request'
@@ -30,15 +30,7 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
     options.fetch ?? ((request: Request) => globalThis.fetch(bypassIfIntercepted(request)))
   return async (input, init) => {
     const request = new Request(input, init)
-    let liveFailure: unknown
-    const live = async (): Promise<Response> => {
-      try {
-        return await base(request)
-      } catch (error) {
-        liveFailure = error
-        throw error
-      }
-    }
+    const live = (): Promise<Response> => base(request)
     try {
       const config = resolveConfig()
       const url = new URL(request.url)
@@ -46,7 +38,8 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
         request.method === 'POST'
           ? matchEndpoint(url.pathname, [...config.cassettes.match, ...(options.match ?? [])])
           : undefined
-      if (!endpoint || config.cassettes.mode === 'off') return await live()
+      if (!endpoint || config.cassettes.mode === 'off')
+        return await base(request).catch(markLiveFailure)
       const context = currentCallContext()
       const test = context.test ?? cassetteSession().currentTest()
       const prepared = prepareRequest({
@@ -67,7 +60,7 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
         live,
       })
     } catch (error) {
-      if (error === liveFailure) throw error
+      if (isLiveFailure(error)) throw error
       return errorReply(error)
     }
   }

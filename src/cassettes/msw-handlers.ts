@@ -5,7 +5,7 @@ import { isRubricateError } from '../errors'
 import { messages } from '../messages'
 import { matchEndpoint } from './cassette-key'
 import { type CassetteSession, cassetteSession } from './cassette-session'
-import { runExchange } from './exchange'
+import { isLiveFailure, runExchange } from './exchange'
 import { loadMsw } from './msw-loader'
 import { prepareRequest } from './prepared-request'
 
@@ -48,7 +48,6 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
       const context = currentCallContext()
       const session = cassetteSession()
       const test = context.test ?? session.currentTest()
-      let liveFailure: unknown
       try {
         const config = resolveConfig()
         if (config.cassettes.mode === 'off') return undefined
@@ -69,18 +68,12 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
           config,
           test,
           testIsExact: context.test !== undefined,
-          live: async () => {
-            try {
-              return await globalThis.fetch(bypass(request))
-            } catch (error) {
-              liveFailure = error
-              throw error
-            }
-          },
+          live: () => globalThis.fetch(bypass(request)),
         })
       } catch (error) {
         // Never throw from a handler: msw turns it into a 500 that SDKs retry.
-        if (error === liveFailure) return Response.error()
+        // No connection, or a body cut off: a network error for the client, as it was live.
+        if (isLiveFailure(error)) return Response.error()
         return errorReply(error, session)
       }
     },

@@ -78,9 +78,17 @@ export function storedHeaders(headers: Headers): Record<string, string> {
   return type ? { 'content-type': type } : {}
 }
 
-/** The reply is a server-sent event stream. @internal */
-export function isEventStream(headers: Headers): boolean {
-  return (headers.get('content-type') ?? '').includes('text/event-stream')
+/**
+ * How a streamed reply splits into the events that are recorded one by one: a server-sent event
+ * ends with a blank line, an NDJSON line (Ollama's `/api/chat`, `application/x-ndjson`) with a
+ * newline. `undefined` for a reply that is not a stream.
+ * @internal
+ */
+export function streamFraming(headers: Headers): RegExp | undefined {
+  const type = (headers.get('content-type') ?? '').toLowerCase()
+  if (type.includes('text/event-stream')) return /\r\n\r\n|\n\n|\r\r/
+  if (/ndjson|jsonl/.test(type)) return /\r?\n/
+  return undefined
 }
 
 /** The body of a whole live reply in its stored form: parsed JSON, text, or base64. @internal */
@@ -111,13 +119,14 @@ function decodeUtf8(bytes: Uint8Array): string | undefined {
 /**
  * Return the stream to the client as it arrives and record a copy: the body is split with `tee()`,
  * one branch goes back at once (awaiting the whole body first would deliver every chunk at the
- * end), the other is read here into `{ t, chunk }` events, one per SSE event. `onDone` gets the
- * events when the stream ends cleanly, `undefined` when it errors: a truncated stream is never
- * recorded.
+ * end), the other is read here into `{ t, chunk }` events, one per SSE event or NDJSON line as
+ * `framing` ({@link streamFraming}) ends them. `onDone` gets the events when the stream ends
+ * cleanly, `undefined` when it errors: a truncated stream is never recorded.
  * @internal
  */
-export function teeEventStream(
+export function teeStream(
   live: Response,
+  framing: RegExp,
   onDone: (chunks: SseChunk[] | undefined) => Promise<void>,
 ): { response: Response; done: Promise<void> } {
   const body = live.body
@@ -139,7 +148,7 @@ export function teeEventStream(
         const { value, done: finished } = await reader.read()
         if (finished) break
         buffer += decoder.decode(value, { stream: true })
-        buffer = takeEvents(buffer, chunks, Math.round(performance.now() - started))
+        buffer = takeEvents(buffer, framing, chunks, Math.round(performance.now() - started))
       }
     } catch {
       return onDone(undefined)
@@ -163,10 +172,10 @@ export function teeEventStream(
   }
 }
 
-function takeEvents(buffer: string, chunks: SseChunk[], t: number): string {
+function takeEvents(buffer: string, framing: RegExp, chunks: SseChunk[], t: number): string {
   let rest = buffer
   for (;;) {
-    const found = /\r\n\r\n|\n\n|\r\r/.exec(rest)
+    const found = framing.exec(rest)
     if (!found) return rest
     const end = found.index + found[0].length
     chunks.push({ t, chunk: rest.slice(0, end) })

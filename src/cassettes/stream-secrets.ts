@@ -5,9 +5,10 @@ import type { SecretSet } from './redaction'
  * Where a recorded stream spells out a known secret across its events, if anywhere. A model that
  * echoes a key streams it in token-sized pieces: each event is redacted on its own and no event
  * holds the whole key, yet a replay puts it back together. So the text of each JSON field is
- * joined across the events (`choices[0].delta.content`, the Responses API's `delta`...), as is
- * the raw stream, and scanned for the secrets this exchange knows of. The generic `sk-...`
- * pattern is left out here: joined fragments of ordinary text would match it by chance.
+ * joined across the events (`choices[0].delta.content`, the Responses API's `delta`, the
+ * `message.content` of Ollama's NDJSON lines...), as is the raw stream, and scanned for the
+ * secrets this exchange knows of. The generic `sk-...` pattern is left out here: joined fragments
+ * of ordinary text would match it by chance.
  * @internal
  */
 export function findSecretInStream(
@@ -19,10 +20,12 @@ export function findSecretInStream(
   if (inRaw) return { label: inRaw, path: 'response.sse' }
   const joined = new Map<string, string>()
   for (const line of raw.split(/\r?\n/)) {
-    if (!line.startsWith('data:')) continue
+    // An SSE event's `data:` line, or a whole NDJSON line (Ollama's `message.content`).
+    const data = line.startsWith('data:') ? line.slice(5) : line
+    if (!/^\s*[{[]/.test(data)) continue
     let event: unknown
     try {
-      event = JSON.parse(line.slice(5))
+      event = JSON.parse(data)
     } catch {
       continue
     }

@@ -56,3 +56,27 @@ test('the adapter passes other requests to the fetch it was given, and answers a
   expect(seen).toEqual([`${server.url}/health`])
   expect(server.requests).toHaveLength(1)
 })
+
+test('a reply body cut upstream rejects the fetch as a network error, in every mode, and nothing is recorded', async () => {
+  configureRubricate({ cassettes: { mode: 'auto' } })
+  server = await startFakeOpenAI({ reply: fakeReply.text('z'.repeat(300), { dropAfterChunks: 2 }) })
+  const client = new OpenAI({
+    baseURL: server.baseURL,
+    apiKey: 'sk-test',
+    maxRetries: 1,
+    fetch: createCassetteFetch(),
+  })
+  await expect(client.chat.completions.create(ask('cut'))).rejects.toBeInstanceOf(
+    OpenAI.APIConnectionError,
+  )
+  // A connection error is retried by the SDK, as it would be without cassettes.
+  expect(server.requests).toHaveLength(2)
+  expect(await entriesUnder(folder.dir)).toEqual([])
+  configureRubricate({ cassettes: { mode: 'off' } })
+  server.clearRequests()
+  server.setReply(fakeReply.drop())
+  await expect(client.chat.completions.create(ask('drop'))).rejects.toBeInstanceOf(
+    OpenAI.APIConnectionError,
+  )
+  expect(server.requests).toHaveLength(2)
+})

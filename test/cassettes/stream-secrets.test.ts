@@ -60,3 +60,25 @@ test('a streamed reply whose pieces only look alike is recorded', async () => {
   expect(await filesUnder(folder.dir)).toHaveLength(1)
   session.takeUsage()
 })
+
+test('an NDJSON stream (Ollama) that spells out a known secret across its lines is refused too', async () => {
+  process.env.OPENAI_API_KEY = KEY
+  configureRubricate({ cassettes: { mode: 'auto' } })
+  const chunks = ['Your key is ', KEY.slice(0, 9), KEY.slice(9, 21), KEY.slice(21)]
+  server = await startFakeOpenAI({ reply: fakeReply.text(chunks.join(''), { chunks }) })
+  const response = await fetch(`${server.url}/api/chat`, {
+    method: 'POST',
+    body: JSON.stringify({ model: 'llama3.2', messages: [{ role: 'user', content: 'My key?' }] }),
+  })
+  const lines = (await response.text()).split('\n').filter(Boolean)
+  expect(lines.map((line) => JSON.parse(line).message.content).join('')).toBe(`Your key is ${KEY}`)
+  await session.flush()
+  const errors = session.takeErrors()
+  expect(errors.map((error) => error.message)).toEqual([
+    expect.stringMatching(
+      /^\[rubricate\] Refused to write the cassette entry [0-9a-f]{64} \(api\/chat\): its streamed reply spells out OPENAI_API_KEY across several events at "response\.sse\[\*\]\.message\.content", where no single event holds all of it, so redaction cannot remove it\. Nothing was written\. /,
+    ),
+  ])
+  expect(await filesUnder(folder.dir)).toEqual([])
+  session.takeUsage()
+})
