@@ -34,7 +34,11 @@ const storage = stateSlot('call-context', () => new AsyncLocalStorage<CallContex
 
 /** Run `fn` with `patch` merged over the current context. @internal */
 export function withCallContext<T>(patch: CallContext, fn: () => T): T {
-  return storage.run({ ...storage.getStore(), ...definedOnly(patch) }, fn)
+  const defined = definedOnly(patch)
+  // Nothing to change (a matcher without a cassette mode of its own): the context stays as it
+  // is, and no new one is entered, which every promise made under it would pay for.
+  if (defined === undefined) return fn()
+  return storage.run({ ...storage.getStore(), ...defined }, fn)
 }
 
 /** The context of the running call, or an empty one. @internal */
@@ -42,8 +46,14 @@ export function currentCallContext(): CallContext {
   return storage.getStore() ?? {}
 }
 
-function definedOnly(patch: CallContext): CallContext {
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(patch)) if (value !== undefined) out[key] = value
-  return out as CallContext
+function definedOnly(patch: CallContext): CallContext | undefined {
+  let out: Record<string, unknown> | undefined
+  for (const key in patch) {
+    const value = patch[key as keyof CallContext]
+    if (value !== undefined) {
+      out ??= {}
+      out[key] = value
+    }
+  }
+  return out as CallContext | undefined
 }

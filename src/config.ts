@@ -112,6 +112,41 @@ export function resolveConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedConfig {
   const state = getState()
+  // A replayed judge call resolves the configuration a few times: the last few resolutions are
+  // kept, each with everything it was resolved from, and reused while all of it is the same.
+  // Not with another environment, nor with prices (a table the user may change in place).
+  if (env !== process.env || state.configured.prices || state.plugin.prices) {
+    return resolveNow(callSite, env)
+  }
+  const inputs = [
+    callSite.judge,
+    callSite.cassettes,
+    env.RUBRICATE_JUDGE,
+    env.RUBRICATE_CASSETTES,
+    env.CI,
+    state.configured,
+    state.plugin,
+    state.run.root,
+    state.run.updateSnapshots,
+    state.run.root === undefined ? process.cwd() : undefined,
+  ]
+  for (const memo of resolved) {
+    if (memo.inputs.every((input, i) => input === inputs[i])) return memo.config
+  }
+  // Frozen, as it is shared: a caller that changed it would change it for the next.
+  const config = resolveNow(callSite, env)
+  Object.freeze(config.cassettes)
+  Object.freeze(config.prices)
+  Object.freeze(config)
+  if (resolved.length >= 4) resolved.pop()
+  resolved.unshift({ inputs, config })
+  return config
+}
+
+const resolved: { inputs: unknown[]; config: ResolvedConfig }[] = []
+
+function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedConfig {
+  const state = getState()
   const layers: [ConfigSource, RubricateConfig][] = [
     ['call', { judge: callSite.judge, cassettes: { mode: callSite.cassettes } }],
     ['env', envConfig(env)],

@@ -1,3 +1,5 @@
+import { isDeepFrozen } from './deep-frozen'
+
 /**
  * Canonical JSON (DESIGN 7.3): object keys sorted recursively, array order kept, `undefined`
  * dropped. Two requests that mean the same thing serialise to the same text, whatever order their
@@ -8,6 +10,9 @@
 export function canonicalJson(value: unknown): string {
   return write(value) ?? 'null'
 }
+
+// The text of each value frozen with `deepFreeze` (the judge's reply schema), written once.
+const frozenTexts = new WeakMap<object, string>()
 
 function write(value: unknown): string | undefined {
   if (value === null) return 'null'
@@ -23,6 +28,16 @@ function write(value: unknown): string | undefined {
     default:
       return undefined
   }
+  if (!isDeepFrozen(value)) return writeObject(value)
+  let text = frozenTexts.get(value)
+  if (text === undefined) {
+    text = writeObject(value)
+    if (text !== undefined) frozenTexts.set(value, text)
+  }
+  return text
+}
+
+function writeObject(value: object): string | undefined {
   // Appended piece by piece, without a template string per member, and with quoted keys kept:
   // this runs on every replay and over every entry in `verify`, and so it takes half the time.
   if (Array.isArray(value)) {

@@ -1,3 +1,5 @@
+import { isDeepFrozen } from './deep-frozen'
+
 /**
  * Redaction (DESIGN 7.6). Runs on every request body before it is keyed, at record and at replay
  * time alike, and on every entry before it is written; then a rescan refuses to write an entry
@@ -129,10 +131,33 @@ export function redactText(text: string, set: SecretSet): string {
   return out
 }
 
+// Values frozen with `deepFreeze` (the judge's reply schema) that redaction left as they were,
+// with the secrets they were redacted of: looked through once per set of secrets, not per call.
+const cleanFrozen = new WeakMap<object, string>()
+const signatures = new WeakMap<SecretSet, string>()
+
+function signatureOf(set: SecretSet): string {
+  let signature = signatures.get(set)
+  if (signature === undefined) {
+    signature = set.secrets.map((secret) => secret.value).join('\0')
+    signatures.set(set, signature)
+  }
+  return signature
+}
+
 /** A JSON value with every string redacted. Returns `value` itself when nothing changed. @internal */
 export function redactJson(value: unknown, set: SecretSet): unknown {
   if (typeof value === 'string') return redactText(value, set)
   if (value === null || typeof value !== 'object') return value
+  if (!isDeepFrozen(value)) return redactObject(value, set)
+  const signature = signatureOf(set)
+  if (cleanFrozen.get(value) === signature) return value
+  const redacted = redactObject(value, set)
+  if (redacted === value) cleanFrozen.set(value, signature)
+  return redacted
+}
+
+function redactObject(value: object, set: SecretSet): unknown {
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined
     for (let i = 0; i < value.length; i++) {

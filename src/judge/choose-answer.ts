@@ -22,7 +22,8 @@ export async function chooseAnswer(
   let problem: string | undefined
   let quoted = false
   for (const candidate of candidates) {
-    const checked = await validateOutput(schema, candidate.value)
+    const pending = validateOutput(schema, candidate.value)
+    const checked = pending instanceof Promise ? await pending : pending
     if (!checked.ok) {
       problem ??= checked.problem
       continue

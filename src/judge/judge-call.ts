@@ -17,7 +17,7 @@ import { chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
 import { judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
 import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
-import type { PreparedSchema } from './output-schema'
+import { type PreparedSchema, requestSchema } from './output-schema'
 import { repairInstruction, resolveStructuredOutput, schemaInstruction } from './structured-output'
 
 /** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
@@ -187,7 +187,11 @@ async function send(
         repair: repair && instruction ? { reply: repair.reply, instruction } : undefined,
         responseFormat:
           (mode === 'json_schema' || mode === 'auto') && options.output
-            ? { name: schemaName, schema: options.output.json, strict: options.output.strict }
+            ? {
+                name: schemaName,
+                schema: requestSchema(options.output),
+                strict: options.output.strict,
+              }
             : undefined,
         fallbackOnRejection: mode === 'auto',
         seed: options.seed,

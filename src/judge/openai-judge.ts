@@ -258,16 +258,30 @@ function connectionDetail(error: Error): string {
     : error.message
 }
 
-// The URL the SDK calls for a chat completion, as the SDK builds it.
+// The URL the SDK calls for a chat completion, as the SDK builds it. Kept per base URL (and
+// query) when there is no query, as every judge call of a run asks for the same few: parsing a
+// URL costs a few microseconds on the replay path. Nothing writes to the URL it returns.
+const endpointURLs = new Map<string, URL>()
+
 function endpointURL(baseURL: string, query: Record<string, string> | undefined): URL {
+  const kept = query === undefined ? endpointURLs.get(baseURL) : undefined
+  if (kept) return kept
   const url = new URL(`${baseURL.endsWith('/') ? baseURL.slice(0, -1) : baseURL}/chat/completions`)
   for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value)
+  if (query === undefined && endpointURLs.size < 64) endpointURLs.set(baseURL, url)
   return url
 }
 
 // "localhost:11434" parses as a URL with the scheme "localhost:"; only http(s) reaches a server.
+const httpURLs = new Map<string, boolean>()
+
 function isHttpURL(value: string): boolean {
-  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
+  let known = httpURLs.get(value)
+  if (known === undefined) {
+    known = URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
+    if (httpURLs.size < 64) httpURLs.set(value, known)
+  }
+  return known
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { deepFreeze } from '../cassettes/deep-frozen'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema } from '../records'
@@ -72,12 +73,46 @@ export function prepareSchema(schema: unknown, where: string): PreparedSchema {
   return { schema, json: rest, strict: isStrictCompatible(rest) }
 }
 
-/** Validate a parsed reply: the value the schema produced, or the problems, one per line. @internal */
-export async function validateOutput(
+const requestSchemas = new WeakMap<PreparedSchema, JsonSchema>()
+
+/**
+ * The JSON Schema as sent in a request's `response_format`: a copy made once and frozen all the
+ * way down (the prepared one stays the caller's to read), so that the key of every request that
+ * carries it reuses its canonical text. Exactly what JSON would carry of it; the prepared schema
+ * itself when it cannot be copied that way.
+ * @internal
+ */
+export function requestSchema(prepared: PreparedSchema): JsonSchema {
+  let schema = requestSchemas.get(prepared)
+  if (!schema) {
+    try {
+      schema = deepFreeze(JSON.parse(JSON.stringify(prepared.json)) as JsonSchema)
+    } catch {
+      schema = prepared.json
+    }
+    requestSchemas.set(prepared, schema)
+  }
+  return schema
+}
+
+type Validated = { ok: true; value: unknown } | { ok: false; problem: string }
+
+/**
+ * Validate a parsed reply: the value the schema produced, or the problems, one per line. Settled
+ * at once (no promise) when the schema validates synchronously, as zod's do.
+ * @internal
+ */
+export function validateOutput(
   prepared: PreparedSchema,
   value: unknown,
-): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
-  const result = await prepared.schema['~standard'].validate(value)
+): Validated | Promise<Validated> {
+  const result = prepared.schema['~standard'].validate(value)
+  return typeof (result as { then?: unknown }).then === 'function'
+    ? Promise.resolve(result).then(validated)
+    : validated(result as StandardResult<unknown>)
+}
+
+function validated(result: StandardResult<unknown>): Validated {
   if (!result.issues) return { ok: true, value: result.value }
   const lines = result.issues.map((issue) => {
     const path = (issue.path ?? [])

@@ -5,6 +5,7 @@ import { ScorerRunError, UsageError } from '../errors'
 import { runJudgeCall } from '../judge/judge-call'
 import { prepareSchema } from '../judge/output-schema'
 import { messages } from '../messages'
+import { isThenable } from '../output'
 import type { JudgeCall, ScorerStepName } from '../records'
 import type { StepDefinition } from './create-scorer'
 import { isNotScorable } from './not-scorable'
@@ -73,7 +74,9 @@ export async function runPipeline(
           recordJudgeCall: (call) => judgeCalls.push(call),
         }
         Object.defineProperty(context, STEP_INTERNALS, { value: internals })
-        value = await step.run(context)
+        // A step that answers at once is not awaited: every promise costs on the replay path.
+        const out = step.run(context)
+        value = isThenable(out) ? await out : out
       } else {
         value = await runPromptStep(options.judge, step, context, outputs, judgeCalls)
       }
