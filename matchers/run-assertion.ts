@@ -44,14 +44,12 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
   let settled = false
   let abandoned = false
   let text = ''
-  // No timeout (0): the guard is synchronous, and Vitest then neither wraps it in a timer nor
-  // arms one when it runs after the test, a part of the per-test cost of a replayed assertion.
-  task?.context?.onTestFinished(() => {
+  onTestFinished(task?.context, () => {
     if (settled) return
     abandoned = true
     // A test that timed out or was cancelled already failed for that reason; saying "not
     // awaited" on top would send the user after the wrong bug.
-    if (task.context.signal?.aborted) return
+    if (task?.context?.signal?.aborted) return
     const message = messages.matcherNotAwaited(assertion.matcher)
     push({
       status: 'error',
@@ -59,7 +57,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       outputPreview: text.slice(0, 200),
     })
     throw new Error(message)
-  }, 0)
+  })
   const record = (fields: Fields): void => {
     if (!abandoned) push(fields)
   }
@@ -136,6 +134,24 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     throw failure
   } finally {
     signal.release()
+  }
+}
+
+// The guard, registered without a timeout (0): it is synchronous, and Vitest then neither wraps
+// it in a timer nor arms one when it runs after the test. Vitest also captures a stack for each
+// hook, to report one that times out, which this one cannot: the capture is skipped, as it cost
+// more than the rest of the guard (when registering throws, it throws again with its stack).
+function onTestFinished(context: RunnerTestCase['context'] | undefined, guard: () => void): void {
+  if (!context) return
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    context.onTestFinished(guard, 0)
+  } catch {
+    Error.stackTraceLimit = limit
+    context.onTestFinished(guard, 0)
+  } finally {
+    Error.stackTraceLimit = limit
   }
 }
 

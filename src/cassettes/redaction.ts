@@ -95,15 +95,28 @@ export function requestSecrets(
     const value = raw.replace(/^(Bearer|Basic|Token)\s+/i, '').trim()
     if (value.length >= 8) out.push({ value, label: `the "${name.toLowerCase()}" header` })
   }
-  if (url) {
-    for (const [name, value] of url.searchParams) {
-      if (SECRET_QUERY_NAME.test(name) && value.length >= 8) {
-        out.push({ value, label: `the "${name}" query parameter` })
-      }
+  if (url) out.push(...urlSecrets(url))
+  return out
+}
+
+// A judge call's URL is one of a few: what they hold is read once per address, as reading the
+// parts of a URL costs a few microseconds on the replay path.
+const urlSecretsByHref = new Map<string, Secret[]>()
+
+function urlSecrets(url: URL): Secret[] {
+  const href = url.href
+  let out = urlSecretsByHref.get(href)
+  if (out) return out
+  out = []
+  for (const [name, value] of url.searchParams) {
+    if (SECRET_QUERY_NAME.test(name) && value.length >= 8) {
+      out.push({ value, label: `the "${name}" query parameter` })
     }
-    if (url.password.length >= 8)
-      out.push({ value: decodeURIComponent(url.password), label: 'the URL' })
   }
+  if (url.password.length >= 8)
+    out.push({ value: decodeURIComponent(url.password), label: 'the URL' })
+  if (urlSecretsByHref.size >= 256) urlSecretsByHref.clear()
+  urlSecretsByHref.set(href, out)
   return out
 }
 
