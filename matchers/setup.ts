@@ -78,6 +78,19 @@ function recordLoop(record: RubricateRecord): void {
   else records.push(record)
 }
 
+// The error messages of the file's failed tests: a miss that failed its test (the agent's client
+// threw the HTTP 400 up to the test) was shown there, and is not repeated for the file.
+interface FinishedTask {
+  tasks?: readonly FinishedTask[] | undefined
+  result?: { errors?: readonly { message?: unknown }[] | undefined } | undefined
+}
+function testErrorMessages(tasks: readonly FinishedTask[]): string[] {
+  return tasks.flatMap((task) => [
+    ...(task.result?.errors ?? []).map((error) => String(error.message ?? '')),
+    ...testErrorMessages(task.tasks ?? []),
+  ])
+}
+
 // What the file did with cassettes goes into the file task's meta, so usage survives sharding and
 // --merge-reports. A replay miss that no assertion reported (an agent's model call answered with
 // an HTTP 400 that the code under test may have caught) fails the file.
@@ -88,7 +101,10 @@ afterAll(async ({}, suite) => {
   const usage = session.takeUsage()
   ;(suite.meta as { rubricateCassettes?: typeof usage }).rubricateCassettes = usage
   const reported = takeReportedMisses()
-  const unreported = usage.misses.filter((miss) => !reported.has(miss.key))
+  const failures = testErrorMessages(suite.tasks)
+  const unreported = usage.misses.filter(
+    (miss) => !reported.has(miss.key) && !failures.some((message) => message.includes(miss.key)),
+  )
   const errors = session.takeErrors()
   if (unreported.length > 0 || errors.length > 0) {
     throw new Error(

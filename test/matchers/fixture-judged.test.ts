@@ -130,7 +130,7 @@ test('a record run, then an offline replay run with CI=true, give the same verdi
   }
 })
 
-test('in replay mode a miss fails its assertion, and a miss the code under test swallowed fails the file', async () => {
+test('in replay mode a miss fails its assertion, and a miss the code under test swallowed fails the file, once', async () => {
   const dir = await copyFixture('judged-esm')
   try {
     await writeFile(
@@ -150,6 +150,10 @@ test('a scorer whose miss is caught', async () => {
 
 test('an agent whose miss is caught', async () => {
   await supportAgent('a question never recorded').catch(() => undefined)
+})
+
+test('an agent whose miss fails the test', async () => {
+  await supportAgent('another question never recorded')
 })
 `,
     )
@@ -174,6 +178,11 @@ test('an agent whose miss is caught', async () => {
     expect(file).toContain('an agent whose miss is caught')
     expect(file).toContain('gpt-agent')
     expect(file).not.toContain('a rubric with no cassette')
+    // A miss that reached the test as the client's error failed that test, and is not repeated.
+    expect(
+      failureBlock(run.stderr, 'unrecorded.test.ts > an agent whose miss fails the test'),
+    ).toMatch(/^Error: 400 \[rubricate\] Cassette miss: /)
+    expect(file).not.toContain('an agent whose miss fails the test')
   } finally {
     await removeCopy(dir)
   }
