@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Vite } from 'vitest/node'
+import { removeStaleRunFolders } from '../src/cassettes/run-folders'
 import { defaultCassetteMode, parseCassetteMode, type RubricateConfig } from '../src/config'
 import {
   PROVIDED_OPTIONS_KEY,
@@ -39,6 +40,7 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
   validatePluginOptions(options)
   // One id per Vitest run, shared by every project and worker.
   const runId = randomUUID()
+  let started = false
   return {
     name: 'rubricate',
     config(userConfig) {
@@ -56,6 +58,10 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
     configureVitest({ project, vitest }) {
       // First, so that the user's own setup files (their msw server, configureRubricate) run
       // after rubricate's matchers and msw listeners are in place.
+      if (!started) {
+        started = true
+        removeStaleRunFolders(project.config.root)
+      }
       const setupFiles = project.config.setupFiles
       if (!setupFiles.includes(SETUP_FILE)) setupFiles.unshift(SETUP_FILE)
       const provided = serializePluginOptions(options, {

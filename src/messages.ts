@@ -46,6 +46,20 @@ export function show(value: unknown): string {
   }
 }
 
+/** An age in the largest whole unit it reaches: "45 days ago", "3 hours ago", "1 minute ago". */
+function ago(ms: number): string {
+  const units: [string, number][] = [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+  ]
+  for (const [unit, size] of units) {
+    const amount = Math.floor(ms / size)
+    if (amount >= 1) return `${amount} ${unit}${amount === 1 ? '' : 's'} ago`
+  }
+  return 'less than a minute ago'
+}
+
 function count(value: number): string {
   return value.toLocaleString('en-US')
 }
@@ -481,9 +495,9 @@ export const messages = {
     format(
       `Stopped a live judge call: live judge calls in this run are estimated at $${spent.toFixed(4)}, which reaches maxCost ($${max}). Raise maxCost (configureRubricate or the plugin options) if the run is meant to cost that much, or replay from cassettes with RUBRICATE_CASSETTES=replay.`,
     ),
-  cassetteTooOld: (file: string, days: number, maxAge: string | number): string =>
+  cassetteTooOld: (file: string, ageMs: number, maxAge: string | number): string =>
     format(
-      `The cassette entry "${file}" was recorded ${days} days ago, longer ago than maxAge (${show(maxAge)}). Its reply may no longer match the model; re-record it with RUBRICATE_CASSETTES=record.`,
+      `The cassette entry "${file}" was recorded ${ago(ageMs)}, longer ago than maxAge (${show(maxAge)}). Its reply may no longer match the model; re-record it with RUBRICATE_CASSETTES=record.`,
     ),
   invalidMaxAge: (value: unknown): string =>
     format(

@@ -1,10 +1,6 @@
-import { appendFile, mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
-import { threadId } from 'node:worker_threads'
 import { resolveConfig } from '../config'
 import type { CassetteMissRecord, CassetteUsageRecord, TestIdentity } from '../records'
 import { getState, stateSlot } from '../state'
-import { scratchDir } from './paths'
 
 /**
  * The cassette session of one worker (DESIGN 7.7): which test is running, which entries were used,
@@ -32,7 +28,6 @@ import { scratchDir } from './paths'
 export class CassetteSession {
   #test: TestIdentity | undefined
   readonly #used = new Set<string>()
-  readonly #logged = new Set<string>()
   #misses: CassetteMissRecord[] = []
   #errors: Error[] = []
   readonly #pending = new Set<Promise<unknown>>()
@@ -68,7 +63,6 @@ export class CassetteSession {
   /** Wait for every recording still being written (streams finish in the background). */
   async flush(): Promise<void> {
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending])
-    await this.#logUsage()
   }
 
   /** What this file did with cassettes, for `task.meta`; clears keys and misses for the next file. */
@@ -115,21 +109,6 @@ export class CassetteSession {
     )
     this.#pending.add(settled)
     void settled.then(() => this.#pending.delete(settled))
-  }
-
-  // Usage also goes to a scratch log per worker, so a crashed run still tells which keys it used.
-  async #logUsage(): Promise<void> {
-    const runId = getState().run.runId
-    const fresh = [...this.#used].filter((key) => !this.#logged.has(key))
-    if (!runId || fresh.length === 0) return
-    const folder = join(scratchDir(), safeName(runId))
-    try {
-      await mkdir(folder, { recursive: true })
-      await appendFile(join(folder, `used-${process.pid}-${threadId}.log`), `${fresh.join('\n')}\n`)
-      for (const key of fresh) this.#logged.add(key)
-    } catch {
-      // Scratch files are a convenience: a read-only checkout must not fail the run.
-    }
   }
 }
 

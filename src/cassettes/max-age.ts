@@ -36,5 +36,5 @@ export function warnIfOld(
   const age = now - Date.parse(entry.recordedAt)
   if (!(age > parseDuration(maxAge))) return
   warned.add(entry.key)
-  console.warn(messages.cassetteTooOld(displayPath(file), Math.floor(age / 86_400_000), maxAge))
+  console.warn(messages.cassetteTooOld(displayPath(file), age, maxAge))
 }

@@ -137,6 +137,25 @@ test('maxAge warns once about a replayed entry recorded longer ago', async () =>
   ])
 })
 
+test('an entry older than a maxAge of hours is said to be hours old, not 0 days', async () => {
+  configureRubricate({ cassettes: { mode: 'auto', maxAge: '2h' } })
+  server = await startFakeOpenAI({ reply: 'ok' })
+  const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }
+  await ask(judge, 'hours old')
+  const [file] = await filesUnder(folder.dir)
+  const path = join(folder.dir, file ?? '')
+  const [entry] = await entriesUnder(folder.dir)
+  const old = new Date(Date.now() - 3.5 * 3_600_000).toISOString()
+  await writeFile(path, (await readFile(path, 'utf8')).replace(entry.recordedAt, old))
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+  await ask(judge, 'hours old')
+  expect(warn.mock.calls).toEqual([
+    [
+      `[rubricate] The cassette entry "${path}" was recorded 3 hours ago, longer ago than maxAge ("2h"). Its reply may no longer match the model; re-record it with RUBRICATE_CASSETTES=record.`,
+    ],
+  ])
+})
+
 test('an invalid maxAge is a usage error naming the accepted forms', () => {
   expect(() => configureRubricate({ cassettes: { maxAge: '30 days' } })).toThrowError(
     '[rubricate] cassettes.maxAge is "30 days", which is not a duration. Use milliseconds, or a number with a unit: "30d", "12h", "15m", "2w".',
