@@ -1,11 +1,9 @@
-import { currentCallContext } from '../call-context'
 import { resolveConfig } from '../config'
+import { runAgentExchange } from './agent-exchange'
 import { matchEndpoint } from './cassette-key'
-import { cassetteSession } from './cassette-session'
-import { isLiveFailure, markLiveFailure, runExchange } from './exchange'
+import { isLiveFailure, markLiveFailure } from './exchange'
 import { errorReply } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
-import { prepareRequest } from './prepared-request'
 
 /** Options of {@link createCassetteFetch}. */
 export interface CassetteFetchOptions {
@@ -30,7 +28,6 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
     options.fetch ?? ((request: Request) => globalThis.fetch(bypassIfIntercepted(request)))
   return async (input, init) => {
     const request = new Request(input, init)
-    const live = (): Promise<Response> => base(request)
     try {
       const config = resolveConfig()
       const url = new URL(request.url)
@@ -40,25 +37,7 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
           : undefined
       if (!endpoint || config.cassettes.mode === 'off')
         return await base(request).catch(markLiveFailure)
-      const context = currentCallContext()
-      const test = context.test ?? cassetteSession().currentTest()
-      const prepared = prepareRequest({
-        method: request.method,
-        endpoint,
-        body: await request.clone().text(),
-        url,
-        headers: request.headers,
-        redact: config.cassettes.redact,
-      })
-      return await runExchange({
-        path: 'agent',
-        request: prepared,
-        url,
-        config,
-        test,
-        testIsExact: context.test !== undefined,
-        live,
-      })
+      return await runAgentExchange(request, url, endpoint, config, () => base(request))
     } catch (error) {
       if (isLiveFailure(error)) throw error
       return errorReply(error)

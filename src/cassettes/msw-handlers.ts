@@ -1,13 +1,12 @@
 import type { HttpHandler } from 'msw'
-import { currentCallContext } from '../call-context'
 import { resolveConfig } from '../config'
 import { isRubricateError } from '../errors'
 import { messages } from '../messages'
+import { runAgentExchange } from './agent-exchange'
 import { matchEndpoint } from './cassette-key'
 import { type CassetteSession, cassetteSession } from './cassette-session'
-import { isLiveFailure, runExchange } from './exchange'
+import { isLiveFailure } from './exchange'
 import { loadMsw } from './msw-loader'
-import { prepareRequest } from './prepared-request'
 
 /** Options of {@link createCassetteHandlers}. */
 export interface CassetteHandlerOptions {
@@ -45,31 +44,15 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
       }
     },
     async ({ request }) => {
-      const context = currentCallContext()
       const session = cassetteSession()
-      const test = context.test ?? session.currentTest()
       try {
         const config = resolveConfig()
         if (config.cassettes.mode === 'off') return undefined
         const url = new URL(request.url)
         const endpoint = matchEndpoint(url.pathname, patterns()) ?? url.pathname
-        const prepared = prepareRequest({
-          method: request.method,
-          endpoint,
-          body: await request.clone().text(),
-          url,
-          headers: request.headers,
-          redact: config.cassettes.redact,
-        })
-        return await runExchange({
-          path: 'agent',
-          request: prepared,
-          url,
-          config,
-          test,
-          testIsExact: context.test !== undefined,
-          live: () => globalThis.fetch(bypass(request)),
-        })
+        return await runAgentExchange(request, url, endpoint, config, () =>
+          globalThis.fetch(bypass(request)),
+        )
       } catch (error) {
         // Never throw from a handler: msw turns it into a 500 that SDKs retry.
         // No connection, or a body cut off: a network error for the client, as it was live.
