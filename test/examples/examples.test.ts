@@ -1,12 +1,12 @@
 // The examples as a newcomer runs them: `npm run examples` (replay) and `npm run examples:failing`
 // in child processes that cannot reach anything outside loopback and have no API key, and the
 // record script against the reference model, which must give back the committed cassettes.
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { cp, readdir, readFile, rm } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, expect, test } from 'vitest'
+import { runChild } from '../support/run-child'
 import { normalise, repoRoot } from '../support/run-vitest'
 
 const guard = pathToFileURL(join(repoRoot, 'test/support/loopback-guard.mjs')).href
@@ -32,26 +32,11 @@ async function offline(command: string, args: string[], cwd = repoRoot): Promise
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {
     if (process.env[name] !== undefined) env[name] = process.env[name]
   }
-  const child = spawn(command, args, {
+  const { exitCode, stdout, stderr } = await runChild(command, args, {
     cwd,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    timeoutMs: 150_000,
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk
-  })
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk
-  })
-  // Its own process group: a run that hangs is ended with everything it started.
-  const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 150_000)
-  const exitCode = await new Promise<number | null>((done, fail) => {
-    child.on('error', fail)
-    child.on('close', done)
-  }).finally(() => clearTimeout(timer))
   return { exitCode, stdout: normalise(stdout, examplesDir), stderr: normalise(stderr) }
 }
 

@@ -2,11 +2,11 @@
 // with the environment pinned: the child sees none of this machine's CI, AI-agent, RUBRICATE_* or
 // OPENAI_* variables, only what a test asks for. Fixtures without a package.json of their own
 // import `rubricate` through this repository's exports map, so they run against dist/.
-import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { cp, rm } from 'node:fs/promises'
 import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
+import { runChild } from './run-child'
 
 /** The repository root. */
 export const repoRoot: string = resolve(import.meta.dirname, '../..')
@@ -76,35 +76,11 @@ export async function runVitest(
   if (!existsSync(root)) throw new Error(`No fixture project at ${root}.`)
   const env = pinnedEnv(options)
   const timeoutMs = options.timeoutMs ?? 90_000
-  const child = spawn(process.execPath, [vitestBin, 'run', ...args], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, so that a timeout ends Vitest's workers too.
-    detached: true,
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk
-  })
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk
-  })
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
-  }, timeoutMs)
-  const exitCode = await new Promise<number | null>((done, fail) => {
-    child.on('error', fail)
-    child.on('close', (code) => done(code))
-  }).finally(() => clearTimeout(timer))
-  if (timedOut) {
-    throw new Error(
-      `vitest run ${args.join(' ')} in ${root} did not finish within ${timeoutMs} ms.\nstdout:\n${stdout}\nstderr:\n${stderr}`,
-    )
-  }
+  const { exitCode, stdout, stderr } = await runChild(
+    process.execPath,
+    [vitestBin, 'run', ...args],
+    { cwd: root, env, timeoutMs },
+  )
   return {
     exitCode,
     stdout: normalise(stdout, root),
