@@ -26,6 +26,11 @@ export interface JudgeRequest {
 /** What a judge model answers: the raw text, plus usage and model id when known. */
 export interface JudgeReply {
   text: string
+  /**
+   * Set when the model refused to answer (OpenAI's `message.refusal`). A refusal is never read as
+   * a verdict, whatever `text` holds: the reply goes through the repair attempt, then fails.
+   */
+  refusal?: string | undefined
   usage?: TokenUsage | undefined
   model?: string | undefined
 }

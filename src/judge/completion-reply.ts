@@ -6,8 +6,10 @@ import type { JudgeReply, TokenUsage } from '../records'
 /**
  * The judge's reply in what an OpenAI-compatible endpoint answered, or `undefined` when the body
  * is not a chat completion at all (an HTML page, an empty body, another API's JSON). The text is
- * the first choice's content (a string, or the text of its parts), else its refusal, so that a
- * refusing judge's words reach the error instead of an empty string; no choice is an empty reply.
+ * the first choice's content (a string, or the text of its parts); no choice is an empty reply.
+ * A message with a refusal is a refusal, whatever its content holds (a model may refuse and still
+ * write verdict JSON): its text is the refusal, so the refusing judge's words reach the error, and
+ * `refusal` is set, so that nothing in it is read as a verdict.
  * @internal
  */
 export function completionReply(completion: unknown): JudgeReply | undefined {
@@ -20,15 +22,33 @@ export function completionReply(completion: unknown): JudgeReply | undefined {
   if (!Array.isArray(choices)) return undefined
   const message = (choices[0] as { message?: { content?: unknown; refusal?: unknown } } | undefined)
     ?.message
-  // Some OpenAI-compatible servers send the content as a list of text parts.
-  const text = [contentText(message?.content), message?.refusal].find(
-    (value): value is string => typeof value === 'string' && value !== '',
-  )
-  const reply: JudgeReply = { text: text ?? '' }
+  const refusal = refusalOf(message)
+  const reply: JudgeReply =
+    refusal !== undefined
+      ? { text: refusal, refusal }
+      : // Some OpenAI-compatible servers send the content as a list of text parts.
+        { text: contentText(message?.content) ?? '' }
   if (typeof model === 'string') reply.model = model
   const tokens = tokenUsage(usage)
   if (tokens) reply.usage = tokens
   return reply
+}
+
+/** The message's refusal: its `refusal` field, else the text of its `refusal` content parts. */
+function refusalOf(
+  message: { content?: unknown; refusal?: unknown } | undefined,
+): string | undefined {
+  const parts = Array.isArray(message?.content) ? (message.content as unknown[]) : []
+  const texts = [message?.refusal]
+  for (const part of parts) {
+    if ((part as { type?: unknown } | null)?.type === 'refusal') {
+      texts.push((part as { refusal?: unknown }).refusal)
+    }
+  }
+  const refusal = texts
+    .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+    .join('\n')
+  return refusal === '' ? undefined : refusal
 }
 
 function tokenUsage(usage: unknown): TokenUsage | undefined {

@@ -1,3 +1,6 @@
+import { messages } from '../messages'
+import { type DuplicateKey, duplicateKey } from './duplicate-keys'
+
 /** A JSON value found in a judge reply, with the text it was parsed from. @internal */
 export interface JsonCandidate {
   value: unknown
@@ -19,35 +22,75 @@ const SCAN_BUDGET = 4_000_000
  * the only candidate), else the body of every code fence and every balanced `{...}` or `[...]`
  * in the prose around them. Models in prompt mode often wrap their JSON in a fence or a
  * sentence; that is not worth a repair round trip. Which candidate is the answer is decided by
- * the caller, against the schema.
+ * the caller, against the schema. JSON that holds a key twice makes the whole reply unusable,
+ * wherever it is: which of the two values the judge meant cannot be known.
  * @internal
  */
 export function extractJson(text: string): ExtractedJson {
   const trimmed = text.trim()
   if (trimmed === '') return { ok: false, problem: 'The reply was empty.' }
-  const whole = tryParse(trimmed)
-  if (whole.ok) return { ok: true, candidates: [{ value: whole.value, source: trimmed }] }
+  const found = findJson(trimmed, { duplicates: true })
+  if (found.duplicate) {
+    const { key, path } = found.duplicate
+    return { ok: false, problem: messages.judgeReplyDuplicateKey(key, path) }
+  }
+  if (found.candidates.length > 0) return { ok: true, candidates: found.candidates }
+  return { ok: false, problem: `The reply is not valid JSON: ${found.problem}` }
+}
+
+/** What {@link findJson} found: the values, the first duplicated key, why the whole text is not JSON. @internal */
+export interface FoundJson {
+  candidates: JsonCandidate[]
+  duplicate: DuplicateKey | undefined
+  problem: string
+}
+
+/**
+ * Every JSON value in `text`, found as {@link extractJson} finds them. With `duplicates`, each
+ * value's text is also checked for a key held twice (the first one found is returned).
+ * @internal
+ */
+export function findJson(text: string, options: { duplicates: boolean }): FoundJson {
+  let duplicate: DuplicateKey | undefined
+  const parse = (source: string) => {
+    const parsed = tryParse(source)
+    if (parsed.ok && options.duplicates && !duplicate) duplicate = duplicateKey(source)
+    return parsed
+  }
+  const whole = parse(text)
+  if (whole.ok)
+    return { candidates: [{ value: whole.value, source: text }], duplicate, problem: '' }
   const candidates: JsonCandidate[] = []
-  for (const match of trimmed.matchAll(FENCE)) {
+  for (const match of text.matchAll(FENCE)) {
     const source = (match[2] ?? '').trim()
-    const fenced = tryParse(source)
+    const fenced = parse(source)
     if (fenced.ok) candidates.push({ value: fenced.value, source })
   }
   let budget = SCAN_BUDGET
-  for (let start = 0; start < trimmed.length && budget > 0; start++) {
-    const char = trimmed[start]
-    if (char !== '{' && char !== '[') continue
-    const end = balancedEnd(trimmed, start)
-    budget -= (end === -1 ? trimmed.length : end) - start + 1
+  for (let start = 0; start < text.length && budget > 0; start++) {
+    const char = text[start]
+    if ((char !== '{' && char !== '[') || !opensJson(text, start)) continue
+    const end = balancedEnd(text, start)
+    budget -= (end === -1 ? text.length : end) - start + 1
     if (end === -1) continue
-    const source = trimmed.slice(start, end + 1)
-    const candidate = tryParse(source)
+    const source = text.slice(start, end + 1)
+    const candidate = parse(source)
     if (!candidate.ok) continue
     candidates.push({ value: candidate.value, source })
     start = end
   }
-  if (candidates.length > 0) return { ok: true, candidates }
-  return { ok: false, problem: `The reply is not valid JSON: ${whole.problem}` }
+  return { candidates, duplicate, problem: whole.problem }
+}
+
+// What may follow an opening bracket in JSON, after whitespace. Prose brackets (`[required]`,
+// `{name}`) fail this at once and are never handed to JSON.parse, whose failures cost
+// microseconds each: this scan runs over every prompt too (see choose-answer.ts).
+function opensJson(text: string, start: number): boolean {
+  let i = start + 1
+  while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++
+  const next = text[i]
+  if (next === undefined) return false
+  return text[start] === '{' ? next === '"' || next === '}' : '-"{[]0123456789tfn'.includes(next)
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {

@@ -135,10 +135,7 @@ async function attemptLoop(
     }
     if (reply.usage) usage.push(reply.usage)
     if (!output) return { value: reply.text, text: reply.text }
-    const extracted = extractJson(reply.text)
-    const checked = extracted.ok
-      ? await chooseAnswer(output, extracted.candidates, options.prompt)
-      : extracted
+    const checked = await answerOf(reply, output, options.prompt)
     if (checked.ok) return { value: checked.value, text: reply.text }
     if (attempt >= 2) {
       throw new JudgeOutputError(
@@ -148,6 +145,20 @@ async function attemptLoop(
     }
     repair = { reply: clipForRepair(reply.text), problem: checked.problem }
   }
+}
+
+/** The validated answer in a reply, or what makes the reply unusable. */
+async function answerOf(
+  reply: JudgeReply,
+  output: PreparedSchema,
+  prompt: string,
+): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
+  // Checked on the reply, not its text: a custom judge may set `refusal` beside verdict JSON.
+  if (typeof reply.refusal === 'string' && reply.refusal.trim() !== '') {
+    return { ok: false, problem: messages.judgeReplyRefused(reply.refusal) }
+  }
+  const extracted = extractJson(reply.text)
+  return extracted.ok ? chooseAnswer(output, extracted.candidates, prompt) : extracted
 }
 
 /** Longest previous reply fed back in a repair attempt, in characters. @internal */

@@ -27,6 +27,7 @@ const verdicts = (c1: unknown, c2: unknown) => ({
   overallAssessment: 'Fine.',
 })
 const met = { reasoning: 'Yes.', satisfied: true }
+const MET = JSON.stringify(met)
 
 /** A reply found leniently: the verdicts are the judge's, with no repair round trip. */
 const lenient: { name: string; text: string | FakeReply }[] = [
@@ -158,6 +159,66 @@ const bad: BadReply[] = [
     reply: completionWith({ role: 'assistant', content: null, refusal: 'I cannot grade this.' }),
     raw: 'I cannot grade this.',
   },
+  // JSON.parse keeps the last of two equal keys: each of these would read as a pass.
+  {
+    name: 'a criterion id given twice, unmet then met',
+    reply: `{"criteria":{"c1":${MET},"c2":{"reasoning":"No.","satisfied":false},"c2":${MET}},"overallAssessment":"Fine."}`,
+    problem:
+      'The reply\'s JSON has the key "c2" twice in the same object (at "criteria"), so it is unclear which value you meant. Reply with one JSON object in which every key appears once.',
+  },
+  {
+    name: '"satisfied" given twice, false then true',
+    reply: `{"criteria":{"c1":${MET},"c2":{"reasoning":"No.","satisfied":false,"satisfied":true}},"overallAssessment":"Fine."}`,
+    problem:
+      'The reply\'s JSON has the key "satisfied" twice in the same object (at "criteria.c2"), so it is unclear which value you meant. Reply with one JSON object in which every key appears once.',
+  },
+  {
+    name: 'two "criteria" objects, the last one all met',
+    reply: `{"criteria":${JSON.stringify(SPLIT_VERDICT.criteria)},"criteria":${JSON.stringify(PASSING_VERDICT.criteria)},"overallAssessment":"Fine."}`,
+    problem:
+      'The reply\'s JSON has the key "criteria" twice in the same object, so it is unclear which value you meant. Reply with one JSON object in which every key appears once.',
+  },
+  {
+    name: 'a duplicate key spelt with a unicode escape ("\\u0073atisfied")',
+    reply: `{"criteria":{"c1":${MET},"c2":{"reasoning":"No.","satisfied":false,"\\u0073atisfied":true}},"overallAssessment":"Fine."}`,
+    problem:
+      'The reply\'s JSON has the key "satisfied" twice in the same object (at "criteria.c2"), so it is unclear which value you meant. Reply with one JSON object in which every key appears once.',
+  },
+  {
+    name: 'a duplicate key inside fenced JSON with prose around it',
+    reply: `My grading:\n\`\`\`json\n{"criteria":{"c1":${MET},"c2":{"reasoning":"No.","satisfied":false},"c2":${MET}},"overallAssessment":"Fine."}\n\`\`\`\nDone.`,
+  },
+  {
+    name: 'a duplicate key in JSON embedded in a sentence',
+    reply: `I find {"criteria":{"c1":${MET},"c2":{"reasoning":"No.","satisfied":false},"c2":${MET}},"overallAssessment":"Fine."} overall.`,
+  },
+  {
+    name: 'a clean verdict repeated with a duplicate key that reads the same once parsed',
+    reply: `${ALL_MET}\nAgain: ${ALL_MET.replace('"c2":', '"c2":{"reasoning":"No.","satisfied":false},"c2":')}`,
+  },
+  {
+    name: 'a chat completion with a refusal beside verdict JSON in its content',
+    reply: completionWith({ role: 'assistant', content: ALL_MET, refusal: 'I cannot grade this.' }),
+    raw: 'I cannot grade this.',
+    problem:
+      'The reply is a refusal ("I cannot grade this."), and a refusal is never read as a verdict, whatever else the reply holds. Grade the data as asked, and reply with your own verdict as one JSON object.',
+  },
+  {
+    name: 'a chat completion with a refusal part beside a text part holding verdict JSON',
+    reply: completionWith({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: ALL_MET },
+        { type: 'refusal', refusal: 'I cannot grade this.' },
+      ],
+    }),
+    raw: 'I cannot grade this.',
+  },
+  {
+    name: 'a refusal that is itself verdict JSON',
+    reply: completionWith({ role: 'assistant', content: null, refusal: ALL_MET }),
+    raw: ALL_MET,
+  },
   {
     name: 'a chat completion with no choices',
     reply: fakeReply.raw({
@@ -264,6 +325,18 @@ describe('2. Unusable judge replies', () => {
       expect(odd.calls).toBe(2)
     },
   )
+
+  test('a custom judge reply that sets a refusal is RUBRICATE_JUDGE_OUTPUT, even with verdict JSON as its text', async () => {
+    const odd = oddJudge({ text: ALL_MET, refusal: 'I will not grade this.' })
+    const { root } = await failureOf(
+      createRubricScorer({ judge: odd, criteria: RUBRIC }).run({ output: 'Hi' }),
+    )
+    expect(root).toMatchObject({ code: 'RUBRICATE_JUDGE_OUTPUT', rawText: ALL_MET })
+    expect(root.message).toContain(
+      '\nLast problem: The reply is a refusal ("I will not grade this.")',
+    )
+    expect(odd.calls).toBe(2)
+  })
 
   describe('with cassettes', () => {
     useCassetteFolder()
