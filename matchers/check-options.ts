@@ -1,5 +1,6 @@
 import { type CassetteMode, parseCassetteMode } from '../src/config'
 import { UsageError } from '../src/errors'
+import { rejectUnknownKeys } from '../src/known-keys'
 import { messages } from '../src/messages'
 import type { ScorerLike } from './types'
 
@@ -13,11 +14,7 @@ export function checkOptions(
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new UsageError(messages.configNotObject(`${matcher}()`, options))
   }
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new UsageError(messages.unknownOption(`${matcher}() options`, key, known))
-    }
-  }
+  rejectUnknownKeys(`${matcher}() options`, options, known)
   return options as Record<string, unknown>
 }
 

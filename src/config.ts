@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path'
 import { parseDuration } from './cassettes/max-age'
 import { NoJudgeError, UsageError } from './errors'
+import { rejectUnknownKeys } from './known-keys'
 import { messages } from './messages'
 import type { JudgeInput } from './records'
 import { getState } from './state'
@@ -256,17 +257,8 @@ export function validateConfig(config: RubricateConfig, where: string): void {
   if (typeof config !== 'object' || config === null) {
     throw new UsageError(messages.configNotObject(where, config))
   }
-  for (const key of Object.keys(config)) {
-    if (!KNOWN_KEYS.has(key))
-      throw new UsageError(messages.unknownOption(where, key, [...KNOWN_KEYS]))
-  }
-  for (const key of Object.keys(config.cassettes ?? {})) {
-    if (!KNOWN_CASSETTE_KEYS.has(key)) {
-      throw new UsageError(
-        messages.unknownOption(`${where} cassettes`, key, [...KNOWN_CASSETTE_KEYS]),
-      )
-    }
-  }
+  rejectUnknownKeys(where, config, [...KNOWN_KEYS])
+  rejectUnknownKeys(`${where} cassettes`, config.cassettes ?? {}, [...KNOWN_CASSETTE_KEYS])
   if (config.cassettes?.maxAge !== undefined) parseDuration(config.cassettes.maxAge)
   if (config.cassettes?.mode !== undefined)
     parseCassetteMode(config.cassettes.mode, `${where} cassettes.mode`)

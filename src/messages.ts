@@ -116,9 +116,16 @@ export const messages = {
     ),
   invalidChoice: (where: string, value: unknown, choices: readonly string[]): string =>
     format(`${where} is ${show(value)}, which is not supported. Use one of ${list(choices)}.`),
-  unknownOption: (where: string, key: string, known: readonly string[]): string =>
+  unknownOption: (
+    where: string,
+    key: string,
+    known: readonly string[],
+    nearest: string | undefined,
+  ): string =>
     format(
-      `${where} got an unknown option "${key}". Known options: ${list(known)}. Check the spelling.`,
+      nearest === undefined
+        ? `${where} got an unknown option "${key}". Known options: ${list(known)}. Check the spelling.`
+        : `${where} got an unknown option "${key}". Did you mean "${nearest}"? Known options: ${list(known)}.`,
     ),
   configNotObject: (where: string, value: unknown): string =>
     format(`${where} expects an options object, but got ${show(value)}.`),
@@ -251,6 +258,10 @@ export const messages = {
     ),
 
   // runUntilComplete: feedback and reasons (told to the agent, so without the prefix)
+  loopNoRubric: (id: string): string =>
+    format(
+      `runUntilComplete(): the rubric scorer "${id}" found no rubric, so it would pass by default without judging anything and end the loop at once. Give it criteria (createRubricScorer({ criteria })), or pass one to the loop: runUntilComplete(agent, { requestContext: { rubric } }). Check the spelling of "rubric".`,
+    ),
   loopScorerThrew: (id: string, error: unknown): string =>
     `Scorer "${id}" threw an error, so the output could not be checked: ${error instanceof Error ? error.message : String(error)}`,
   loopScorerTimedOut: (id: string, ms: number): string =>

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors'
+import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import type { JudgeInput, JudgeModel, OpenAICompatibleJudge } from '../records'
 import { resolveStructuredOutput } from './structured-output'
@@ -47,11 +48,7 @@ export function parseJudgeInput(input: JudgeInput): ParsedJudge {
   if (typeof endpoint.model !== 'string' || endpoint.model.trim() === '') {
     throw new UsageError(messages.invalidJudge(input))
   }
-  for (const key of Object.keys(endpoint)) {
-    if (!ENDPOINT_KEYS.has(key)) {
-      throw new UsageError(messages.unknownOption('The judge object', key, [...ENDPOINT_KEYS]))
-    }
-  }
+  rejectUnknownKeys('The judge object', endpoint, [...ENDPOINT_KEYS])
   // Validates both spellings now, so a typo fails before any request is made.
   resolveStructuredOutput(endpoint, 'The judge object')
   return { kind: 'endpoint', endpoint }

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import { currentCallContext, withCallContext } from '../call-context'
+import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { CompletionCheck, LoopScorer, LoopScorerResult, ScorerCheck } from './types'
 
@@ -61,6 +62,9 @@ export async function checkCompletion(request: CheckRequest): Promise<Completion
     }
   } finally {
     clearTimeout(timer)
+    // Stops the judge calls of scorers still running when the check rejects (a usage error from
+    // one scorer, or the loop aborted): nothing will read their results.
+    deadline.abort()
   }
 }
 
@@ -73,8 +77,9 @@ async function runScorer(
   const id = scorerId(scorer, index)
   const started = performance.now()
   const base = { id, passed: false, errored: true, timedOut: false }
+  let result: LoopScorerResult
   try {
-    const result = await untilAborted(
+    result = await untilAborted(
       Promise.resolve().then(() =>
         scorer.run({
           input: request.input,
@@ -84,7 +89,6 @@ async function runScorer(
       ),
       deadline,
     )
-    return { ...fromResult(id, result), durationMs: performance.now() - started }
   } catch (error) {
     const durationMs = performance.now() - started
     if (request.signal?.aborted) throw request.signal.reason
@@ -99,6 +103,10 @@ async function runScorer(
     }
     return { ...base, reason: messages.loopScorerThrew(id, error), error, durationMs }
   }
+  // A rubric scorer that found no rubric passes by default without judging anything: counted as
+  // a pass, a misspelt rubric would complete the loop at once. The matchers refuse it too.
+  if (result?.noRubric === true) throw new UsageError(messages.loopNoRubric(id))
+  return { ...fromResult(id, result), durationMs: performance.now() - started }
 }
 
 function fromResult(id: string, result: LoopScorerResult): Omit<ScorerCheck, 'durationMs'> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { UsageError } from '../errors'
+import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import { emitRecord } from '../record-hooks'
 import { checkCompletion, untilAborted } from './check-completion'
@@ -73,6 +74,19 @@ export async function runUntilComplete<Input = unknown, Output = unknown>(
   }
 }
 
+// The options runUntilComplete accepts; anything else is a usage error naming the nearest one.
+const OPTION_KEYS = [
+  'scorers',
+  'strategy',
+  'maxSteps',
+  'input',
+  'requestContext',
+  'parallel',
+  'checkTimeout',
+  'signal',
+  'onCheck',
+]
+
 function validate(
   agent: unknown,
   options: RunUntilCompleteOptions<any, any>,
@@ -81,6 +95,7 @@ function validate(
   if (typeof options !== 'object' || options === null) {
     throw new UsageError(messages.configNotObject('runUntilComplete()', options))
   }
+  rejectUnknownKeys('runUntilComplete()', options, OPTION_KEYS)
   if (!Array.isArray(options.scorers)) {
     throw new UsageError(messages.loopScorersNotList(options.scorers))
   }

@@ -27,7 +27,7 @@ const OPTIONAL_START = /^\(optional\)\s*/i
 const OPTIONAL_END = /\s*\(optional\)$/i
 
 /**
- * Parse a rubric. A string gives one criterion per non-empty line, with a leading list marker
+ * Parse a rubric. A string gives one criterion per non-empty line (`\n`, `\r\n` or `\r`), with a leading list marker
  * (`-`, `*`, `+`, `•`, `1.`, `1)`) and a markdown checkbox (`[ ]`, `[x]`) stripped; a line that
  * starts or ends with `(optional)` is optional. Array items are strings (parsed the same way) or
  * `{ description, required? }`. An empty criterion or a duplicate is a usage error; an empty
@@ -38,7 +38,8 @@ export function parseCriteria(input: unknown, where: string): ParsedCriterion[] 
   let items: { description: string; required: boolean; position: string }[]
   if (typeof input === 'string') {
     items = input
-      .split(/\r?\n/)
+      // Any line break: \n, \r\n, and a lone \r (old Mac files, some text areas and terminals).
+      .split(/\r\n|\r|\n/)
       .map((line, index) => ({ line, position: `line ${index + 1}` }))
       .filter(({ line }) => line.trim() !== '')
       .map(({ line, position }) => ({ ...parseLine(line), position }))

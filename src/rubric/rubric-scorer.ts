@@ -2,6 +2,7 @@ import { withCallContext } from '../call-context'
 import { resolveJudge } from '../config'
 import { UsageError } from '../errors'
 import { runJudgeCall } from '../judge/judge-call'
+import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import { outputText, taskText } from '../output'
 import type { JudgeCall, JudgeInput, Verdict } from '../records'
@@ -67,6 +68,8 @@ export interface RubricScorer {
   run(run: ScorerRun): Promise<RubricScorerResult>
 }
 
+// The keys each options object accepts; anything else is a usage error naming the nearest one.
+const CONFIG_KEYS = ['judge', 'model', 'criteria', 'options']
 const OPTION_KEYS = ['scale', 'evaluation', 'samples']
 
 /**
@@ -81,6 +84,10 @@ const OPTION_KEYS = ['scale', 'evaluation', 'samples']
  * const { passed, verdicts, reason } = await scorer.run({ input: question, output: reply })
  */
 export function createRubricScorer(config: RubricScorerConfig = {}): RubricScorer {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw new UsageError(messages.configNotObject('createRubricScorer()', config))
+  }
+  rejectUnknownKeys('createRubricScorer()', config, CONFIG_KEYS)
   if (config.judge !== undefined && config.model !== undefined) {
     throw new UsageError(messages.rubricJudgeAndModel())
   }
@@ -202,10 +209,10 @@ function validateOptions(options: RubricScorerOptions): {
   samples: number
 } {
   const where = 'createRubricScorer() options'
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key))
-      throw new UsageError(messages.unknownOption(where, key, OPTION_KEYS))
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new UsageError(messages.configNotObject(where, options))
   }
+  rejectUnknownKeys(where, options, OPTION_KEYS)
   const { scale = 1, evaluation = 'together', samples = 1 } = options
   if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) {
     throw new UsageError(messages.rubricBadScale(scale))

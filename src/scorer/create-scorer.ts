@@ -7,6 +7,7 @@ import {
 } from '../judge/output-schema'
 import { messages } from '../messages'
 import type { ScorerStepName } from '../records'
+import { checkPromptStep, checkScorerOptions } from './check-scorer-options'
 import type { NotScorable } from './not-scorable'
 import { runPipeline } from './run-pipeline'
 import type {
@@ -57,9 +58,14 @@ export class Scorer<TInput = any, TOutput = any, TPre = undefined, TAnalyze = un
 
   /** @internal Use {@link createScorer}. */
   constructor(options: ScorerOptions<TInput, TOutput>, steps: readonly StepDefinition[] = []) {
-    if (typeof options?.id !== 'string' || options.id.trim() === '') {
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      throw new UsageError(messages.configNotObject('createScorer()', options))
+    }
+    if (typeof options.id !== 'string' || options.id.trim() === '') {
       throw new UsageError(messages.scorerMissingId())
     }
+    // Checked once, by the first scorer of a chain; every step method builds on its options.
+    if (steps.length === 0) checkScorerOptions(options)
     this.#options = options
     this.#steps = steps
     this.id = options.id
@@ -149,6 +155,7 @@ function define(id: string, name: ScorerStepName, step: unknown): StepDefinition
   if (typeof prompt !== 'object' || prompt === null || typeof prompt.createPrompt !== 'function') {
     throw new UsageError(messages.scorerBadStep(id, name, step))
   }
+  checkPromptStep(id, name, prompt)
   const withSchema = (name === 'preprocess' || name === 'analyze') && prompt.outputSchema
   return {
     name,

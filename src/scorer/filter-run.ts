@@ -1,3 +1,6 @@
+import { UsageError } from '../errors'
+import { rejectUnknownKeys } from '../known-keys'
+import { messages } from '../messages'
 import type { ScorerRun } from './types'
 
 /** Options of {@link filterRun}. */
@@ -12,6 +15,14 @@ export interface FilterRunOptions {
   dropGroundTruth?: boolean | undefined
 }
 
+// The options filterRun accepts; anything else is a usage error naming the nearest one.
+const OPTION_KEYS = [
+  'maxInputMessages',
+  'maxOutputMessages',
+  'dropRequestContext',
+  'dropGroundTruth',
+]
+
 // The message lists of the input shapes scorers see: an agent's input, a completion context,
 // a chat request.
 const INPUT_LISTS = ['inputMessages', 'rememberedMessages', 'messages'] as const
@@ -25,6 +36,10 @@ const INPUT_LISTS = ['inputMessages', 'rememberedMessages', 'messages'] as const
  * createScorer({ id: 'tone', description: 'Tone of the last reply', prepareRun: filterRun({ maxInputMessages: 4, dropRequestContext: true }) })
  */
 export function filterRun(options: FilterRunOptions): (run: ScorerRun) => ScorerRun {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new UsageError(messages.configNotObject('filterRun()', options))
+  }
+  rejectUnknownKeys('filterRun()', options, OPTION_KEYS)
   const keepLast = (list: unknown[], max: number | undefined): unknown[] =>
     max === undefined ? list : max <= 0 ? [] : list.slice(-max)
   return (run) => {

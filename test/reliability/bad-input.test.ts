@@ -7,9 +7,12 @@ import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import {
   configureRubricate,
   createRubricScorer,
+  createScorer,
+  filterRun,
   type OpenAICompatibleJudge,
   resetRubricateConfig,
   rootCause,
+  runUntilComplete,
 } from '../../src'
 import { fakeReply } from '../../src/testing'
 import { userMessage } from '../support/rubric-judge'
@@ -55,6 +58,14 @@ const scorerOptions =
   (options: unknown): Act =>
   (judge) =>
     createRubricScorer({ judge, criteria: RUBRIC, options: options as never })
+const customScorer =
+  (options: Record<string, unknown>): Act =>
+  (judge) =>
+    createScorer({ id: 'tone', description: 'Tone', judge: { model: judge }, ...options } as never)
+const promptStep = (extra: Record<string, unknown>) =>
+  ({ description: 'Judge it', createPrompt: () => 'Is it polite?', ...extra }) as never
+const SCORER_KEYS = '"id", "name", "description", "judge", "type", "prepareRun"'
+const NO_RUBRIC_IN_LOOP = `${P} runUntilComplete(): the rubric scorer "rubric-scorer" found no rubric, so it would pass by default without judging anything and end the loop at once. Give it criteria (createRubricScorer({ criteria })), or pass one to the loop: runUntilComplete(agent, { requestContext: { rubric } }). Check the spelling of "rubric".`
 
 const usage: UsageCase[] = [
   // criteria of the wrong type
@@ -183,7 +194,93 @@ const usage: UsageCase[] = [
   {
     name: 'an unknown scorer option',
     act: scorerOptions({ sample: 3 }),
-    message: `${P} createRubricScorer() options got an unknown option "sample". Known options: "scale", "evaluation", "samples". Check the spelling.`,
+    message: `${P} createRubricScorer() options got an unknown option "sample". Did you mean "samples"? Known options: "scale", "evaluation", "samples".`,
+  },
+  {
+    name: 'a misspelt createRubricScorer option ("criterion")',
+    act: (judge) => createRubricScorer({ judge, criterion: RUBRIC } as never),
+    message: `${P} createRubricScorer() got an unknown option "criterion". Did you mean "criteria"? Known options: "judge", "model", "criteria", "options".`,
+  },
+  {
+    name: 'a misspelt judge option of createScorer ("instrucions")',
+    act: (judge) =>
+      createScorer({
+        id: 'tone',
+        description: 'Tone',
+        judge: { model: judge, instrucions: 'Grade.' },
+      } as never),
+    // The list grows with the judge options; what matters is the key, the nearest one and the list.
+    message:
+      /^\[rubricate\] createScorer\(\) judge got an unknown option "instrucions"\. Did you mean "instructions"\? Known options: "model", "instructions", .*\.$/,
+  },
+  {
+    name: 'a misspelt createScorer option ("prepareRunn")',
+    act: customScorer({ prepareRunn: (run: unknown) => run }),
+    message: `${P} createScorer() got an unknown option "prepareRunn". Did you mean "prepareRun"? Known options: ${SCORER_KEYS}.`,
+  },
+  {
+    name: 'a createScorer type rubricate does not know ("trajectory")',
+    act: customScorer({ type: 'trajectory' }),
+    message: `${P} createScorer() type is "trajectory", which is not supported. Use one of "agent".`,
+  },
+  {
+    name: 'calculateScore among the options of createScorer',
+    act: customScorer({ calculateScore: () => 1 }),
+    message: `${P} createScorer() got an unknown option "calculateScore". Known options: ${SCORER_KEYS}. Check the spelling.`,
+  },
+  {
+    name: 'calculateScore on a prompt-object analyze step',
+    act: (judge) =>
+      createScorer({ id: 'tone', description: 'Tone', judge: { model: judge } }).analyze(
+        promptStep({ calculateScore: () => 1 }),
+      ),
+    message: `${P} The analyze step of scorer "tone" got an unknown option "calculateScore". Known options: "description", "createPrompt", "outputSchema", "judge". Check the spelling.`,
+  },
+  {
+    name: 'an outputSchema on a prompt-object generateReason step',
+    act: (judge) =>
+      createScorer({ id: 'tone', description: 'Tone', judge: { model: judge } })
+        .generateScore(() => 1)
+        .generateReason(promptStep({ outputSchema: {} })),
+    message: `${P} The generateReason step of scorer "tone" got an unknown option "outputSchema". Known options: "description", "createPrompt", "judge". Check the spelling.`,
+  },
+  {
+    name: "a misspelt option in a prompt step's judge",
+    act: (judge) =>
+      createScorer({ id: 'tone', description: 'Tone' }).analyze(
+        promptStep({ judge: { modle: judge } }),
+      ),
+    message:
+      /^\[rubricate\] The analyze step of scorer "tone": judge got an unknown option "modle"\. Did you mean "model"\? Known options: "model", .*\.$/,
+  },
+  {
+    name: 'a misspelt filterRun option',
+    act: () => filterRun({ maxInputMessage: 2 } as never),
+    message: `${P} filterRun() got an unknown option "maxInputMessage". Did you mean "maxInputMessages"? Known options: "maxInputMessages", "maxOutputMessages", "dropRequestContext", "dropGroundTruth".`,
+  },
+  {
+    name: 'a misspelt runUntilComplete option',
+    act: () => runUntilComplete(() => 'Hi', { scorers: [], maxStep: 3 } as never),
+    message: `${P} runUntilComplete() got an unknown option "maxStep". Did you mean "maxSteps"? Known options: "scorers", "strategy", "maxSteps", "input", "requestContext", "parallel", "checkTimeout", "signal", "onCheck".`,
+  },
+  {
+    name: 'a loop whose rubric scorer finds no rubric (a misspelt requestContext.rubirc)',
+    act: (judge) =>
+      runUntilComplete(() => 'Hi', {
+        scorers: [createRubricScorer({ judge })],
+        requestContext: { rubirc: RUBRIC },
+      }),
+    message: NO_RUBRIC_IN_LOOP,
+  },
+  {
+    name: 'a sequential loop whose rubric scorer finds no rubric',
+    act: (judge) =>
+      runUntilComplete(() => 'Hi', {
+        scorers: [createRubricScorer({ judge })],
+        parallel: false,
+        input: 'What time is it?',
+      }),
+    message: NO_RUBRIC_IN_LOOP,
   },
   {
     name: 'a scale of 0',
@@ -213,7 +310,7 @@ const usage: UsageCase[] = [
   {
     name: 'an unknown judge option',
     act: (judge) => judgeRubric({ ...judge, base_url: 'x' } as never),
-    message: `${P} The judge object got an unknown option "base_url". Known options: "model", "baseURL", "apiKey", "headers", "query", "temperature", "structuredOutput", "jsonPromptInjection", "maxRetries", "timeoutMs". Check the spelling.`,
+    message: `${P} The judge object got an unknown option "base_url". Did you mean "baseURL"? Known options: "model", "baseURL", "apiKey", "headers", "query", "temperature", "structuredOutput", "jsonPromptInjection", "maxRetries", "timeoutMs".`,
   },
   {
     name: 'a judge named without its provider',
@@ -238,7 +335,7 @@ const usage: UsageCase[] = [
     act: () => configureRubricate({ cassettes: { mdoe: 'replay' } } as never),
     // The list grows with the cassette options; what matters is the key, the list and the fix.
     message:
-      /^\[rubricate\] configureRubricate\(\) cassettes got an unknown option "mdoe"\. Known options: "mode", "dir", .*"server".*\. Check the spelling\.$/,
+      /^\[rubricate\] configureRubricate\(\) cassettes got an unknown option "mdoe"\. Did you mean "mode"\? Known options: "mode", "dir", .*"server".*\.$/,
   },
   {
     name: 'an unknown cassette mode in configureRubricate',
@@ -333,7 +430,7 @@ const matcherUsage: MatcherCase[] = [
   {
     name: 'toSatisfyRubric with an unknown option',
     assertion: (judge) => expect('Hi').toSatisfyRubric(RUBRIC, { judge, inptu: 'q' } as never),
-    message: `${P} toSatisfyRubric() options got an unknown option "inptu". Known options: "input", "judge", "samples", "evaluation", "cassettes". Check the spelling.`,
+    message: `${P} toSatisfyRubric() options got an unknown option "inptu". Did you mean "input"? Known options: "input", "judge", "samples", "evaluation", "cassettes".`,
   },
   {
     name: 'toSatisfyRubric with options that are a string',
@@ -491,6 +588,52 @@ describe('3. Bad user input', () => {
     const result = await judgeRubric(judge, output)
     expect(result.verdicts).toEqual(SPLIT_VERDICTS)
     expect(userMessage(server.requests[0])).toContain('\nOutput to grade: (the output is empty)\n')
+  })
+
+  test('a loop whose rubric scorer finds no rubric stops at the first check, with no judge call, beside a scorer that passes', async () => {
+    const { server, judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT))
+    const agent = vi.fn(() => 'Hello! It is noon.')
+    const passes = { id: 'always', run: () => ({ score: 1 }) }
+    let error: unknown
+    try {
+      await runUntilComplete(agent, {
+        scorers: [passes, createRubricScorer({ judge })],
+        requestContext: { rubirc: RUBRIC },
+        maxSteps: 3,
+      })
+    } catch (thrown) {
+      error = thrown
+    }
+    expect(error).toMatchObject({ code: 'RUBRICATE_USAGE', message: NO_RUBRIC_IN_LOOP })
+    expect(agent).toHaveBeenCalledTimes(1)
+    expect(server.requests).toHaveLength(0)
+  })
+
+  test('a prompt-object generateScore step may carry calculateScore, as Mastra documents', () => {
+    expect(() =>
+      createScorer({ id: 'tone', description: 'Tone' }).generateScore(
+        promptStep({ calculateScore: () => 1 }),
+      ),
+    ).not.toThrow()
+  })
+
+  test.for([
+    { name: 'CR-only (\\r)', rubric: '- Greets the user\r- Answers the question' },
+    { name: 'CRLF (\\r\\n)', rubric: '- Greets the user\r\n- Answers the question\r\n' },
+    {
+      name: 'mixed \\r, \\n and \\r\\n',
+      rubric: '\n- Greets the user\r- Answers the question\r\n',
+    },
+  ])('a rubric with $name line breaks has one criterion per line', async ({ rubric }) => {
+    const { server, judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT))
+    const result = await createRubricScorer({ judge, criteria: rubric }).run({
+      input: 'What time is it?',
+      output: 'Hello! It is noon.',
+    })
+    expect(result.verdicts).toEqual(SPLIT_VERDICTS)
+    expect(userMessage(server.requests[0])).toContain(
+      '\nc1. [required] Greets the user\nc2. [required] Answers the question\n',
+    )
   })
 
   test('RUBRICATE_JUDGE of only blanks counts as unset: with no judge anywhere, RUBRICATE_NO_JUDGE names every place', async () => {
