@@ -35,14 +35,13 @@ export function extractJson(text: string): ExtractedJson {
     return { ok: false, problem: messages.judgeReplyDuplicateKey(key, path) }
   }
   if (found.candidates.length > 0) return { ok: true, candidates: found.candidates }
-  return { ok: false, problem: `The reply is not valid JSON: ${found.problem}` }
+  return { ok: false, problem: `The reply is not valid JSON: ${parseProblem(trimmed)}` }
 }
 
-/** What {@link findJson} found: the values, the first duplicated key, why the whole text is not JSON. @internal */
+/** What {@link findJson} found: the values, and the first key held twice. @internal */
 export interface FoundJson {
   candidates: JsonCandidate[]
   duplicate: DuplicateKey | undefined
-  problem: string
 }
 
 /**
@@ -58,8 +57,7 @@ export function findJson(text: string, options: { duplicates: boolean }): FoundJ
     return parsed
   }
   const whole = parse(text)
-  if (whole.ok)
-    return { candidates: [{ value: whole.value, source: text }], duplicate, problem: '' }
+  if (whole.ok) return { candidates: [{ value: whole.value, source: text }], duplicate }
   const candidates: JsonCandidate[] = []
   for (const match of text.matchAll(FENCE)) {
     const source = (match[2] ?? '').trim()
@@ -79,7 +77,7 @@ export function findJson(text: string, options: { duplicates: boolean }): FoundJ
     candidates.push({ value: candidate.value, source })
     start = end
   }
-  return { candidates, duplicate, problem: whole.problem }
+  return { candidates, duplicate }
 }
 
 // What may follow an opening bracket in JSON, after whitespace. Prose brackets (`[required]`,
@@ -90,14 +88,35 @@ function opensJson(text: string, start: number): boolean {
   while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++
   const next = text[i]
   if (next === undefined) return false
-  return text[start] === '{' ? next === '"' || next === '}' : '-"{[]0123456789tfn'.includes(next)
+  if (text[start] === '{') return next === '"' || next === '}'
+  if (next === 't' || next === 'f' || next === 'n') {
+    return text.startsWith('true', i) || text.startsWith('false', i) || text.startsWith('null', i)
+  }
+  return '-"{[]0123456789'.includes(next)
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+// The characters JSON text can start and end with, after whitespace. Text that fails either
+// cannot parse, and is not handed to JSON.parse: its SyntaxError costs tens of microseconds, and
+// every prompt is scanned too, prose and fences included.
+const JSON_START = /^[\s]*[-{["0-9tfn]/
+const JSON_END = /[}\]"0-9el][\s]*$/
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (!JSON_START.test(text) || !JSON_END.test(text)) return { ok: false }
   try {
     return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+/** What JSON.parse says is wrong with `text`, for the repair turn. */
+function parseProblem(text: string): string {
+  try {
+    JSON.parse(text)
+    return 'no JSON value was found in it.'
   } catch (error) {
-    return { ok: false, problem: (error as Error).message }
+    return (error as Error).message
   }
 }
 

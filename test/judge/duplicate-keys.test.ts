@@ -52,4 +52,15 @@ test('prose brackets are skipped without parsing, deeply indented JSON is still 
     ok: true,
     candidates: [{ value: [1, 2], source: '[1, 2]' }],
   })
+  expect(extractJson('[tag] [true, null] [nope]')).toEqual({
+    ok: true,
+    candidates: [{ value: [true, null], source: '[true, null]' }],
+  })
+})
+
+test("a reply that is not JSON is described in JSON.parse's own words, for the repair turn", () => {
+  expect(extractJson('{"criteria": {"c1": {"reas')).toEqual({
+    ok: false,
+    problem: 'The reply is not valid JSON: Unterminated string in JSON at position 26',
+  })
 })
