@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
-import { parseDuration } from './cassettes/max-age'
+import { parseDuration } from './cassettes/store/max-age'
 import { NoJudgeError, UsageError } from './errors'
 import { messages } from './messages'
 import type { JudgeInput } from './records'

@@ -1,4 +1,4 @@
-import { isWholeReplay } from '../cassettes/replay-response'
+import { isWholeReplay } from '../cassettes/exchange/replay-response'
 import { show } from '../messages'
 import { contentText } from '../output/message-text'
 import type { JudgeReply, TokenUsage } from '../records'

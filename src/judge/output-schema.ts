@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { deepFreeze } from '../cassettes/deep-frozen'
+import { deepFreeze } from '../cassettes/store/deep-frozen'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema } from '../records'

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module'
 import type * as Msw from 'msw'
 import type * as MswNode from 'msw/node'
-import { UsageError } from '../errors'
-import { messages } from '../messages'
+import { UsageError } from '../../errors'
+import { messages } from '../../messages'
 import { isMswActive } from './msw-compat'
 
 /**

@@ -1,4 +1,4 @@
-import type { SseChunk } from './cassette-entry'
+import type { SseChunk } from '../store/cassette-entry'
 import type { SecretSet } from './redaction'
 
 /**

@@ -1,13 +1,13 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
+import { safeName } from '../cassettes/run/cassette-session'
+import { scratchDir } from '../cassettes/run/paths'
 import type { ResolvedConfig } from '../config'
 import { LimitError } from '../errors'
 import { messages } from '../messages'
 import type { TokenUsage } from '../records'
 import { getState, stateSlot } from '../state'
-import { safeName } from './cassette-session'
-import { scratchDir } from './paths'
 import { estimateCost, usageOf } from './price-table'
 
 /**

@@ -1,15 +1,15 @@
 import { currentCallContext } from '../call-context'
+import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
+import { readsCassettes } from '../cassettes/exchange/cassette-mode'
+import { runExchange } from '../cassettes/exchange/exchange'
+import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
+import { cassetteSession } from '../cassettes/run/cassette-session'
+import { matchEndpoint, requestModel } from '../cassettes/store/cassette-key'
+import { storeFor } from '../cassettes/store/cassette-store'
+import { warnIfOld } from '../cassettes/store/max-age'
 import { resolveConfig } from '../config'
 import type { JudgeModel, JudgeReply } from '../records'
-import { matchEndpoint, requestModel } from './cassette-key'
-import { readsCassettes } from './cassette-mode'
-import { cassetteSession } from './cassette-session'
-import { storeFor } from './cassette-store'
-import { runExchange } from './exchange'
 import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
-import { warnIfOld } from './max-age'
-import { bypassIfIntercepted } from './msw-loader'
-import { headerPairs, prepareRequest } from './prepared-request'
 
 /**
  * The judge's path to the cassettes (DESIGN 7.1): straight to the store, never through msw, so no

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { scratchDir } from '../run/paths'
 import { type CassetteEntry, parseEntry } from './cassette-entry'
 import { requestModel } from './cassette-key'
 import type { CassetteStore } from './cassette-store'
 import { diffPaths } from './json-diff'
-import { scratchDir } from './paths'
 
 /**
  * The nearest recorded entry to a request that missed (DESIGN 7.5): same endpoint and model,

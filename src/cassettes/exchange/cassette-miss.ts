@@ -1,11 +1,11 @@
-import type { ResolvedConfig } from '../config'
-import { CassetteMissError } from '../errors'
-import { messages } from '../messages'
-import type { CassetteMissRecord, TestIdentity } from '../records'
+import type { ResolvedConfig } from '../../config'
+import { CassetteMissError } from '../../errors'
+import { messages } from '../../messages'
+import type { CassetteMissRecord, TestIdentity } from '../../records'
+import { displayPath, testLabel } from '../run/paths'
+import type { CassetteStore } from '../store/cassette-store'
+import { findNearest } from '../store/nearest-entry'
 import { modeReason } from './cassette-mode'
-import type { CassetteStore } from './cassette-store'
-import { findNearest } from './nearest-entry'
-import { displayPath, testLabel } from './paths'
 
 /**
  * The replay-mode miss (DESIGN 7.5): what missed, the nearest recorded entry with the JSON paths

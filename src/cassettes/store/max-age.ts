@@ -1,8 +1,8 @@
-import { UsageError } from '../errors'
-import { messages } from '../messages'
-import { stateSlot } from '../state'
+import { UsageError } from '../../errors'
+import { messages } from '../../messages'
+import { stateSlot } from '../../state'
+import { displayPath } from '../run/paths'
 import type { CassetteEntry } from './cassette-entry'
-import { displayPath } from './paths'
 
 /** `maxAge` (DESIGN 7.8): a replayed entry older than this gets one warning per process. */
 

@@ -1,8 +1,8 @@
 /** The `rubricate cassettes prune [--dry-run] [--root <dir>]` command: arguments in, text out. */
 import { relative, resolve } from 'node:path'
+import { pruneCassettes } from '../cassettes/maintenance/prune'
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
-import { pruneCassettes } from './prune'
 
 /** Where the command writes; the CLI passes the process's streams. @internal */
 export interface CommandIO {

@@ -1,7 +1,7 @@
-import { resolveConfig } from '../config'
+import { resolveConfig } from '../../config'
+import { isLiveFailure, markLiveFailure } from '../exchange/exchange'
+import { matchEndpoint } from '../store/cassette-key'
 import { runAgentExchange } from './agent-exchange'
-import { matchEndpoint } from './cassette-key'
-import { isLiveFailure, markLiveFailure } from './exchange'
 import { errorReply } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 

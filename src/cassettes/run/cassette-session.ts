@@ -1,6 +1,6 @@
-import { resolveConfig } from '../config'
-import type { CassetteMissRecord, CassetteUsageRecord, TestIdentity } from '../records'
-import { getState, stateSlot } from '../state'
+import { resolveConfig } from '../../config'
+import type { CassetteMissRecord, CassetteUsageRecord, TestIdentity } from '../../records'
+import { getState, stateSlot } from '../../state'
 
 /**
  * The cassette session of one worker (DESIGN 7.7): which test is running, which entries were used,

@@ -1,6 +1,5 @@
-import { UsageError } from '../errors'
-import { messages } from '../messages'
-import { computeKey, keyBody, requestModel } from './cassette-key'
+import { UsageError } from '../../errors'
+import { messages } from '../../messages'
 import {
   envSecrets,
   freshEnvSecrets,
@@ -10,7 +9,8 @@ import {
   type Secret,
   type SecretSet,
   secretSet,
-} from './redaction'
+} from '../redaction/redaction'
+import { computeKey, keyBody, requestModel } from '../store/cassette-key'
 
 /**
  * A request made ready for the store: its body parsed, redacted, stripped of non-semantic fields

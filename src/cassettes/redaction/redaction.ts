@@ -1,4 +1,4 @@
-import { isDeepFrozen } from './deep-frozen'
+import { isDeepFrozen } from '../store/deep-frozen'
 
 /**
  * Redaction (DESIGN 7.6). Runs on every request body before it is keyed, at record and at replay

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { parseEntry } from './cassette-entry'
-import { computeKey } from './cassette-key'
-import { CassetteStore } from './cassette-store'
-import { envSecrets, findSecret, secretSet } from './redaction'
-import { findSecretInStream } from './stream-secrets'
+import { envSecrets, findSecret, secretSet } from '../redaction/redaction'
+import { findSecretInStream } from '../redaction/stream-secrets'
+import { parseEntry } from '../store/cassette-entry'
+import { computeKey } from '../store/cassette-key'
+import { CassetteStore } from '../store/cassette-store'
 
 /** One thing wrong with a cassette folder. @internal */
 export interface VerifyProblem {

@@ -1,11 +1,11 @@
 import type { HttpHandler } from 'msw'
-import { resolveConfig } from '../config'
-import { isRubricateError } from '../errors'
-import { messages } from '../messages'
+import { resolveConfig } from '../../config'
+import { isRubricateError } from '../../errors'
+import { messages } from '../../messages'
+import { isLiveFailure } from '../exchange/exchange'
+import { type CassetteSession, cassetteSession } from '../run/cassette-session'
+import { matchEndpoint } from '../store/cassette-key'
 import { runAgentExchange } from './agent-exchange'
-import { matchEndpoint } from './cassette-key'
-import { type CassetteSession, cassetteSession } from './cassette-session'
-import { isLiveFailure } from './exchange'
 import { loadMsw } from './msw-loader'
 
 /** Options of {@link createCassetteHandlers}. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { parseEntry } from './cassette-entry'
-import { requestModel } from './cassette-key'
-import { CassetteStore } from './cassette-store'
+import { parseEntry } from '../store/cassette-entry'
+import { requestModel } from '../store/cassette-key'
+import { CassetteStore } from '../store/cassette-store'
 
 /** What `rubricate cassettes stats` reports about a cassette folder (DESIGN 7.9). @internal */
 export interface CassetteStats {

@@ -1,8 +1,8 @@
-import { currentCallContext } from '../call-context'
-import type { ResolvedConfig } from '../config'
-import { cassetteSession } from './cassette-session'
-import { runExchange } from './exchange'
-import { prepareRequest } from './prepared-request'
+import { currentCallContext } from '../../call-context'
+import type { ResolvedConfig } from '../../config'
+import { runExchange } from '../exchange/exchange'
+import { prepareRequest } from '../exchange/prepared-request'
+import { cassetteSession } from '../run/cassette-session'
 
 /**
  * Record or replay one of the agent's model calls (the msw handlers and `createCassetteFetch`

@@ -1,20 +1,21 @@
-import type { ExchangeEvent } from '../call-context'
-import type { ResolvedConfig } from '../config'
-import { SecretInCassetteError } from '../errors'
-import { messages } from '../messages'
-import type { TestIdentity } from '../records'
-import type { CassetteEntry, CassetteResponse, SseChunk } from './cassette-entry'
-import { requestModel } from './cassette-key'
+import type { ExchangeEvent } from '../../call-context'
+import type { ResolvedConfig } from '../../config'
+import { SecretInCassetteError } from '../../errors'
+import { addLiveCost, withLiveLimits } from '../../judge/live-limits'
+import { usageOf } from '../../judge/price-table'
+import { messages } from '../../messages'
+import type { TestIdentity } from '../../records'
+import { findSecret, redactJson, redactText, redactUrl } from '../redaction/redaction'
+import { findSecretInStream } from '../redaction/stream-secrets'
+import { cassetteSession } from '../run/cassette-session'
+import { testLabel } from '../run/paths'
+import type { CassetteEntry, CassetteResponse, SseChunk } from '../store/cassette-entry'
+import { requestModel } from '../store/cassette-key'
+import { type CassetteStore, storeFor } from '../store/cassette-store'
+import { warnIfOld } from '../store/max-age'
 import { buildMiss } from './cassette-miss'
 import { isRecordableStatus, readsCassettes } from './cassette-mode'
-import { cassetteSession } from './cassette-session'
-import { type CassetteStore, storeFor } from './cassette-store'
-import { addLiveCost, withLiveLimits } from './live-limits'
-import { warnIfOld } from './max-age'
-import { testLabel } from './paths'
 import { type PreparedRequest, refreshPrepared, runHook } from './prepared-request'
-import { usageOf } from './price-table'
-import { findSecret, redactJson, redactText, redactUrl } from './redaction'
 import {
   bodyOf,
   passableHeaders,
@@ -23,7 +24,6 @@ import {
   streamFraming,
   teeStream,
 } from './replay-response'
-import { findSecretInStream } from './stream-secrets'
 
 /**
  * One HTTP exchange through the cassettes, shared by the judge's fetch, the msw handlers and the

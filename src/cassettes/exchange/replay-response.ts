@@ -1,4 +1,4 @@
-import type { CassetteEntry, CassetteResponse, SseChunk } from './cassette-entry'
+import type { CassetteEntry, CassetteResponse, SseChunk } from '../store/cassette-entry'
 
 /**
  * Turning recorded replies back into `Response`s, and live replies into what is recorded. Live

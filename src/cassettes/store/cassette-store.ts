@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { CassetteCorruptError, UsageError } from '../errors'
-import { messages } from '../messages'
+import { CassetteCorruptError, UsageError } from '../../errors'
+import { messages } from '../../messages'
+import { displayPath } from '../run/paths'
 import { type CassetteEntry, parseEntry, serializeEntry } from './cassette-entry'
-import { displayPath } from './paths'
 
 /**
  * The content-addressed store (DESIGN 7.2, 7.6): `<dir>/<k0k1>/<key>.json`, one file per exchange.

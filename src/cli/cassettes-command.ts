@@ -1,9 +1,9 @@
 import { relative, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
+import { cassetteStats } from '../cassettes/maintenance/cassette-stats'
+import { verifyCassettes } from '../cassettes/maintenance/cassette-verify'
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
-import { cassetteStats } from './cassette-stats'
-import { verifyCassettes } from './cassette-verify'
 import { type CommandIO, pruneCommand } from './prune-command'
 
 /**

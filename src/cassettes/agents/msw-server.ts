@@ -1,11 +1,11 @@
-import { resolveConfig } from '../config'
-import { stateSlot } from '../state'
+import { resolveConfig } from '../../config'
+import { stateSlot } from '../../state'
 import {
   type CassetteRunFacts,
   type CassetteSession,
   cassetteSession,
   setCassetteRunFacts,
-} from './cassette-session'
+} from '../run/cassette-session'
 import { installTeeGuards, listenOptions } from './msw-compat'
 import { type CassetteHandlerOptions, createCassetteHandlers } from './msw-handlers'
 import { loadMswNode } from './msw-loader'

@@ -5,11 +5,11 @@
  */
 import { readdir, rmdir, stat, unlink } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
-import { UsageError } from '../errors'
-import { messages } from '../messages'
-import { storeFor } from './cassette-store'
-import { scratchDirs } from './paths'
-import { readRunMarker } from './run-marker'
+import { UsageError } from '../../errors'
+import { messages } from '../../messages'
+import { scratchDirs } from '../run/paths'
+import { readRunMarker } from '../run/run-marker'
+import { storeFor } from '../store/cassette-store'
 
 /** Options of {@link pruneCassettes}. @internal */
 export interface PruneOptions {
