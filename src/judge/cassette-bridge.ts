@@ -11,6 +11,11 @@ import { resolveConfig } from '../config'
 import type { JudgeModel, JudgeReply } from '../records'
 import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
 
+// The judge's one door to the cassettes: what the judge needs of the store is re-exported here, so
+// no other module of src/judge/ imports from src/cassettes/.
+export { isWholeReplay } from '../cassettes/exchange/replay-response'
+export { deepFreeze } from '../cassettes/store/deep-frozen'
+
 /**
  * The judge's path to the cassettes (DESIGN 7.1): straight to the store, never through msw, so no
  * retry hang, no `onUnhandledRequest` surprise and a fraction of a millisecond per replay. Both

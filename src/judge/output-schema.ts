@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { deepFreeze } from '../cassettes/store/deep-frozen'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema } from '../records'
+import { deepFreeze } from './cassette-bridge'
 
 /**
  * The minimal Standard Schema v1 interface (https://standardschema.dev), so that any library

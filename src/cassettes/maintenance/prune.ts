@@ -7,7 +7,7 @@ import { readdir, rmdir, stat, unlink } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
-import { scratchDirs } from '../run/paths'
+import { scratchDirs } from '../../paths'
 import { readRunMarker } from '../run/run-marker'
 import { storeFor } from '../store/cassette-store'
 

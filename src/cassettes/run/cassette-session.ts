@@ -134,8 +134,3 @@ export function setCassetteRunFacts(facts: CassetteRunFacts): void {
 export function cassetteSession(): CassetteSession {
   return stateSlot('cassette-session', () => new CassetteSession())
 }
-
-/** A run id made safe as a folder name. @internal */
-export function safeName(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)
-}

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { scratchDir, scratchDirs } from './paths'
+import { scratchDir, scratchDirs } from '../../paths'
 
 /** What the last run did with cassettes. @internal */
 export interface RunMarker {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { CassetteCorruptError, UsageError } from '../../errors'
 import { messages } from '../../messages'
-import { displayPath } from '../run/paths'
+import { displayPath } from '../../paths'
 import { type CassetteEntry, parseEntry, serializeEntry } from './cassette-entry'
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { scratchDir } from '../run/paths'
+import { scratchDir } from '../../paths'
 import { type CassetteEntry, parseEntry } from './cassette-entry'
 import { requestModel } from './cassette-key'
 import type { CassetteStore } from './cassette-store'

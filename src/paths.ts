@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import type { TestIdentity } from '../../records'
-import { getState } from '../../state'
+import type { TestIdentity } from './records'
+import { getState } from './state'
 
 /** The project root: set by the setup file, else the working directory. @internal */
 export function projectRoot(): string {
@@ -44,4 +44,9 @@ export function scratchDir(root: string = projectRoot()): string {
 export function scratchDirs(root: string = projectRoot()): [inProject: string, inTemp: string] {
   const hash = createHash('sha256').update(root).digest('hex').slice(0, 12)
   return [join(root, 'node_modules', '.cache', 'rubricate'), join(tmpdir(), `rubricate-${hash}`)]
+}
+
+/** A run id made safe as a folder name. @internal */
+export function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100)
 }
