@@ -104,6 +104,7 @@ export type {
 export {
   CassetteCorruptError,
   CassetteMissError,
+  CassetteWriteError,
   isRubricateError,
   JudgeOutputError,
   JudgeRequestError,

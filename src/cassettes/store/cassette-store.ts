@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { CassetteCorruptError, UsageError } from '../../errors'
+import { CassetteCorruptError, CassetteWriteError } from '../../errors'
 import { messages } from '../../messages'
 import { displayPath } from '../../paths'
 import { type CassetteEntry, parseEntry, serializeEntry } from './cassette-entry'
@@ -125,8 +125,9 @@ export class CassetteStore {
       await renameWithRetry(temp, file)
     } catch (error) {
       await rm(temp, { force: true }).catch(() => {})
-      throw new UsageError(
+      throw new CassetteWriteError(
         messages.cassetteWriteFailed(displayPath(file), (error as Error).message),
+        file,
         { cause: error },
       )
     }
