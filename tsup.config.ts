@@ -22,7 +22,7 @@ const config: Options[] = [
       reporter: 'reporters/index.ts',
       setup: 'matchers/setup.ts',
       matchers: 'matchers/index.ts',
-      cli: 'src/cassettes/cli.ts',
+      cli: 'src/cli/cli.ts',
     },
     format: ['esm'],
     splitting: true,

@@ -10,9 +10,9 @@ import { setupServer } from 'msw/node'
 import OpenAI from 'openai'
 import { configureRubricate, resetRubricateConfig } from '../src'
 import { withCallContext } from '../src/call-context'
-import { judgeFetch, replayedJudgeReply } from '../src/cassettes/judge-transport'
-import { listenOptions } from '../src/cassettes/msw-compat'
-import { startCassetteServer, stopCassetteServer } from '../src/cassettes/msw-server'
+import { listenOptions } from '../src/cassettes/agents/msw-compat'
+import { startCassetteServer, stopCassetteServer } from '../src/cassettes/agents/msw-server'
+import { judgeFetch, replayedJudgeReply } from '../src/judge/cassette-bridge'
 import { startFakeOpenAI } from '../src/testing'
 
 /** Medians in milliseconds per call. */

@@ -4,9 +4,13 @@
 // run with a folder of one entry, and `rubricate cassettes stats` and `verify` over the big folder.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type CassetteEntry, parseEntry, serializeEntry } from '../src/cassettes/cassette-entry'
-import { computeKey } from '../src/cassettes/cassette-key'
-import { CassetteStore } from '../src/cassettes/cassette-store'
+import {
+  type CassetteEntry,
+  parseEntry,
+  serializeEntry,
+} from '../src/cassettes/store/cassette-entry'
+import { computeKey } from '../src/cassettes/store/cassette-key'
+import { CassetteStore } from '../src/cassettes/store/cassette-store'
 import { median, quantile, round, runChild } from './measure'
 import { onlyModule } from './replay-figures'
 import { replayEnv, runProject } from './replay-project'

@@ -3,7 +3,7 @@
 import { afterAll, aroundEach, beforeEach, expect, inject } from 'vitest'
 import './augment'
 import { withCallContext } from '../src/call-context'
-import { startCassetteServer } from '../src/cassettes/msw-server'
+import { startCassetteServer } from '../src/cassettes/agents/msw-server'
 import { setPluginConfig } from '../src/config'
 import { messages } from '../src/messages'
 import {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Vite } from 'vitest/node'
-import { removeStaleRunFolders } from '../src/cassettes/run-folders'
+import { removeStaleRunFolders } from '../src/cassettes/run/run-folders'
 import { defaultCassetteMode, parseCassetteMode, type RubricateConfig } from '../src/config'
 import {
   PROVIDED_OPTIONS_KEY,

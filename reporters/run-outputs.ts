@@ -11,8 +11,8 @@ import type {
   Vitest,
 } from 'vitest/node'
 import { experimental_getRunnerTask } from 'vitest/node'
-import { storeFor } from '../src/cassettes/cassette-store'
-import { runMarkerPath, writeRunMarker } from '../src/cassettes/run-marker'
+import { runMarkerPath, writeRunMarker } from '../src/cassettes/run/run-marker'
+import { storeFor } from '../src/cassettes/store/cassette-store'
 import type { ModelPrice } from '../src/config'
 import { messages } from '../src/messages'
 import { collectRun, type FileTaskLike, type RunReport } from './collect-run'

@@ -1,7 +1,7 @@
 // Pure: the numbers of the run summary (DESIGN 9), from the collected records.
 
-import { estimateCost } from '../src/cassettes/price-table'
 import type { ModelPrice } from '../src/config'
+import { estimateCost } from '../src/judge/price-table'
 import type { CassetteMissRecord } from '../src/records'
 import { allRecords, type RunReport } from './collect-run'
 

@@ -1,10 +1,26 @@
 import { isAbsolute, resolve } from 'node:path'
-import { parseDuration } from './cassettes/max-age'
+import { parseDuration } from './duration'
 import { NoJudgeError, UsageError } from './errors'
 import { rejectUnknownKeys } from './known-keys'
 import { messages } from './messages'
 import type { JudgeInput } from './records'
-import { getState } from './state'
+import { getState, stateSlot } from './state'
+
+/**
+ * The configuration layers a user sets: `configureRubricate` (a setup file) and the plugin's
+ * options (sent to each worker by the setup file). Kept in a slot of the process-wide state, so
+ * two copies of the module (the ESM and CJS builds) see the same layers.
+ * @internal
+ */
+export interface ConfigLayers {
+  configured: RubricateConfig
+  plugin: RubricateConfig
+}
+
+/** The configuration layers of this process. @internal */
+export function configLayers(): ConfigLayers {
+  return stateSlot<ConfigLayers>('config-layers', () => ({ configured: {}, plugin: {} }))
+}
 
 /** How cassettes are used. DESIGN 7.4. */
 export type CassetteMode = 'replay' | 'auto' | 'record' | 'off'
@@ -89,18 +105,18 @@ export interface ResolvedConfig {
  */
 export function configureRubricate(config: RubricateConfig): void {
   validateConfig(config, 'configureRubricate()')
-  const state = getState()
-  state.configured = mergeConfig(state.configured, config)
+  const layers = configLayers()
+  layers.configured = mergeConfig(layers.configured, config)
 }
 
 /** Forget everything set with `configureRubricate` (for tests of your own setup). */
 export function resetRubricateConfig(): void {
-  getState().configured = {}
+  configLayers().configured = {}
 }
 
 /** @internal Sets the plugin's options in this worker (called by the setup file). */
 export function setPluginConfig(config: RubricateConfig): void {
-  getState().plugin = config
+  configLayers().plugin = config
 }
 
 /**
@@ -113,10 +129,11 @@ export function resolveConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedConfig {
   const state = getState()
+  const layers = configLayers()
   // A replayed judge call resolves the configuration a few times: the last few resolutions are
   // kept, each with everything it was resolved from, and reused while all of it is the same.
   // Not with another environment, nor with prices (a table the user may change in place).
-  if (env !== process.env || state.configured.prices || state.plugin.prices) {
+  if (env !== process.env || layers.configured.prices || layers.plugin.prices) {
     return resolveNow(callSite, env)
   }
   const inputs = [
@@ -125,8 +142,8 @@ export function resolveConfig(
     env.RUBRICATE_JUDGE,
     env.RUBRICATE_CASSETTES,
     env.CI,
-    state.configured,
-    state.plugin,
+    layers.configured,
+    layers.plugin,
     state.run.root,
     state.run.updateSnapshots,
     state.run.root === undefined ? process.cwd() : undefined,
@@ -148,11 +165,12 @@ const resolved: { inputs: unknown[]; config: ResolvedConfig }[] = []
 
 function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedConfig {
   const state = getState()
+  const { configured, plugin } = configLayers()
   const layers: [ConfigSource, RubricateConfig][] = [
     ['call', { judge: callSite.judge, cassettes: { mode: callSite.cassettes } }],
     ['env', envConfig(env)],
-    ['configure', state.configured],
-    ['plugin', state.plugin],
+    ['configure', configured],
+    ['plugin', plugin],
   ]
   const pick = <T>(
     get: (c: RubricateConfig) => T | undefined,
@@ -181,7 +199,7 @@ function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedC
     judgeConcurrency: pick((c) => c.judgeConcurrency)?.value ?? 8,
     maxLiveCalls: pick((c) => c.maxLiveCalls)?.value,
     maxCost: pick((c) => c.maxCost)?.value,
-    prices: Object.assign({}, state.plugin.prices, state.configured.prices),
+    prices: Object.assign({}, plugin.prices, configured.prices),
   }
 }
 

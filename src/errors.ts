@@ -11,6 +11,7 @@ export type RubricateErrorCode =
   | 'RUBRICATE_CASSETTE_MISS'
   | 'RUBRICATE_CASSETTE_CORRUPT'
   | 'RUBRICATE_SECRET_IN_CASSETTE'
+  | 'RUBRICATE_CASSETTE_WRITE'
   | 'RUBRICATE_SCORER_RUN'
   | 'RUBRICATE_USAGE'
   | 'RUBRICATE_LIMIT'
@@ -71,6 +72,19 @@ export class CassetteCorruptError extends RubricateError {
   constructor(message: string, file: string, options?: { cause?: unknown }) {
     super('RUBRICATE_CASSETTE_CORRUPT', message, options)
     this.name = 'CassetteCorruptError'
+    this.file = file
+  }
+}
+
+/**
+ * A recorded entry could not be written (a read-only or missing folder, a full disk). Nothing was
+ * left half-written; the reply the client got is unaffected.
+ */
+export class CassetteWriteError extends RubricateError {
+  readonly file: string
+  constructor(message: string, file: string, options?: { cause?: unknown }) {
+    super('RUBRICATE_CASSETTE_WRITE', message, options)
+    this.name = 'CassetteWriteError'
     this.file = file
   }
 }

@@ -68,13 +68,13 @@ export type {
 } from './loop'
 
 // Cassettes
-export { createCassetteFetch } from './cassettes/fetch-adapter'
-export { cached } from './cassettes/judge-transport'
-export { createCassetteHandlers } from './cassettes/msw-handlers'
-export { attachRubricate } from './cassettes/msw-server'
-export type { CassetteFetchOptions } from './cassettes/fetch-adapter'
-export type { CassetteHandlerOptions } from './cassettes/msw-handlers'
-export type { MswServerLike } from './cassettes/msw-server'
+export { createCassetteFetch } from './cassettes/agents/fetch-adapter'
+export { cached } from './judge/cassette-bridge'
+export { createCassetteHandlers } from './cassettes/agents/msw-handlers'
+export { attachRubricate } from './cassettes/agents/msw-server'
+export type { CassetteFetchOptions } from './cassettes/agents/fetch-adapter'
+export type { CassetteHandlerOptions } from './cassettes/agents/msw-handlers'
+export type { MswServerLike } from './cassettes/agents/msw-server'
 
 // Records and hooks
 export { onRecord } from './record-hooks'
@@ -104,6 +104,7 @@ export type {
 export {
   CassetteCorruptError,
   CassetteMissError,
+  CassetteWriteError,
   isRubricateError,
   JudgeOutputError,
   JudgeRequestError,

@@ -1,5 +1,3 @@
-import type { RubricateConfig } from './config'
-
 const STATE_KEY: unique symbol = Symbol.for('rubricate') as never
 
 /**
@@ -8,10 +6,6 @@ const STATE_KEY: unique symbol = Symbol.for('rubricate') as never
  * @internal
  */
 export interface RubricateState {
-  /** Set by `configureRubricate` in a user's setup file. */
-  configured: RubricateConfig
-  /** Set by the setup file from the plugin's provided options. */
-  plugin: RubricateConfig
   /** Facts about the current run, set by the setup file. */
   run: {
     /** Vitest was started with `-u` / `--update`. */
@@ -30,7 +24,7 @@ export function getState(): RubricateState {
   const holder = globalThis as unknown as Record<symbol, RubricateState | undefined>
   let state = holder[STATE_KEY]
   if (!state) {
-    state = { configured: {}, plugin: {}, run: { updateSnapshots: false }, slots: new Map() }
+    state = { run: { updateSnapshots: false }, slots: new Map() }
     holder[STATE_KEY] = state
   }
   return state

@@ -1,7 +1,7 @@
-import { isWholeReplay } from '../cassettes/replay-response'
 import { show } from '../messages'
 import { contentText } from '../output/message-text'
 import type { JudgeReply, TokenUsage } from '../records'
+import { isWholeReplay } from './cassette-bridge'
 
 /**
  * The judge's reply in what an OpenAI-compatible endpoint answered, or `undefined` when the body

@@ -1,5 +1,4 @@
 import { type ExchangeEvent, withCallContext } from '../call-context'
-import { cached } from '../cassettes/judge-transport'
 import { isRubricateError, JudgeOutputError, JudgeRequestError } from '../errors'
 import { messages } from '../messages'
 import type {
@@ -13,6 +12,7 @@ import type {
   TokenUsage,
 } from '../records'
 import { callSignal, raceAbort } from './call-signal'
+import { cached } from './cassette-bridge'
 import { chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
 import { judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { deepFreeze } from '../cassettes/deep-frozen'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema } from '../records'
+import { deepFreeze } from './cassette-bridge'
 
 /**
  * The minimal Standard Schema v1 interface (https://standardschema.dev), so that any library
@@ -48,21 +48,24 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
 }
 
 /**
- * Work out the JSON Schema of an output schema: zod 4 through `z.toJSONSchema`, any other
- * library through Standard JSON Schema (`~standard.jsonSchema`) or a `toJsonSchema()` method.
+ * Work out the JSON Schema of an output schema. The schema's own Standard JSON Schema
+ * (`~standard.jsonSchema`: zod 4.2 and later, ArkType, Valibot's adapter) comes first, so a user's
+ * zod is described by the user's copy, not by rubricate's; a zod 4 schema without it (before 4.2)
+ * goes through rubricate's `z.toJSONSchema`; anything else needs a `toJsonSchema()` method. The
+ * first two give the same JSON for the same zod schema, so the choice never changes a cassette key.
  * @internal
  */
 export function prepareSchema(schema: unknown, where: string): PreparedSchema {
   if (!isStandardSchema(schema)) throw new UsageError(messages.notAnOutputSchema(where, schema))
   let json: Record<string, unknown>
   const standard = schema['~standard']
-  if ('_zod' in (schema as object)) {
+  if (standard.jsonSchema) {
+    json = standard.jsonSchema.output({ target: 'draft-2020-12' })
+  } else if ('_zod' in (schema as object)) {
     json = z.toJSONSchema(schema as unknown as z.ZodType, { io: 'output' }) as Record<
       string,
       unknown
     >
-  } else if (standard.jsonSchema) {
-    json = standard.jsonSchema.output({ target: 'draft-2020-12' })
   } else if (typeof (schema as { toJsonSchema?: unknown }).toJsonSchema === 'function') {
     json = (schema as unknown as { toJsonSchema: () => Record<string, unknown> }).toJsonSchema()
   } else {

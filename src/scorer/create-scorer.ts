@@ -10,6 +10,7 @@ import type { ScorerStepName } from '../records'
 import { checkPromptStep, checkScorerOptions } from './check-scorer-options'
 import type { NotScorable } from './not-scorable'
 import { runPipeline } from './run-pipeline'
+import type { StepDefinition } from './step-internals'
 import type {
   FunctionStep,
   PromptStep,
@@ -23,16 +24,6 @@ import type {
   StepContext,
   StepValue,
 } from './types'
-
-/** One chained step, as the pipeline runs it. @internal */
-export type StepDefinition =
-  | { name: ScorerStepName; kind: 'function'; run: (context: any) => unknown }
-  | {
-      name: ScorerStepName
-      kind: 'prompt'
-      step: PromptStep<any, any>
-      schema: PreparedSchema | undefined
-    }
 
 /** A scorer's identity and judge, as Mastra exposes it on `scorer.config`. */
 export interface ScorerConfig {

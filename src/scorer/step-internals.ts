@@ -1,5 +1,16 @@
+import type { PreparedSchema } from '../judge/output-schema'
 import type { JudgeCall, ScorerStepName } from '../records'
-import type { ScorerJudgeOptions } from './types'
+import type { PromptStep, ScorerJudgeOptions } from './types'
+
+/** One chained step, as the pipeline runs it. @internal */
+export type StepDefinition =
+  | { name: ScorerStepName; kind: 'function'; run: (context: any) => unknown }
+  | {
+      name: ScorerStepName
+      kind: 'prompt'
+      step: PromptStep<any, any>
+      schema: PreparedSchema | undefined
+    }
 
 /** Key of the internals a function step's context carries (not enumerable). @internal */
 export const STEP_INTERNALS: unique symbol = Symbol.for('rubricate.stepInternals') as never

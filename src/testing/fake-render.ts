@@ -1,6 +1,6 @@
 import { ollamaChat, ollamaLines } from './fake-ollama'
-import type { FakeRequest } from './fake-openai'
 import type { FakeTextOptions, FakeUsage } from './fake-reply'
+import type { FakeRequest } from './fake-request'
 
 /**
  * A text reply rendered for one endpoint: a JSON body, a stream of SSE events or NDJSON lines, or

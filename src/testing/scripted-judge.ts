@@ -1,5 +1,5 @@
 import { currentCallContext } from '../call-context'
-import { CASSETTE_AWARE } from '../cassettes/judge-transport'
+import { CASSETTE_AWARE } from '../judge/cassette-bridge'
 import { messages } from '../messages'
 import type { JudgeCompleteOptions, JudgeModel, JudgeReply, JudgeRequest } from '../records'
 

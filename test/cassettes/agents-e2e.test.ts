@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
-import { verifyCassettes } from '../../src/cassettes/cassette-verify'
+import { verifyCassettes } from '../../src/cassettes/maintenance/cassette-verify'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { runVitest } from '../support/run-vitest'
 import { tempDir } from '../support/temp-dir'

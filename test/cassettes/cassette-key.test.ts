@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
-import { canonicalJson, sortKeysDeep } from '../../src/cassettes/canonical-json'
-import { computeKey, matchEndpoint, requestModel } from '../../src/cassettes/cassette-key'
+import { canonicalJson, sortKeysDeep } from '../../src/cassettes/store/canonical-json'
+import { computeKey, matchEndpoint, requestModel } from '../../src/cassettes/store/cassette-key'
 
 const chat = {
   model: 'gpt-4.1-mini',

@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import type { CassetteEntry } from '../../src/cassettes/cassette-entry'
-import { computeKey } from '../../src/cassettes/cassette-key'
-import { CassetteStore } from '../../src/cassettes/cassette-store'
+import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
+import { computeKey } from '../../src/cassettes/store/cassette-key'
+import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { filesUnder, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()

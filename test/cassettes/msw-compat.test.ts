@@ -1,10 +1,10 @@
-// The seam between msw 2 and msw 3 (src/cassettes/msw-compat.ts), run against whichever major is
+// The seam between msw 2 and msw 3 (src/cassettes/agents/msw-compat.ts), run against whichever major is
 // installed: the Node 20 lane has msw 2, the Node 22 lanes msw 3 and msw 2.
 import { createRequire } from 'node:module'
 import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, expect, test, vi } from 'vitest'
-import { isMswActive, listenOptions } from '../../src/cassettes/msw-compat'
+import { isMswActive, listenOptions } from '../../src/cassettes/agents/msw-compat'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { listen } from './support'
 

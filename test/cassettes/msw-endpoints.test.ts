@@ -4,7 +4,7 @@
 
 import OpenAI from 'openai'
 import { afterAll, afterEach, expect, test } from 'vitest'
-import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/msw-server'
+import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, filesUnder, useCassetteFolder } from './support'
 

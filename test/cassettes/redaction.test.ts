@@ -8,7 +8,7 @@ import {
   redactUrl,
   requestSecrets,
   secretSet,
-} from '../../src/cassettes/redaction'
+} from '../../src/cassettes/redaction/redaction'
 
 test('values of secret-named environment variables are secrets; plain words and short values are not', () => {
   const env = {

@@ -3,7 +3,7 @@
 import { appendFileSync, existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { removeStaleRunFolders } from '../../src/cassettes/run-folders'
+import { removeStaleRunFolders } from '../../src/cassettes/run/run-folders'
 import { tempDir } from '../support/temp-dir'
 
 const DAY = 24 * 60 * 60 * 1000

@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { configureRubricate, type RubricateConfig, resetRubricateConfig } from '../../src'
-import { setPluginConfig } from '../../src/config'
+import { configLayers, setPluginConfig } from '../../src/config'
 import { getState } from '../../src/state'
 import { tempDir } from '../support/temp-dir'
 
@@ -13,7 +13,7 @@ export function useCassetteFolder(config: RubricateConfig = {}): { dir: string }
   const folder = { dir: '' }
   let plugin: RubricateConfig = {}
   beforeEach(() => {
-    plugin = getState().plugin
+    plugin = configLayers().plugin
     // test/support/hermetic.ts turns cassettes off for the other tests; these tests set their own.
     delete process.env.RUBRICATE_CASSETTES
     folder.dir = tempDir('rubricate-cassettes-')

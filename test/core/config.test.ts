@@ -110,8 +110,9 @@ test('relative cassette folders resolve against the project root', () => {
 
 test('state lives on globalThis, so a second copy of the module sees the same configuration', () => {
   configureRubricate({ judge: 'openai/shared' })
-  const state = (globalThis as Record<symbol, { configured: { judge?: unknown } }>)[
+  const state = (globalThis as Record<symbol, { slots: Map<string, unknown> }>)[
     Symbol.for('rubricate')
   ]
-  expect(state?.configured.judge).toBe('openai/shared')
+  const layers = state?.slots.get('config-layers') as { configured: { judge?: unknown } }
+  expect(layers.configured.judge).toBe('openai/shared')
 })

@@ -103,3 +103,28 @@ test('something that is not a schema is refused with what it is', () => {
     `[rubricate] The analyze step's outputSchema is {"parse":"[function]"}, which is not a schema. Give a zod 4 schema or any Standard Schema.`,
   )
 })
+
+test("a zod schema is described by its own Standard JSON Schema, not by rubricate's copy of zod", async () => {
+  // A schema from a project's own zod copy carries `_zod` internals of that copy; its
+  // `~standard.jsonSchema` (zod 4.2 and later) is the description to trust.
+  const { z } = await import('zod')
+  const own = z.object({ verdict: z.enum(['yes', 'no']) }).strict()
+  const described = { ...VERDICT_JSON_SCHEMA, description: "described by the schema's own copy" }
+  const foreign = Object.assign(Object.create(own), {
+    '~standard': {
+      ...own['~standard'],
+      jsonSchema: { output: () => ({ $schema: 'draft', ...described }) },
+    },
+  }) as unknown as StandardSchemaV1<{ verdict: 'yes' | 'no' }>
+  expect('_zod' in foreign).toBe(true)
+  server = await startFakeOpenAI({ reply: '{"verdict":"yes"}' })
+  const scorer = createScorer({
+    id: 'verdict',
+    description: 'Asks for a yes or no',
+    judge: { model: { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 } },
+  })
+    .analyze({ description: 'Is it polite?', outputSchema: foreign, createPrompt: () => 'Polite?' })
+    .generateScore(({ results }) => (results.analyzeStepResult.verdict === 'yes' ? 1 : 0))
+  expect((await scorer.run({ output: 'Thanks.' })).score).toBe(1)
+  expect(server.requests[0]?.body.response_format.json_schema.schema).toEqual(described)
+})

@@ -208,7 +208,7 @@ describe('4. Cassette faults', () => {
     const before = await filesUnder(folder.dir)
     mode('record')
     const rerecord = await failureOf(judgeRubric(judge))
-    expect(rerecord.root).toMatchObject({ code: 'RUBRICATE_USAGE' })
+    expect(rerecord.root).toMatchObject({ code: 'RUBRICATE_CASSETTE_WRITE' })
     expect(rerecord.root.message).toMatch(
       new RegExp(
         `^${escapeRegExp(writeFailed(file, '\0')).replace('\0', '(EPERM|EACCES|EROFS): .+')}$`,
@@ -246,7 +246,7 @@ describe('4. Cassette faults', () => {
     expect((await failureOf(judgeRubric(judge))).root.code).toBe('RUBRICATE_CASSETTE_MISS')
     mode('auto')
     const { root } = await failureOf(judgeRubric(judge))
-    expect(root.code).toBe('RUBRICATE_USAGE')
+    expect(root.code).toBe('RUBRICATE_CASSETTE_WRITE')
     const entryFile = /"(.+)": ENOTDIR/.exec(root.message)?.[1] ?? ''
     expect(entryFile).toMatch(new RegExp(`^${escapeRegExp(dir)}/[0-9a-f]{2}/[0-9a-f]{64}\\.json$`))
     expect(root.message).toMatch(
@@ -283,7 +283,7 @@ describe('4. Cassette faults', () => {
     }
     // 2 KB: the entry (over 6 KB) is cut off mid-write with EFBIG.
     const failed = await run('2')
-    expect(failed.code).toBe('RUBRICATE_USAGE')
+    expect(failed.code).toBe('RUBRICATE_CASSETTE_WRITE')
     expect(failed.message).toMatch(
       /^\[rubricate\] Could not write the cassette file ".+\/[0-9a-f]{2}\/[0-9a-f]{64}\.json": EFBIG: file too large, write\. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay\.$/,
     )

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { pruneCommand } from '../../src/cassettes/prune-command'
-import { type RunMarker, writeRunMarker } from '../../src/cassettes/run-marker'
+import { type RunMarker, writeRunMarker } from '../../src/cassettes/run/run-marker'
+import { pruneCommand } from '../../src/cli/prune-command'
 
 let root = ''
 const out: string[] = []

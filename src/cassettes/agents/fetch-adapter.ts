@@ -1,0 +1,46 @@
+import { resolveConfig } from '../../config'
+import { isLiveFailure, markLiveFailure } from '../exchange/exchange'
+import { matchEndpoint } from '../store/cassette-key'
+import { runAgentExchange } from './agent-exchange'
+import { errorReply } from './msw-handlers'
+import { bypassIfIntercepted } from './msw-loader'
+
+/** Options of {@link createCassetteFetch}. */
+export interface CassetteFetchOptions {
+  /** The `fetch` that makes live calls. Default: the global `fetch` at the time of each call. */
+  fetch?: typeof fetch | undefined
+  /** More URL path patterns of model calls to record, on top of the built-in ones. Default `[]`. */
+  match?: (string | RegExp)[] | undefined
+}
+
+/**
+ * A `fetch` that records and replays model calls through the same cassette store, without msw:
+ * for scripts outside Vitest (an eval script, a notebook) or a client you would rather not
+ * intercept. Requests to other endpoints pass straight through. The mode, folder and redaction
+ * come from the configuration (`RUBRICATE_CASSETTES`, `configureRubricate`). A replay-mode miss
+ * answers an OpenAI-shaped HTTP 400 whose message says how to record it.
+ *
+ * @example
+ * const client = new OpenAI({ fetch: createCassetteFetch() })
+ */
+export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof fetch {
+  const base =
+    options.fetch ?? ((request: Request) => globalThis.fetch(bypassIfIntercepted(request)))
+  return async (input, init) => {
+    const request = new Request(input, init)
+    try {
+      const config = resolveConfig()
+      const url = new URL(request.url)
+      const endpoint =
+        request.method === 'POST'
+          ? matchEndpoint(url.pathname, [...config.cassettes.match, ...(options.match ?? [])])
+          : undefined
+      if (!endpoint || config.cassettes.mode === 'off')
+        return await base(request).catch(markLiveFailure)
+      return await runAgentExchange(request, url, endpoint, config, () => base(request))
+    } catch (error) {
+      if (isLiveFailure(error)) throw error
+      return errorReply(error)
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import type { HttpHandler } from 'msw'
+import { resolveConfig } from '../../config'
+import { isRubricateError } from '../../errors'
+import { messages } from '../../messages'
+import { isLiveFailure } from '../exchange/exchange'
+import { type CassetteSession, cassetteSession } from '../run/cassette-session'
+import { matchEndpoint } from '../store/cassette-key'
+import { runAgentExchange } from './agent-exchange'
+import { loadMsw } from './msw-loader'
+
+/** Options of {@link createCassetteHandlers}. */
+export interface CassetteHandlerOptions {
+  /**
+   * More URL path patterns of model calls to record, on top of the built-in endpoints and of
+   * `cassettes.match` (a string suffix such as `'/v1/messages'`, or a RegExp). Default `[]`.
+   */
+  match?: (string | RegExp)[] | undefined
+}
+
+/**
+ * msw request handlers that record and replay your own model calls (your agent's): POST requests
+ * whose path ends in `/chat/completions`, `/completions`, `/responses`, `/embeddings`, `/api/chat`
+ * or a `match` pattern, plain and streamed. Every other request is left to your handlers and to
+ * `onUnhandledRequest`. A replay-mode miss answers an OpenAI-shaped HTTP 400 with
+ * `x-should-retry: false` (so SDKs do not retry) and is recorded in the cassette session, which
+ * fails the test file even when your code swallowed the error.
+ *
+ * Most projects never call this: `rubricate/setup` starts a server with these handlers, and
+ * {@link attachRubricate} adds them to a server of your own.
+ *
+ * @example
+ * const server = setupServer(...myHandlers, ...createCassetteHandlers())
+ */
+export function createCassetteHandlers(options: CassetteHandlerOptions = {}): HttpHandler[] {
+  const { http, bypass } = loadMsw('createCassetteHandlers()')
+  const patterns = () => [...resolveConfig().cassettes.match, ...(options.match ?? [])]
+  const handler = http.post(
+    ({ request }) => {
+      try {
+        return matchEndpoint(new URL(request.url).pathname, patterns()) !== undefined
+      } catch {
+        // An invalid configuration: let the resolver answer with the error instead of msw.
+        return true
+      }
+    },
+    async ({ request }) => {
+      const session = cassetteSession()
+      try {
+        const config = resolveConfig()
+        if (config.cassettes.mode === 'off') return undefined
+        const url = new URL(request.url)
+        const endpoint = matchEndpoint(url.pathname, patterns()) ?? url.pathname
+        return await runAgentExchange(request, url, endpoint, config, () =>
+          globalThis.fetch(bypass(request)),
+        )
+      } catch (error) {
+        // Never throw from a handler: msw turns it into a 500 that SDKs retry.
+        // No connection, or a body cut off: a network error for the client, as it was live.
+        if (isLiveFailure(error)) return Response.error()
+        return errorReply(error, session)
+      }
+    },
+  )
+  return [handler]
+}
+
+/**
+ * The HTTP reply for a rubricate error on the agent path: OpenAI-shaped, 400, not to be retried.
+ * The session keeps the error so the test file fails even if user code swallows the reply.
+ * @internal
+ */
+export function errorReply(error: unknown, session: CassetteSession = cassetteSession()): Response {
+  const known = isRubricateError(error)
+  const failure = known
+    ? error
+    : new Error(messages.bug(`The cassette handler failed: ${String(error)}`))
+  if (!known || error.code !== 'RUBRICATE_CASSETTE_MISS') session.recordError(failure)
+  return Response.json(
+    {
+      error: {
+        message: failure.message,
+        type: 'rubricate_error',
+        code: known ? error.code : 'RUBRICATE_BUG',
+        param: null,
+      },
+    },
+    { status: 400, headers: { 'x-should-retry': 'false' } },
+  )
+}

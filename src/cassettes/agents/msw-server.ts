@@ -1,0 +1,85 @@
+import { resolveConfig } from '../../config'
+import { stateSlot } from '../../state'
+import {
+  type CassetteRunFacts,
+  type CassetteSession,
+  cassetteSession,
+  setCassetteRunFacts,
+} from '../run/cassette-session'
+import { installTeeGuards, listenOptions } from './msw-compat'
+import { type CassetteHandlerOptions, createCassetteHandlers } from './msw-handlers'
+import { loadMswNode } from './msw-loader'
+
+/**
+ * The msw server of the agent path: started once per worker by the setup file, or rubricate's
+ * handlers attached to the user's own server. Either way the tee guards are installed.
+ */
+
+/** The parts of an msw `setupServer()` server that rubricate uses. */
+export interface MswServerLike {
+  listHandlers(): readonly unknown[]
+  resetHandlers(...handlers: any[]): void
+  events: { on(type: any, listener: (event: any) => void): unknown }
+}
+
+type OwnServer = MswServerLike & { listen(options: object): void; close(): void }
+
+interface ServerSlot {
+  server: OwnServer | undefined
+}
+
+const ATTACHED: unique symbol = Symbol.for('rubricate.attached') as never
+const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({ server: undefined }))
+
+/**
+ * Start rubricate's msw server in this worker, once (later calls return the same session), and
+ * return the cassette session. Call it at the top level of a setup file, so that clients built at
+ * module scope of a test file see the patched `fetch`. Unhandled requests pass through
+ * (`onUnhandledRequest: 'bypass'` on msw 2, `onUnhandledFrame: 'bypass'` on msw 3).
+ * Starts nothing when `cassettes.server` is `'external'` (the user calls `attachRubricate`).
+ * @internal
+ */
+export function startCassetteServer(facts: CassetteRunFacts = {}): CassetteSession {
+  setCassetteRunFacts(facts)
+  if (!slot.server && resolveConfig().cassettes.server !== 'external') {
+    const { setupServer } = loadMswNode('The rubricate setup file')
+    const server: OwnServer = setupServer(...createCassetteHandlers())
+    server.listen(listenOptions('bypass'))
+    installTeeGuards(server)
+    slot.server = server
+  }
+  return cassetteSession()
+}
+
+/** Stop the server {@link startCassetteServer} started, if any. @internal */
+export function stopCassetteServer(): void {
+  slot.server?.close()
+  slot.server = undefined
+}
+
+/**
+ * Record and replay your agent's model calls through your own msw server: rubricate's handlers go
+ * after yours (your mocks win), survive `server.resetHandlers()`, and the listeners that keep
+ * retried requests from hanging are installed. Set the plugin option `cassettes.server:
+ * 'external'` too, so rubricate does not start a server of its own; one already started in this
+ * worker is closed. The judge's live calls are sent with msw's `bypass()`, so your server never
+ * sees them, even when it errors on unhandled requests.
+ *
+ * @example
+ * const server = setupServer(...handlers)
+ * attachRubricate(server)
+ * server.listen({ onUnhandledFrame: 'error' }) // msw 2: { onUnhandledRequest: 'error' }
+ */
+export function attachRubricate(server: MswServerLike, options: CassetteHandlerOptions = {}): void {
+  const target = server as MswServerLike & { [ATTACHED]?: true }
+  if (target[ATTACHED]) return
+  if (slot.server && slot.server !== server) stopCassetteServer()
+  const ours = createCassetteHandlers(options)
+  const reset = server.resetHandlers.bind(server)
+  reset(...server.listHandlers(), ...ours)
+  // `resetHandlers(...next)` replaces the initial handlers: keep ours after the new ones.
+  server.resetHandlers = (...next: unknown[]) =>
+    next.length > 0 ? reset(...next, ...ours) : reset()
+  installTeeGuards(server)
+  target[ATTACHED] = true
+}

@@ -1,0 +1,131 @@
+import type { ResolvedConfig } from '../../config'
+import { CassetteMissError } from '../../errors'
+import { messages } from '../../messages'
+import { displayPath, testLabel } from '../../paths'
+import type { CassetteMissRecord, TestIdentity } from '../../records'
+import type { CassetteStore } from '../store/cassette-store'
+import { findNearest } from '../store/nearest-entry'
+import { modeReason } from './cassette-mode'
+
+/**
+ * The replay-mode miss (DESIGN 7.5): what missed, the nearest recorded entry with the JSON paths
+ * that differ (a prompt version change called out as such), and the command that records it.
+ */
+
+/** What is known about a request that missed. @internal */
+export interface MissInput {
+  /** `judge`: thrown as `CassetteMissError`; `agent`: answered with an HTTP 400. */
+  path: 'judge' | 'agent'
+  config: ResolvedConfig
+  store: CassetteStore
+  endpoint: string
+  key: string
+  /** The keyed body. */
+  body: unknown
+  /** The body's `model`, used to find the nearest entry. */
+  model: string | undefined
+  /** The model as shown (an Azure deployment when the body has none). */
+  displayModel: string | undefined
+  /** `POST <url>` of an agent's call, secrets removed. */
+  request?: string | undefined
+  test: TestIdentity | undefined
+  /** The test came from the call context (exact), not from the session (a guess under test.concurrent). */
+  testIsExact: boolean
+  promptVersion?: string | undefined
+}
+
+/** The error and the record of a miss. @internal */
+export async function buildMiss(
+  input: MissInput,
+): Promise<{ error: CassetteMissError; record: CassetteMissRecord }> {
+  const { test } = input
+  const recordedBy = test ? testLabel(test) : undefined
+  const nearest = await findNearest(input.store, {
+    endpoint: input.endpoint,
+    model: input.model,
+    body: input.body,
+    recordedBy,
+  }).catch(() => undefined)
+  const facts: [string, string][] = []
+  if (input.path === 'agent' && test) facts.push(['file', displayPath(test.file)])
+  if (test) {
+    facts.push([
+      'test',
+      input.testIsExact ? testLabel(test) : `${test.name} (the test running at the time)`,
+    ])
+  } else if (input.path === 'judge') {
+    facts.push(['test', 'none (the call was made outside a test)'])
+  }
+  facts.push(['endpoint', input.endpoint])
+  facts.push(['model', input.displayModel ?? 'none'])
+  facts.push(['key', input.key])
+  const dir = `${displayPath(input.config.cassettes.dir)}/`
+  if (nearest) {
+    const by = nearest.entry.recordedBy ? ` (recorded by "${nearest.entry.recordedBy}")` : ''
+    facts.push(['nearest', `${displayPath(nearest.file)}${by}`])
+    const shown = nearest.paths.slice(0, 6).join(', ')
+    const more = nearest.paths.length > 6 ? ` and ${nearest.paths.length - 6} more` : ''
+    facts.push([
+      'differs',
+      nearest.paths.length ? `${shown}${more}` : 'nothing in the body (the key format changed)',
+    ])
+    // Only between two versioned judge prompts: an entry without a version (an agent's call, a
+    // scorer's own prompt) that happens to be nearest says nothing about the rubric prompt.
+    const recorded = nearest.entry.promptVersion
+    if (
+      input.path === 'judge' &&
+      recorded !== undefined &&
+      input.promptVersion !== undefined &&
+      recorded !== input.promptVersion
+    ) {
+      facts.push([
+        'prompt',
+        messages.promptVersionChanged(nearest.entry.promptVersion, input.promptVersion),
+      ])
+    }
+  } else {
+    const model = input.model === undefined ? 'no model' : `model "${input.model}"`
+    facts.push([
+      'nearest',
+      `none: ${dir} holds no entry for endpoint "${input.endpoint}" and ${model}`,
+    ])
+  }
+  const message = messages.cassetteMiss({
+    what: input.path === 'judge' ? 'judge call' : `model call (${input.request ?? input.endpoint})`,
+    modeReason: modeReason(input.config),
+    consequence: input.path === 'agent' ? '; the client got an HTTP 400' : '',
+    facts,
+    command: test ? recordCommand(test, input.path === 'judge' || input.testIsExact) : undefined,
+    dir,
+  })
+  return {
+    error: new CassetteMissError(message, input.key),
+    record: {
+      key: input.key,
+      endpoint: input.endpoint,
+      model: input.displayModel,
+      test: test?.name,
+      message,
+    },
+  }
+}
+
+/**
+ * `RUBRICATE_CASSETTES=auto npx vitest run <file> -t "<name>"`. The name becomes a regular
+ * expression (Vitest's `-t`) matched against the full name, whose parts Vitest joins with spaces,
+ * written inside double quotes for a POSIX shell.
+ * @internal
+ */
+export function recordCommand(test: TestIdentity, withName: boolean): string {
+  const file = shellQuote(displayPath(test.file))
+  if (!withName) return `RUBRICATE_CASSETTES=auto npx vitest run ${file}`
+  const pattern = test.name
+    .split(' > ')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join(' ')
+  return `RUBRICATE_CASSETTES=auto npx vitest run ${file} -t "${pattern.replace(/[\\"$`]/g, '\\$&')}"`
+}
+
+function shellQuote(path: string): string {
+  return /^[\w./@+-]+$/.test(path) ? path : `"${path.replace(/[\\"$`]/g, '\\$&')}"`
+}

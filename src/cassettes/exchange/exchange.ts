@@ -1,0 +1,241 @@
+import type { ExchangeEvent } from '../../call-context'
+import type { ResolvedConfig } from '../../config'
+import { SecretInCassetteError } from '../../errors'
+import { addLiveCost, withLiveLimits } from '../../judge/live-limits'
+import { usageOf } from '../../judge/price-table'
+import { messages } from '../../messages'
+import { testLabel } from '../../paths'
+import type { TestIdentity } from '../../records'
+import { findSecret, redactJson, redactText, redactUrl } from '../redaction/redaction'
+import { findSecretInStream } from '../redaction/stream-secrets'
+import { cassetteSession } from '../run/cassette-session'
+import type { CassetteEntry, CassetteResponse, SseChunk } from '../store/cassette-entry'
+import { requestModel } from '../store/cassette-key'
+import { type CassetteStore, storeFor } from '../store/cassette-store'
+import { warnIfOld } from '../store/max-age'
+import { buildMiss } from './cassette-miss'
+import { isRecordableStatus, readsCassettes } from './cassette-mode'
+import { type PreparedRequest, refreshPrepared, runHook } from './prepared-request'
+import {
+  bodyOf,
+  passableHeaders,
+  replayResponse,
+  storedHeaders,
+  streamFraming,
+  teeStream,
+} from './replay-response'
+
+/**
+ * One HTTP exchange through the cassettes, shared by the judge's fetch, the msw handlers and the
+ * fetch adapter: serve it from the store, or make it live and record it, as the mode says.
+ * Replay-mode misses and refusals are thrown; each caller turns them into what its client expects.
+ */
+
+/** @internal */
+export interface ExchangeInput {
+  path: 'judge' | 'agent'
+  request: PreparedRequest
+  url: URL
+  config: ResolvedConfig
+  test: TestIdentity | undefined
+  testIsExact: boolean
+  promptVersion?: string | undefined
+  /** Make the request live. */
+  live: () => Promise<Response>
+  onExchange?: ((event: ExchangeEvent) => void) | undefined
+}
+
+const inFlight = new Map<string, Promise<void>>()
+const NULL_BODY = new Set([101, 204, 205, 304])
+const liveFailures = new WeakSet<object>()
+
+/**
+ * True for an error of the live exchange itself: no connection, or a reply body cut off before its
+ * end. Callers pass it on as the network error it is (the client may retry), never as a
+ * rubricate error.
+ * @internal
+ */
+export function isLiveFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && liveFailures.has(error)
+}
+
+/** Rethrow an error of a live request, marked for {@link isLiveFailure}. @internal */
+export function markLiveFailure(error: unknown): never {
+  if (typeof error === 'object' && error !== null) liveFailures.add(error)
+  throw error
+}
+
+/** Serve, replay-miss, or go live and record. @internal */
+export async function runExchange(input: ExchangeInput): Promise<Response> {
+  const { config, request } = input
+  const mode = config.cassettes.mode
+  if (mode === 'off') {
+    const response = await limited(input)
+    input.onExchange?.({ source: 'live' })
+    return response
+  }
+  const store = storeFor(config.cassettes.dir)
+  const id = `${store.dir}\0${request.key}`
+  if (readsCassettes(mode)) {
+    const hit = serve(input, store)
+    if (hit) return hit
+  }
+  const pending = inFlight.get(id)
+  if (pending) {
+    // The same request is being recorded by a concurrent call of this worker: wait and replay it.
+    await pending
+    const again = serve(input, store)
+    if (again) return again
+  }
+  if (mode === 'replay') {
+    const { error, record } = await buildMiss({
+      path: input.path,
+      config,
+      store,
+      endpoint: request.endpoint,
+      key: request.key,
+      body: request.body,
+      model: request.model,
+      displayModel: request.model ?? requestModel(undefined, input.url.pathname),
+      request: `${request.method} ${redactUrl(input.url.href)}`,
+      test: input.test,
+      testIsExact: input.testIsExact,
+      promptVersion: input.promptVersion,
+    })
+    cassetteSession().recordMiss(record)
+    throw error
+  }
+  let settle = () => {}
+  inFlight.set(id, new Promise<void>((resolve) => (settle = resolve)))
+  try {
+    return await liveAndRecord(input, store, id, settle)
+  } catch (error) {
+    inFlight.delete(id)
+    settle()
+    throw error
+  }
+}
+
+function serve(input: ExchangeInput, store: CassetteStore): Response | undefined {
+  const entry = store.read(input.request.key)
+  if (!entry) return undefined
+  warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
+  cassetteSession().markUsed(entry.key)
+  input.onExchange?.({ source: 'replayed', key: entry.key })
+  return replayResponse(entry, { timings: input.config.cassettes.replayTimings })
+}
+
+async function liveAndRecord(
+  input: ExchangeInput,
+  store: CassetteStore,
+  id: string,
+  settle: () => void,
+): Promise<Response> {
+  const { request } = input
+  const live = await limited(input)
+  // The written key can differ from the request's when redaction learnt of a new secret in
+  // between (environment names are listed afresh before every write): report the one on disk.
+  const finish = (recorded: boolean, key = request.key) => {
+    inFlight.delete(id)
+    settle()
+    input.onExchange?.({ source: recorded ? 'recorded' : 'live', key })
+  }
+  const framing = streamFraming(live.headers)
+  if (framing && isRecordableStatus(live.status) && live.body) {
+    const { response, done } = teeStream(live, framing, async (chunks?: SseChunk[]) => {
+      if (!chunks) return finish(false)
+      try {
+        const key = await record(input, store, {
+          status: live.status,
+          headers: storedHeaders(live.headers),
+          sse: chunks,
+        })
+        finish(true, key)
+      } catch (error) {
+        finish(false)
+        cassetteSession().recordError(error as Error)
+      }
+    })
+    cassetteSession().track(done)
+    return response
+  }
+  const bytes = new Uint8Array(await live.arrayBuffer().catch(markLiveFailure))
+  const body = bodyOf(bytes, live.headers)
+  if (input.path === 'judge') {
+    addLiveCost(
+      input.config,
+      request.model ?? (body.json as { model?: string })?.model,
+      usageOf(body.json),
+    )
+  }
+  if (isRecordableStatus(live.status)) {
+    const key = await record(input, store, {
+      status: live.status,
+      headers: storedHeaders(live.headers),
+      ...body,
+    })
+    finish(true, key)
+  } else {
+    finish(false)
+  }
+  return new Response(NULL_BODY.has(live.status) ? null : bytes, {
+    status: live.status,
+    statusText: live.statusText,
+    headers: passableHeaders(live.headers),
+  })
+}
+
+function limited(input: ExchangeInput): Promise<Response> {
+  const live = () => input.live().catch(markLiveFailure)
+  return input.path === 'judge' ? withLiveLimits(input.config, live) : live()
+}
+
+/** Redact, hook, rescan, write; the key written. @internal */
+async function record(
+  input: ExchangeInput,
+  store: CassetteStore,
+  response: CassetteResponse,
+): Promise<string> {
+  const request = refreshPrepared(input.request)
+  const secrets = request.secrets
+  let entry: CassetteEntry = {
+    v: 1,
+    key: request.key,
+    promptVersion: input.path === 'judge' ? input.promptVersion : undefined,
+    recordedAt: new Date().toISOString(),
+    recordedBy: input.test ? testLabel(input.test) : undefined,
+    request: { method: request.method, endpoint: request.endpoint, body: request.body },
+    response: {
+      ...response,
+      json: response.json === undefined ? undefined : redactJson(response.json, secrets),
+      text: response.text === undefined ? undefined : redactText(response.text, secrets),
+      sse: response.sse?.map((chunk) => ({ t: chunk.t, chunk: redactText(chunk.chunk, secrets) })),
+    },
+  }
+  const hook = input.config.cassettes.redact
+  if (hook) {
+    // The request went through the hook before keying; only the reply is the hook's to change now.
+    const keyed = entry.request
+    entry = runHook(hook, structuredClone(entry))
+    entry.request = keyed
+  }
+  const leak = findSecret(entry, secrets)
+  if (leak) {
+    throw new SecretInCassetteError(
+      messages.secretInCassette(`${entry.key} (${entry.request.endpoint})`, leak.label, leak.path),
+    )
+  }
+  const spelled = entry.response.sse && findSecretInStream(entry.response.sse, secrets)
+  if (spelled) {
+    throw new SecretInCassetteError(
+      messages.secretInStream(
+        `${entry.key} (${entry.request.endpoint})`,
+        spelled.label,
+        spelled.path,
+      ),
+    )
+  }
+  await store.write(entry)
+  cassetteSession().markUsed(entry.key)
+  return entry.key
+}

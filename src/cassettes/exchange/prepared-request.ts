@@ -1,0 +1,140 @@
+import { UsageError } from '../../errors'
+import { messages } from '../../messages'
+import {
+  envSecrets,
+  freshEnvSecrets,
+  redactJson,
+  redactText,
+  requestSecrets,
+  type Secret,
+  type SecretSet,
+  secretSet,
+} from '../redaction/redaction'
+import { computeKey, keyBody, requestModel } from '../store/cassette-key'
+
+/**
+ * A request made ready for the store: its body parsed, redacted, stripped of non-semantic fields
+ * and passed through the user's `redact` hook, then keyed. The same steps run at record and at
+ * replay time, so a key never depends on a secret or on which machine recorded it.
+ */
+
+/** What a request is prepared from. @internal */
+export interface RequestInput {
+  method: string
+  endpoint: string
+  /** The raw body text, or an already parsed value (`cached()` passes its `JudgeRequest`). */
+  body: string | unknown
+  url?: URL | undefined
+  headers?: Headers | [string, string][] | undefined
+  redact?: RedactHook | undefined
+}
+
+/** @internal */
+export interface PreparedRequest {
+  method: string
+  endpoint: string
+  /** The body as keyed and stored. */
+  body: unknown
+  key: string
+  /** The body's `model`, if any. */
+  model: string | undefined
+  /** The secrets of this exchange, for redacting the reply and the rescan. */
+  secrets: SecretSet
+  /** The environment's secrets used, to check before writing that none appeared since. */
+  envSecrets: Secret[]
+  input: RequestInput
+}
+
+/** The user's `cassettes.redact` hook. @internal */
+export type RedactHook = (entry: any) => any
+
+/** Prepare a request. @internal */
+export function prepareRequest(input: RequestInput): PreparedRequest {
+  return prepareWith(input, envSecrets())
+}
+
+/**
+ * The request prepared again if the environment gained a secret since it was keyed (the names
+ * of variables are listed once a second on the replay path): what is written is then redacted of
+ * it, and keyed as a replay will key it.
+ * @internal
+ */
+export function refreshPrepared(prepared: PreparedRequest): PreparedRequest {
+  const env = freshEnvSecrets()
+  const same =
+    env.length === prepared.envSecrets.length &&
+    env.every((secret, i) => secret.value === prepared.envSecrets[i]?.value)
+  return same ? prepared : prepareWith(prepared.input, env)
+}
+
+function prepareWith(input: RequestInput, env: Secret[]): PreparedRequest {
+  const headers =
+    input.headers instanceof Headers ? headerPairs(input.headers) : (input.headers ?? [])
+  const secrets = secretSet(
+    env,
+    headers.length || input.url ? requestSecrets(input.url, headers) : [],
+  )
+  const parsed = typeof input.body === 'string' ? parseBody(input.body) : input.body
+  let body = keyBody(
+    typeof parsed === 'string' ? redactText(parsed, secrets) : redactJson(parsed, secrets),
+  )
+  if (input.redact) body = keyBody(hookRequest(input.redact, input.method, input.endpoint, body))
+  return {
+    method: input.method,
+    endpoint: input.endpoint,
+    body,
+    key: computeKey(input.endpoint, body),
+    model: requestModel(body),
+    secrets,
+    envSecrets: env,
+    input,
+  }
+}
+
+/** Run the user's hook on the request alone (`response` undefined); returns the body it leaves. @internal */
+export function hookRequest(
+  hook: RedactHook,
+  method: string,
+  endpoint: string,
+  body: unknown,
+): unknown {
+  const draft = {
+    v: 1,
+    request: { method, endpoint, body: structuredClone(body) },
+    response: undefined,
+  }
+  return runHook(hook, draft).request?.body
+}
+
+/** Run the user's hook, turning a throw into a usage error that says how it is called. @internal */
+export function runHook<T>(hook: RedactHook, entry: T): T {
+  try {
+    const result = hook(entry)
+    return (result ?? entry) as T
+  } catch (error) {
+    throw new UsageError(
+      messages.redactHookFailed(error instanceof Error ? error.message : String(error)),
+      { cause: error },
+    )
+  }
+}
+
+/** The name/value pairs of `Headers`. @internal */
+export function headerPairs(headers: Headers): [string, string][] {
+  const pairs: [string, string][] = []
+  headers.forEach((value, name) => {
+    pairs.push([name, value])
+  })
+  return pairs
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return ''
+  const first = text.trimStart()[0]
+  if (first !== '{' && first !== '[') return text
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}

@@ -1,0 +1,284 @@
+import { isDeepFrozen } from '../store/deep-frozen'
+
+/**
+ * Redaction (DESIGN 7.6). Runs on every request body before it is keyed, at record and at replay
+ * time alike, and on every entry before it is written; then a rescan refuses to write an entry
+ * that still holds a known secret.
+ */
+
+/** What a secret is replaced with. @internal */
+export const REDACTED = '[REDACTED]'
+
+/** A known secret value and where it came from (an environment variable, a header...). @internal */
+export interface Secret {
+  value: string
+  label: string
+}
+
+/** The secrets of one exchange, longest first, with their JSON-escaped forms. @internal */
+export interface SecretSet {
+  secrets: readonly Secret[]
+}
+
+const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD/i
+const SECRET_HEADER_NAME = /authorization|key|token|secret/i
+const SECRET_QUERY_NAME = /key|token|secret|password|sig|auth/i
+const SK_PATTERN = /sk-[A-Za-z0-9_-]{20,}/g
+const BEARER_PATTERN = /Bearer\s+[A-Za-z0-9._~+/=-]{8,}/g
+
+// Reading `process.env` crosses into C++ for every name: listing 80 variables costs about 30 µs,
+// a tenth of the replay budget. So the names are listed at most once a second (and afresh before
+// every write, see `freshEnvSecrets`), while the values of the listed names and of the usual
+// provider keys are read on every call.
+const WELL_KNOWN_NAMES = [
+  'OPENAI_API_KEY',
+  'AZURE_OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'OPENROUTER_API_KEY',
+  'GEMINI_API_KEY',
+  'GOOGLE_API_KEY',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'MISTRAL_API_KEY',
+  'GROQ_API_KEY',
+  'XAI_API_KEY',
+  'DEEPSEEK_API_KEY',
+  'TOGETHER_API_KEY',
+]
+let listedNames: string[] = []
+let listedAt = Number.NEGATIVE_INFINITY
+
+/**
+ * The values of environment variables named like KEY/TOKEN/SECRET/PASSWORD that look like secrets:
+ * 8+ characters, no whitespace, at least two character classes. The last condition keeps a plain
+ * word (`SOME_KEY_MODE=production`) from being redacted out of prompts on one machine and not on
+ * another, which would change keys between machines.
+ * @internal
+ */
+export function envSecrets(env: NodeJS.ProcessEnv = process.env): Secret[] {
+  if (env !== process.env) return secretsOf(env, secretNames(env))
+  if (performance.now() - listedAt > 1000) {
+    listedNames = [...new Set([...secretNames(env), ...WELL_KNOWN_NAMES])]
+    listedAt = performance.now()
+  }
+  return secretsOf(env, listedNames)
+}
+
+/** {@link envSecrets} with the names listed again now: used before anything is written. @internal */
+export function freshEnvSecrets(): Secret[] {
+  listedAt = Number.NEGATIVE_INFINITY
+  return envSecrets()
+}
+
+function secretNames(env: NodeJS.ProcessEnv): string[] {
+  const names: string[] = []
+  for (const name in env) if (SECRET_ENV_NAME.test(name)) names.push(name)
+  return names
+}
+
+function secretsOf(env: NodeJS.ProcessEnv, names: readonly string[]): Secret[] {
+  const out: Secret[] = []
+  for (const name of names) {
+    const value = env[name]
+    if (value !== undefined && looksSecret(value)) out.push({ value, label: name })
+  }
+  return out
+}
+
+/** Secrets a request carries in its headers and query string. @internal */
+export function requestSecrets(
+  url: URL | undefined,
+  headers: Iterable<[string, string]>,
+): Secret[] {
+  const out: Secret[] = []
+  for (const [name, raw] of headers) {
+    if (!SECRET_HEADER_NAME.test(name)) continue
+    const value = raw.replace(/^(Bearer|Basic|Token)\s+/i, '').trim()
+    if (value.length >= 8) out.push({ value, label: `the "${name.toLowerCase()}" header` })
+  }
+  if (url) out.push(...urlSecrets(url))
+  return out
+}
+
+// A judge call's URL is one of a few: what they hold is read once per address, as reading the
+// parts of a URL costs a few microseconds on the replay path.
+const urlSecretsByHref = new Map<string, Secret[]>()
+
+function urlSecrets(url: URL): Secret[] {
+  const href = url.href
+  let out = urlSecretsByHref.get(href)
+  if (out) return out
+  out = []
+  for (const [name, value] of url.searchParams) {
+    if (SECRET_QUERY_NAME.test(name) && value.length >= 8) {
+      out.push({ value, label: `the "${name}" query parameter` })
+    }
+  }
+  if (url.password.length >= 8)
+    out.push({ value: decodeURIComponent(url.password), label: 'the URL' })
+  if (urlSecretsByHref.size >= 256) urlSecretsByHref.clear()
+  urlSecretsByHref.set(href, out)
+  return out
+}
+
+/** Combine secrets: deduplicated, longest first, each with its JSON-escaped form. @internal */
+export function secretSet(...lists: Secret[][]): SecretSet {
+  const seen = new Map<string, Secret>()
+  for (const list of lists) {
+    for (const secret of list) {
+      if (!seen.has(secret.value)) seen.set(secret.value, secret)
+      const escaped = JSON.stringify(secret.value).slice(1, -1)
+      if (escaped !== secret.value && !seen.has(escaped))
+        seen.set(escaped, { value: escaped, label: secret.label })
+    }
+  }
+  return { secrets: [...seen.values()].sort((a, b) => b.value.length - a.value.length) }
+}
+
+/** A string with every known secret, `sk-...` key and `Bearer ...` token replaced. @internal */
+export function redactText(text: string, set: SecretSet): string {
+  let out = text
+  for (const { value } of set.secrets)
+    if (out.includes(value)) out = out.split(value).join(REDACTED)
+  if (out.includes('sk-')) out = out.replace(SK_PATTERN, REDACTED)
+  if (out.includes('Bearer')) out = out.replace(BEARER_PATTERN, `Bearer ${REDACTED}`)
+  return out
+}
+
+// Values frozen with `deepFreeze` (the judge's reply schema) that redaction left as they were,
+// with the secrets they were redacted of: looked through once per set of secrets, not per call.
+const cleanFrozen = new WeakMap<object, string>()
+const signatures = new WeakMap<SecretSet, string>()
+
+function signatureOf(set: SecretSet): string {
+  let signature = signatures.get(set)
+  if (signature === undefined) {
+    signature = set.secrets.map((secret) => secret.value).join('\0')
+    signatures.set(set, signature)
+  }
+  return signature
+}
+
+/** A JSON value with every string redacted. Returns `value` itself when nothing changed. @internal */
+export function redactJson(value: unknown, set: SecretSet): unknown {
+  if (typeof value === 'string') return redactText(value, set)
+  if (value === null || typeof value !== 'object') return value
+  if (!isDeepFrozen(value)) return redactObject(value, set)
+  const signature = signatureOf(set)
+  if (cleanFrozen.get(value) === signature) return value
+  const redacted = redactObject(value, set)
+  if (redacted === value) cleanFrozen.set(value, signature)
+  return redacted
+}
+
+function redactObject(value: object, set: SecretSet): unknown {
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const next = redactJson(value[i], set)
+      if (next !== value[i]) {
+        copy ??= value.slice()
+        copy[i] = next
+      }
+    }
+    return copy ?? value
+  }
+  let copy: Record<string, unknown> | undefined
+  const source = value as Record<string, unknown>
+  for (const key in source) {
+    const next = redactJson(source[key], set)
+    if (next !== source[key]) {
+      copy ??= { ...source }
+      copy[key] = next
+    }
+  }
+  return copy ?? value
+}
+
+/** Where a value still holds a secret after redaction, if anywhere: `{ label, path }`. @internal */
+export function findSecret(
+  value: unknown,
+  set: SecretSet,
+  path = '',
+): { label: string; path: string } | undefined {
+  const found = scan(value, set)
+  if (!found) return undefined
+  // The path is spelled out only for a find: building one for every member of every entry was a
+  // good part of what `verify` spent on 10,000 entries.
+  let out = path
+  for (let i = found.steps.length - 1; i >= 0; i--) {
+    const step = found.steps[i] as string | number
+    out = typeof step === 'number' ? `${out}[${step}]` : out ? `${out}.${step}` : step
+  }
+  return { label: found.label, path: out }
+}
+
+/** The secret in `value`, with the keys and indexes that lead to it, innermost first. */
+function scan(
+  value: unknown,
+  set: SecretSet,
+): { label: string; steps: (string | number)[] } | undefined {
+  if (typeof value === 'string') {
+    const label = secretIn(value, set)
+    return label === undefined ? undefined : { label, steps: [] }
+  }
+  if (value === null || typeof value !== 'object') return undefined
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = scan(value[i], set)
+      if (found) {
+        found.steps.push(i)
+        return found
+      }
+    }
+    return undefined
+  }
+  for (const key of Object.keys(value)) {
+    const inKey = secretIn(key, set)
+    const found =
+      inKey === undefined
+        ? scan((value as Record<string, unknown>)[key], set)
+        : { label: inKey, steps: [] }
+    if (found) {
+      found.steps.push(key)
+      return found
+    }
+  }
+  return undefined
+}
+
+function secretIn(text: string, set: SecretSet): string | undefined {
+  for (const { value: secret, label } of set.secrets) {
+    if (text.includes(secret)) return label
+  }
+  SK_PATTERN.lastIndex = 0
+  if (text.includes('sk-') && SK_PATTERN.test(text)) return 'an "sk-..." API key'
+  BEARER_PATTERN.lastIndex = 0
+  if (text.includes('Bearer') && BEARER_PATTERN.test(text)) return 'a "Bearer ..." token'
+  return undefined
+}
+
+/** A URL fit for a message: no userinfo, secret-looking query parameters replaced. @internal */
+export function redactUrl(url: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return url
+  }
+  parsed.username = ''
+  parsed.password = ''
+  for (const name of [...parsed.searchParams.keys()]) {
+    if (SECRET_QUERY_NAME.test(name)) parsed.searchParams.set(name, REDACTED)
+  }
+  return parsed.toString()
+}
+
+function looksSecret(value: string): boolean {
+  if (value.length < 8 || /\s/.test(value)) return false
+  let classes = 0
+  if (/[a-z]/.test(value)) classes++
+  if (/[A-Z]/.test(value)) classes++
+  if (/[0-9]/.test(value)) classes++
+  if (/[^A-Za-z0-9]/.test(value)) classes++
+  return classes >= 2
+}

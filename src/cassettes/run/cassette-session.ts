@@ -1,0 +1,136 @@
+import { resolveConfig } from '../../config'
+import type { CassetteMissRecord, CassetteUsageRecord, TestIdentity } from '../../records'
+import { getState, stateSlot } from '../../state'
+
+/**
+ * The cassette session of one worker (DESIGN 7.7): which test is running, which entries were used,
+ * which requests missed, what failed, and the recordings still being written.
+ *
+ * How the Vitest setup file (`rubricate/setup`) drives it:
+ *
+ *     // at the top level, before any test file code runs, so module-scope clients are intercepted:
+ *     const session = startCassetteServer({ updateSnapshots, runId, root })  // idempotent; no server
+ *                                                       // when cassettes.server is 'external'
+ *     beforeEach(({ task }) => session.setTest({ file: task.file.filepath, name: fullName, id: task.id }))
+ *     afterEach(() => session.setTest(undefined))
+ *     afterAll(async (suite) => {
+ *       await session.flush()                          // recordings still streaming in
+ *       const usage = session.takeUsage()              // keys used and misses of this file, then cleared
+ *       suite.meta.rubricateCassettes = usage          // survives sharding and --merge-reports
+ *       // fail the file when usage.misses or session.takeErrors() is not empty: an agent's miss is an
+ *       // HTTP 400 that user code may have swallowed.
+ *     })
+ *
+ * The judge passes its test down with `withCallContext({ test })`; the agent path (msw) reads
+ * `currentCallContext().test` and falls back to the test set here, which is wrong only under
+ * `test.concurrent` (its misses then name the file, not the test).
+ */
+export class CassetteSession {
+  #test: TestIdentity | undefined
+  readonly #used = new Set<string>()
+  #misses: CassetteMissRecord[] = []
+  #errors: Error[] = []
+  readonly #pending = new Set<Promise<unknown>>()
+
+  /** The test now running in this worker (`undefined` between tests). */
+  setTest(identity: TestIdentity | undefined): void {
+    this.#test = identity
+  }
+
+  /** The test set with {@link setTest}. */
+  currentTest(): TestIdentity | undefined {
+    return this.#test
+  }
+
+  /** Keys of the entries served or recorded since the last {@link takeUsage}. */
+  usedKeys(): string[] {
+    return [...this.#used]
+  }
+
+  /** Replay-mode misses since the last {@link takeUsage}, judge and agent paths alike. */
+  misses(): CassetteMissRecord[] {
+    return [...this.#misses]
+  }
+
+  /**
+   * Errors the agent path answered with an HTTP error instead of throwing (corrupt cassette,
+   * secret refused, write failed): user code may have swallowed them.
+   */
+  errors(): Error[] {
+    return [...this.#errors]
+  }
+
+  /** Wait for every recording still being written (streams finish in the background). */
+  async flush(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending])
+  }
+
+  /** What this file did with cassettes, for `task.meta`; clears keys and misses for the next file. */
+  takeUsage(): CassetteUsageRecord {
+    const { mode, dir } = resolveConfig().cassettes
+    const usage: CassetteUsageRecord = {
+      mode,
+      dir,
+      used: [...this.#used].sort(),
+      misses: this.#misses,
+    }
+    this.#used.clear()
+    this.#misses = []
+    return usage
+  }
+
+  /** The errors of {@link errors}, cleared for the next file. */
+  takeErrors(): Error[] {
+    const errors = this.#errors
+    this.#errors = []
+    return errors
+  }
+
+  /** @internal */
+  markUsed(key: string): void {
+    this.#used.add(key)
+  }
+
+  /** @internal */
+  recordMiss(miss: CassetteMissRecord): void {
+    this.#misses.push(miss)
+  }
+
+  /** @internal */
+  recordError(error: Error): void {
+    this.#errors.push(error)
+  }
+
+  /** Keep `work` pending until it settles; {@link flush} waits for it. @internal */
+  track(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => {},
+      () => {},
+    )
+    this.#pending.add(settled)
+    void settled.then(() => this.#pending.delete(settled))
+  }
+}
+
+/** Facts about the run that the setup file knows and the cassettes need. */
+export interface CassetteRunFacts {
+  /** Vitest runs with `-u`/`--update`: the default mode becomes `record`. */
+  updateSnapshots?: boolean | undefined
+  /** Shared by every worker of one run: names the scratch folder of run-wide counters. */
+  runId?: string | undefined
+  /** Project root: the cassette folder and scratch files resolve against it. */
+  root?: string | undefined
+}
+
+/** Store the run's facts in the shared state. @internal */
+export function setCassetteRunFacts(facts: CassetteRunFacts): void {
+  const { run } = getState()
+  if (facts.updateSnapshots !== undefined) run.updateSnapshots = facts.updateSnapshots
+  if (facts.runId !== undefined) run.runId = facts.runId
+  if (facts.root !== undefined) run.root = facts.root
+}
+
+/** The session of this worker, shared by every copy of the module. @internal */
+export function cassetteSession(): CassetteSession {
+  return stateSlot('cassette-session', () => new CassetteSession())
+}

@@ -1,0 +1,23 @@
+import { parseDuration } from '../../duration'
+import { messages } from '../../messages'
+import { displayPath } from '../../paths'
+import { stateSlot } from '../../state'
+import type { CassetteEntry } from './cassette-entry'
+
+/** `maxAge` (DESIGN 7.8): a replayed entry older than this gets one warning per process. */
+
+const warned = stateSlot('cassette-max-age-warned', () => new Set<string>())
+
+/** Warn once when a replayed entry is older than `maxAge`. @internal */
+export function warnIfOld(
+  entry: CassetteEntry,
+  file: string,
+  maxAge: string | number | undefined,
+  now: number = Date.now(),
+): void {
+  if (maxAge === undefined || warned.has(entry.key)) return
+  const age = now - Date.parse(entry.recordedAt)
+  if (!(age > parseDuration(maxAge))) return
+  warned.add(entry.key)
+  console.warn(messages.cassetteTooOld(displayPath(file), age, maxAge))
+}

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { scratchDir } from '../../paths'
+import { type CassetteEntry, parseEntry } from './cassette-entry'
+import { requestModel } from './cassette-key'
+import type { CassetteStore } from './cassette-store'
+import { diffPaths } from './json-diff'
+
+/**
+ * The nearest recorded entry to a request that missed (DESIGN 7.5): same endpoint and model,
+ * recorded by the same test if possible, with the fewest differing JSON paths. Built on the first
+ * miss from an index of the folder (endpoint, model, test of every entry) kept in the scratch
+ * folder; entries are content-addressed, so the index only ever parses files it has not seen.
+ */
+
+interface IndexItem {
+  endpoint: string
+  model?: string | undefined
+  recordedBy?: string | undefined
+  recordedAt: string
+}
+
+/** The entry found, with the paths where its body differs from the request's. @internal */
+export interface NearestEntry {
+  entry: CassetteEntry
+  file: string
+  paths: string[]
+}
+
+const MAX_CANDIDATES = 400
+const indexes = new Map<string, Map<string, IndexItem>>()
+
+/** Find the nearest entry, or `undefined` when the folder has none for this endpoint and model. @internal */
+export async function findNearest(
+  store: CassetteStore,
+  request: {
+    endpoint: string
+    model: string | undefined
+    body: unknown
+    recordedBy?: string | undefined
+  },
+): Promise<NearestEntry | undefined> {
+  const index = await refreshIndex(store)
+  const candidates = [...index.entries()]
+    .filter(([, item]) => item.endpoint === request.endpoint && item.model === request.model)
+    .sort(
+      ([, a], [, b]) =>
+        rank(b, request.recordedBy) - rank(a, request.recordedBy) ||
+        (a.recordedAt < b.recordedAt ? 1 : -1),
+    )
+    .slice(0, MAX_CANDIDATES)
+  let best: (NearestEntry & { sameTest: boolean }) | undefined
+  for (const [key] of candidates) {
+    const file = store.file(key)
+    const entry = await readEntry(file, key)
+    if (!entry) continue
+    const sameTest = request.recordedBy !== undefined && entry.recordedBy === request.recordedBy
+    if (best?.sameTest && !sameTest) break
+    const paths = diffPaths(entry.request.body, request.body)
+    if (!best || paths.length < best.paths.length) best = { entry, file, paths, sameTest }
+  }
+  return best && { entry: best.entry, file: best.file, paths: best.paths }
+}
+
+function rank(item: IndexItem, recordedBy: string | undefined): number {
+  return recordedBy !== undefined && item.recordedBy === recordedBy ? 1 : 0
+}
+
+async function refreshIndex(store: CassetteStore): Promise<Map<string, IndexItem>> {
+  const file = join(
+    scratchDir(),
+    'nearest-index',
+    `${createHash('sha256').update(store.dir).digest('hex').slice(0, 16)}.json`,
+  )
+  let index = indexes.get(store.dir)
+  if (!index) {
+    index = await loadIndex(file)
+    indexes.set(store.dir, index)
+  }
+  const listing = await store.list()
+  const present = new Set(listing.entries.map((item) => item.key))
+  let changed = false
+  for (const key of [...index.keys()]) {
+    if (!present.has(key)) {
+      index.delete(key)
+      changed = true
+    }
+  }
+  for (const { key, file: entryFile } of listing.entries) {
+    if (index.has(key)) continue
+    const entry = await readEntry(entryFile, key)
+    if (!entry) continue
+    index.set(key, {
+      endpoint: entry.request.endpoint,
+      model: requestModel(entry.request.body),
+      recordedBy: entry.recordedBy,
+      recordedAt: entry.recordedAt,
+    })
+    changed = true
+  }
+  if (changed) await saveIndex(file, index)
+  return index
+}
+
+async function readEntry(file: string, key: string): Promise<CassetteEntry | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined)
+  if (text === undefined) return undefined
+  const entry = parseEntry(text, key)
+  return typeof entry === 'string' ? undefined : entry
+}
+
+async function loadIndex(file: string): Promise<Map<string, IndexItem>> {
+  try {
+    const data = JSON.parse(await readFile(file, 'utf8'))
+    if (data?.v === 1 && data.entries && typeof data.entries === 'object') {
+      return new Map(Object.entries(data.entries as Record<string, IndexItem>))
+    }
+  } catch {
+    // No index yet, or an unreadable one: build it again.
+  }
+  return new Map()
+}
+
+// Best effort: the index is a cache, and a read-only checkout must not fail a replay run.
+async function saveIndex(file: string, index: Map<string, IndexItem>): Promise<void> {
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`
+  try {
+    await mkdir(join(file, '..'), { recursive: true })
+    await writeFile(temp, JSON.stringify({ v: 1, entries: Object.fromEntries(index) }))
+    await rename(temp, file)
+  } catch {
+    // ignored
+  }
+}

@@ -1,0 +1,239 @@
+import { currentCallContext } from '../call-context'
+import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
+import { readsCassettes } from '../cassettes/exchange/cassette-mode'
+import { runExchange } from '../cassettes/exchange/exchange'
+import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
+import { cassetteSession } from '../cassettes/run/cassette-session'
+import { matchEndpoint, requestModel } from '../cassettes/store/cassette-key'
+import { storeFor } from '../cassettes/store/cassette-store'
+import { warnIfOld } from '../cassettes/store/max-age'
+import { resolveConfig } from '../config'
+import type { JudgeModel, JudgeReply } from '../records'
+import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
+
+// The judge's one door to the cassettes: what the judge needs of the store is re-exported here, so
+// no other module of src/judge/ imports from src/cassettes/.
+export { isWholeReplay } from '../cassettes/exchange/replay-response'
+export { deepFreeze } from '../cassettes/store/deep-frozen'
+
+/**
+ * The judge's path to the cassettes (DESIGN 7.1): straight to the store, never through msw, so no
+ * retry hang, no `onUnhandledRequest` surprise and a fraction of a millisecond per replay. Both
+ * functions read the mode, the test, the prompt version and the exchange listener from
+ * `currentCallContext()`.
+ */
+
+/**
+ * Marks a judge model that serves its own calls from cassettes (or needs none) and reports its
+ * own exchanges, so the judge does not wrap it in {@link cached} a second time.
+ * @internal
+ */
+export const CASSETTE_AWARE: unique symbol = Symbol.for('rubricate.cassetteAware') as never
+
+/** True when `model` came from {@link cached} (or otherwise handles cassettes itself). @internal */
+export function isCassetteAware(model: JudgeModel): boolean {
+  return (model as JudgeModel & { [CASSETTE_AWARE]?: unknown })[CASSETTE_AWARE] === true
+}
+
+/**
+ * The `fetch` that the judge's OpenAI client is built with. It serves the current call from the
+ * cassette store or makes it live, as the mode of the current call context allows, and reports
+ * every HTTP exchange (SDK retries included) to `currentCallContext().onExchange`.
+ *
+ * A replay-mode miss, a limit or a refused recording is thrown as the rubricate error; the
+ * judge's own fetch wrapper turns it into a reply the SDK does not retry and rethrows it. A
+ * failed connection is thrown as it came, for the SDK to retry.
+ * @internal
+ */
+export const judgeFetch: typeof fetch = async (input, init) => {
+  const context = currentCallContext()
+  const config = resolveConfig({ cassettes: context.cassetteMode })
+  const url = new URL(
+    typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+  )
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
+  const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
+  const live = async (): Promise<Response> => {
+    try {
+      const request = new Request(input, { ...init, body: bodyText === '' ? null : bodyText })
+      return await globalThis.fetch(bypassIfIntercepted(request))
+    } catch (error) {
+      context.onExchange?.({ source: 'live' })
+      throw error
+    }
+  }
+  const endpoint =
+    method === 'POST' ? matchEndpoint(url.pathname, config.cassettes.match) : undefined
+  if (!endpoint || config.cassettes.mode === 'off') {
+    const response = await withLiveLimits(config, live)
+    await addLiveCostOf(config, requestModel(safeJson(bodyText)), response)
+    context.onExchange?.({ source: 'live' })
+    return response
+  }
+  const request = prepareRequest({
+    method,
+    endpoint,
+    body: bodyText,
+    url,
+    headers: headerEntries(init?.headers ?? (input instanceof Request ? input.headers : undefined)),
+    redact: config.cassettes.redact,
+  })
+  return runExchange({
+    path: 'judge',
+    request,
+    url,
+    config,
+    test: context.test,
+    testIsExact: true,
+    promptVersion: context.promptVersion,
+    live,
+    onExchange: context.onExchange,
+  })
+}
+
+/** A request the judge is about to send with the SDK, as {@link replayedJudgeReply} takes it. @internal */
+export interface SdkRequest {
+  /** The URL the SDK will call: base URL, endpoint path and default query. */
+  url: URL
+  /** The headers that may carry secrets: the SDK's `Authorization` and the judge's own headers. */
+  headers: [string, string][]
+  /** The body the SDK will send (as JSON). */
+  body: unknown
+}
+
+/**
+ * The recorded JSON reply to a request the judge would send through the SDK, read straight from
+ * the store: the SDK, `fetch` and the `Response`s between them cost more than everything else on
+ * the replay path together. `undefined` whenever this shortcut does not answer: the mode reads no
+ * cassettes, there is no usable entry (none, not a 2xx JSON reply, a corrupt file), or a `redact`
+ * hook is set (it must see each request once). The judge then goes through the SDK and
+ * {@link judgeFetch}, which replays, misses, records, goes live or fails exactly as it always
+ * does. A request keyed differently here than there could only miss here, never be served wrong.
+ * @internal
+ */
+export function replayedJudgeReply(request: SdkRequest): unknown {
+  const context = currentCallContext()
+  const config = resolveConfig({ cassettes: context.cassetteMode })
+  if (!readsCassettes(config.cassettes.mode) || config.cassettes.redact) return undefined
+  const endpoint = matchEndpoint(request.url.pathname, config.cassettes.match)
+  if (!endpoint) return undefined
+  const key = prepareRequest({
+    method: 'POST',
+    endpoint,
+    body: request.body,
+    url: request.url,
+    headers: request.headers,
+  }).key
+  const store = storeFor(config.cassettes.dir)
+  let entry: ReturnType<typeof store.read>
+  try {
+    entry = store.read(key)
+    if (entry) warnIfOld(entry, store.file(entry.key), config.cassettes.maxAge)
+  } catch {
+    // The SDK path reports it, as the error a user knows (a corrupt file, a bad maxAge).
+    return undefined
+  }
+  const response = entry?.response
+  if (!entry || !response || response.status < 200 || response.status > 299) return undefined
+  if (response.json === undefined) return undefined
+  cassetteSession().markUsed(entry.key)
+  context.onExchange?.({ source: 'replayed', key: entry.key })
+  return response.json
+}
+
+/**
+ * Wrap a custom judge model so that its replies are recorded to and replayed from cassettes,
+ * keyed on its `JudgeRequest` and its `id`, like the replies of an OpenAI-compatible judge. The
+ * judge wraps every custom model automatically; wrapping twice has no further effect. A
+ * replay-mode miss throws `RUBRICATE_CASSETTE_MISS` and never calls the model.
+ *
+ * @example
+ * configureRubricate({ judge: cached(myJudgeModel) })
+ */
+export function cached(model: JudgeModel): JudgeModel {
+  if (isCassetteAware(model)) return model
+  return {
+    id: model.id,
+    [CASSETTE_AWARE]: true,
+    async complete(judgeRequest, options) {
+      const context = currentCallContext()
+      const config = resolveConfig({ cassettes: context.cassetteMode })
+      const live = async (): Promise<Response> => {
+        try {
+          return Response.json(judgeReply(await model.complete(judgeRequest, options)))
+        } catch (error) {
+          context.onExchange?.({ source: 'live' })
+          throw error
+        }
+      }
+      if (config.cassettes.mode === 'off') {
+        const reply = (await (await withLiveLimits(config, live)).json()) as JudgeReply
+        addLiveCost(config, reply.model ?? model.id, reply.usage)
+        context.onExchange?.({ source: 'live' })
+        return reply
+      }
+      const request = prepareRequest({
+        method: 'CALL',
+        endpoint: 'judge-model',
+        body: { model: model.id, ...judgeRequest },
+        redact: config.cassettes.redact,
+      })
+      const response = await runExchange({
+        path: 'judge',
+        request,
+        url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
+        config,
+        test: context.test,
+        testIsExact: true,
+        promptVersion: context.promptVersion,
+        live,
+        onExchange: context.onExchange,
+      })
+      const reply = (await response.json()) as JudgeReply
+      if (typeof reply?.text !== 'string') {
+        const store = storeFor(config.cassettes.dir)
+        throw store.corrupt(
+          store.file(request.key),
+          'its "response.json" is not a judge reply with a "text" string',
+        )
+      }
+      return reply
+    },
+  } as JudgeModel
+}
+
+/**
+ * A custom model's reply as the judge reads it: without a `text` string it is an empty reply
+ * (which the judge repairs, then reports as `RUBRICATE_JUDGE_OUTPUT`), recorded as such, so that
+ * a model's bad reply is never mistaken for a corrupt cassette file.
+ */
+function judgeReply(reply: JudgeReply | null | undefined): JudgeReply {
+  if (typeof reply?.text === 'string') return reply
+  return typeof reply === 'object' && reply !== null ? { ...reply, text: '' } : { text: '' }
+}
+
+async function bodyTextOf(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+): Promise<string> {
+  const body = init?.body
+  if (typeof body === 'string') return body
+  if (body !== undefined && body !== null) return new Response(body).text()
+  if (input instanceof Request) return input.clone().text()
+  return ''
+}
+
+function headerEntries(headers: HeadersInit | undefined): [string, string][] {
+  if (!headers) return []
+  if (headers instanceof Headers) return headerPairs(headers)
+  if (Array.isArray(headers)) return headers as [string, string][]
+  return Object.entries(headers as Record<string, string>)
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,145 @@
+import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { threadId } from 'node:worker_threads'
+import type { ResolvedConfig } from '../config'
+import { LimitError } from '../errors'
+import { messages } from '../messages'
+import { safeName, scratchDir } from '../paths'
+import type { TokenUsage } from '../records'
+import { getState, stateSlot } from '../state'
+import { estimateCost, usageOf } from './price-table'
+
+/**
+ * Limits of live judge calls (DESIGN 7.8). `judgeConcurrency` bounds parallel live calls per
+ * worker. `maxLiveCalls` and `maxCost` count per run, across workers: each worker appends to its
+ * own log in `<scratch>/<runId>/` and sums every worker's log before a call. A call reserves its
+ * line before it counts, so concurrent workers never let more than `maxLiveCalls` through. Without
+ * a run id (a script outside Vitest) the counts are per process. Nothing is read or written unless
+ * a limit is set.
+ */
+
+interface LimiterState {
+  active: number
+  queue: (() => void)[]
+  calls: number
+  cost: number
+}
+
+const state = stateSlot<LimiterState>('cassette-live-limits', () => ({
+  active: 0,
+  queue: [],
+  calls: 0,
+  cost: 0,
+}))
+
+/** Run one live judge call within the limits. @internal */
+export async function withLiveLimits<T>(config: ResolvedConfig, fn: () => Promise<T>): Promise<T> {
+  checkRunLimits(config)
+  await acquire(config.judgeConcurrency)
+  try {
+    return await fn()
+  } finally {
+    release()
+  }
+}
+
+/** Count the cost of a finished live call towards `maxCost`. @internal */
+export function addLiveCost(
+  config: ResolvedConfig,
+  model: string | undefined,
+  usage: TokenUsage | undefined,
+): void {
+  if (config.maxCost === undefined || !model || !usage) return
+  const cost = estimateCost(model, usage, config.prices)
+  if (!cost) return
+  const log = runLog()
+  if (log) append(log, `cost ${cost}\n`)
+  else state.cost += cost
+}
+
+/** Count the cost of a live reply read from a clone of it (only when `maxCost` is set). @internal */
+export async function addLiveCostOf(
+  config: ResolvedConfig,
+  model: string | undefined,
+  response: Response,
+): Promise<void> {
+  if (
+    config.maxCost === undefined ||
+    response.headers.get('content-type')?.includes('json') !== true
+  ) {
+    return
+  }
+  const json = await response
+    .clone()
+    .json()
+    .catch(() => undefined)
+  addLiveCost(config, model ?? (json as { model?: string } | undefined)?.model, usageOf(json))
+}
+
+function checkRunLimits(config: ResolvedConfig): void {
+  const { maxLiveCalls, maxCost } = config
+  if (maxLiveCalls === undefined && maxCost === undefined) return
+  const log = runLog()
+  if (maxLiveCalls !== undefined) {
+    if (log) append(log, 'call\n')
+    else state.calls++
+  }
+  const totals = log ? readTotals(log) : { calls: state.calls, cost: state.cost }
+  if (maxLiveCalls !== undefined && totals.calls > maxLiveCalls) {
+    throw new LimitError(messages.maxLiveCallsReached(maxLiveCalls, maxLiveCalls))
+  }
+  if (maxCost !== undefined && totals.cost >= maxCost) {
+    throw new LimitError(messages.maxCostReached(totals.cost, maxCost))
+  }
+}
+
+function acquire(limit: number): Promise<void> {
+  if (state.active < limit) {
+    state.active++
+    return Promise.resolve()
+  }
+  return new Promise((resolve) => state.queue.push(resolve))
+}
+
+function release(): void {
+  const next = state.queue.shift()
+  if (next) next()
+  else state.active--
+}
+
+function runLog(): { folder: string; file: string } | undefined {
+  const runId = getState().run.runId
+  if (!runId) return undefined
+  const folder = join(scratchDir(), safeName(runId))
+  return { folder, file: join(folder, `live-${process.pid}-${threadId}.log`) }
+}
+
+function append(log: { folder: string; file: string }, line: string): void {
+  mkdirSync(log.folder, { recursive: true })
+  appendFileSync(log.file, line)
+}
+
+function readTotals(log: { folder: string }): { calls: number; cost: number } {
+  let calls = 0
+  let cost = 0
+  let names: string[] = []
+  try {
+    names = readdirSync(log.folder)
+  } catch {
+    return { calls, cost }
+  }
+  for (const name of names) {
+    if (!name.startsWith('live-')) continue
+    let text = ''
+    try {
+      text = readFileSync(join(log.folder, name), 'utf8')
+    } catch {
+      continue
+    }
+    for (const line of text.split('\n')) {
+      if (line === 'call') calls++
+      else if (line.startsWith('cost ')) cost += Number(line.slice(5)) || 0
+    }
+  }
+  return { calls, cost }
+}

@@ -1,0 +1,102 @@
+// The rules of the house (ARCHITECTURE.md, "Rules a change must keep"), read from the imports of
+// the shipped code: no import circles, the core never imports Vitest, the judge reaches the
+// cassettes through one bridge, and the cassette layer never reaches up into the judge or the
+// scorers. Type-only imports count: a circle of types is still a circle to a reader.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { expect, test } from 'vitest'
+
+const root = resolve(import.meta.dirname, '../..')
+const FOLDERS = ['src', 'matchers', 'reporters']
+
+function sourceFiles(folder: string): string[] {
+  const out: string[] = []
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name)
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path))
+    else if (/\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(path)
+  }
+  return out
+}
+
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\1/g
+
+/** Every module a file names, relative ones resolved to repository paths. */
+function importsOf(file: string): { relative: string[]; packages: string[] } {
+  const text = readFileSync(file, 'utf8')
+  const rel: string[] = []
+  const packages: string[] = []
+  for (const match of text.matchAll(SPECIFIER)) {
+    const spec = match[2] as string
+    if (!spec.startsWith('.')) {
+      packages.push(spec)
+      continue
+    }
+    const base = resolve(dirname(file), spec)
+    const found = [`${base}.ts`, join(base, 'index.ts'), base].find((candidate) => {
+      try {
+        return statSync(candidate).isFile()
+      } catch {
+        return false
+      }
+    })
+    if (found) rel.push(relative(root, found))
+  }
+  return { relative: rel, packages }
+}
+
+const files = FOLDERS.flatMap((folder) => sourceFiles(join(root, folder))).map((file) =>
+  relative(root, file),
+)
+const graph = new Map(files.map((file) => [file, importsOf(join(root, file))]))
+
+test('no module of src, matchers or reporters imports itself through a circle', () => {
+  const circles: string[] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const stack: string[] = []
+  const visit = (file: string) => {
+    state.set(file, 'open')
+    stack.push(file)
+    for (const next of graph.get(file)?.relative ?? []) {
+      if (!graph.has(next)) continue
+      if (state.get(next) === 'open') {
+        circles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '))
+      } else if (!state.has(next)) visit(next)
+    }
+    stack.pop()
+    state.set(file, 'done')
+  }
+  for (const file of files) if (!state.has(file)) visit(file)
+  expect(circles).toEqual([])
+})
+
+test('the core (src/) never imports vitest', () => {
+  const offenders = files.filter(
+    (file) =>
+      file.startsWith('src/') &&
+      graph.get(file)?.packages.some((name) => name === 'vitest' || name.startsWith('vitest/')),
+  )
+  expect(offenders).toEqual([])
+})
+
+test('in src/judge/ only the cassette bridge imports from src/cassettes/', () => {
+  const offenders = files.filter(
+    (file) =>
+      file.startsWith('src/judge/') &&
+      file !== 'src/judge/cassette-bridge.ts' &&
+      graph.get(file)?.relative.some((target) => target.startsWith('src/cassettes/')),
+  )
+  expect(offenders).toEqual([])
+})
+
+test('src/cassettes/ imports nothing from the layers above it (judge, scorer, rubric, loop)', () => {
+  const above = ['src/judge/', 'src/scorer/', 'src/rubric/', 'src/loop/', 'src/testing/']
+  const arrows = files.flatMap((file) =>
+    file.startsWith('src/cassettes/')
+      ? (graph.get(file)?.relative ?? [])
+          .filter((target) => above.some((folder) => target.startsWith(folder)))
+          .map((target) => `${file} -> ${target}`)
+      : [],
+  )
+  expect(arrows).toEqual([])
+})
