@@ -14,6 +14,7 @@ import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
 // The judge's one door to the cassettes: what the judge needs of the store is re-exported here, so
 // no other module of src/judge/ imports from src/cassettes/.
 export { isWholeReplay } from '../cassettes/exchange/replay-response'
+export { canonicalJson } from '../cassettes/store/canonical-json'
 export { deepFreeze } from '../cassettes/store/deep-frozen'
 
 /**

@@ -1,5 +1,5 @@
-import { canonicalJson } from '../cassettes/canonical-json'
 import { messages } from '../messages'
+import { canonicalJson } from './cassette-bridge'
 import { findJson, type JsonCandidate } from './extract-json'
 import { type PreparedSchema, validateOutput } from './output-schema'
 
