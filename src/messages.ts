@@ -194,7 +194,11 @@ export const messages = {
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
 
-  cassetteFailuresInFile: (misses: readonly string[], errors: readonly string[]): string =>
+  cassetteFailuresInFile: (
+    misses: readonly string[],
+    errors: readonly string[],
+    judgeErrors: readonly string[] = [],
+  ): string =>
     format(
       [
         `This test file fails: ${[
@@ -204,6 +208,9 @@ export const messages = {
           errors.length > 0
             ? `${errors.length} cassette error${errors.length === 1 ? '' : 's'} occurred`
             : '',
+          judgeErrors.length > 0
+            ? `${judgeErrors.length} judge call${judgeErrors.length === 1 ? '' : 's'} failed`
+            : '',
         ]
           .filter(Boolean)
           .join(
@@ -211,6 +218,21 @@ export const messages = {
           )}, and the code under test may have caught the error it got, so no test failed for it.`,
         ...misses,
         ...errors,
+        ...judgeErrors,
+      ].join('\n\n'),
+    ),
+  undecidedInTest: (
+    underTestFails: boolean,
+    errors: readonly { code: string; message: string }[],
+  ): string =>
+    format(
+      [
+        `This test fails: ${errors.length === 1 ? 'a call' : `${errors.length} calls`} made during it could not be decided (${[...new Set(errors.map((error) => error.code))].join(', ')}), ${
+          underTestFails
+            ? 'and test.fails expects a verdict of fail: an undecided verdict is neither a pass nor a fail, so it never counts as the expected failure.'
+            : 'and the error was caught (by the code under test, a try/catch or .rejects), so nothing else failed for it. An undecided verdict is never a pass.'
+        } Fix each one as it says:`,
+        ...errors.map((error) => error.message),
       ].join('\n\n'),
     ),
   // matcher failure messages (rendered under the matcher hint)

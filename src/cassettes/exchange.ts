@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config'
 import { SecretInCassetteError } from '../errors'
 import { messages } from '../messages'
 import type { TestIdentity } from '../records'
+import { reportUndecided } from '../undecided-hooks'
 import type { CassetteEntry, CassetteResponse, SseChunk } from './cassette-entry'
 import { requestModel } from './cassette-key'
 import { buildMiss } from './cassette-miss'
@@ -103,6 +104,8 @@ export async function runExchange(input: ExchangeInput): Promise<Response> {
       promptVersion: input.promptVersion,
     })
     cassetteSession().recordMiss(record)
+    // Told before it is thrown: the agent's client or the code under test may swallow it.
+    reportUndecided(error)
     throw error
   }
   let settle = () => {}
