@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url'
 import type { Vite } from 'vitest/node'
 import { removeStaleRunFolders } from '../src/cassettes/run-folders'
 import { defaultCassetteMode, parseCassetteMode, type RubricateConfig } from '../src/config'
+import { detectCi } from '../src/detect-ci'
+import { messages } from '../src/messages'
 import {
   PROVIDED_OPTIONS_KEY,
   serializePluginOptions,
@@ -58,16 +60,23 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
     configureVitest({ project, vitest }) {
       // First, so that the user's own setup files (their msw server, configureRubricate) run
       // after rubricate's matchers and msw listeners are in place.
+      // An explicit -u, as Vitest reads it for snapshots ('all' only with -u, also on CI).
+      const updateSnapshots = vitest.config.snapshotOptions.updateSnapshot === 'all'
       if (!started) {
         started = true
         removeStaleRunFolders(project.config.root)
+        // Said once, before the run: re-recording goes live, which a replaying CI never does.
+        if (updateSnapshots && chosenMode(options) === undefined) {
+          const ci = detectCi(process.env)
+          vitest.logger.log(messages.cassettesReRecorded(ci.provider, ci.ci))
+        }
       }
       const setupFiles = project.config.setupFiles
       if (!setupFiles.includes(SETUP_FILE)) setupFiles.unshift(SETUP_FILE)
       const provided = serializePluginOptions(options, {
         root: project.config.root,
         runId,
-        updateSnapshots: vitest.config.snapshotOptions.updateSnapshot === 'all',
+        updateSnapshots,
       })
       ;(project.provide as (key: string, value: unknown) => void)(PROVIDED_OPTIONS_KEY, provided)
       // Once per run, whatever the number of projects (DESIGN 9).
@@ -79,11 +88,15 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
 // Judge calls may go live unless the run replays: the environment, then the plugin's mode, then
 // the default (replay on CI). `-u` means record, which is live too.
 function mayGoLive(options: RubricatePluginOptions): boolean {
-  const fromEnv = process.env.RUBRICATE_CASSETTES?.trim()
-  const mode = fromEnv
-    ? parseCassetteMode(fromEnv, 'RUBRICATE_CASSETTES')
-    : (options.cassettes?.mode ?? defaultCassetteMode(process.env, false))
+  const mode = chosenMode(options) ?? defaultCassetteMode(process.env, false)
   return mode !== 'replay'
+}
+
+// The mode set in the environment or in the plugin's options, which -u and CI do not change.
+function chosenMode(options: RubricatePluginOptions): string | undefined {
+  const fromEnv = process.env.RUBRICATE_CASSETTES?.trim()
+  if (fromEnv) return parseCassetteMode(fromEnv, 'RUBRICATE_CASSETTES')
+  return options.cassettes?.mode
 }
 
 export default rubricate

@@ -114,6 +114,10 @@ export const messages = {
     format(
       `${where} is ${show(value)}, which is not a cassette mode. Use one of ${list(['replay', 'auto', 'record', 'off'])}.`,
     ),
+  cassettesReRecorded: (ciProvider: string | undefined, onCi: boolean): string =>
+    format(
+      `vitest runs with -u, so cassettes are re-recorded${onCi ? ` on CI${ciProvider ? ` (${ciProvider})` : ''} too` : ''}: every judge and agent call goes live and replaces its recorded reply. Run without -u to replay them, or set RUBRICATE_CASSETTES to choose a mode.`,
+    ),
   invalidChoice: (where: string, value: unknown, choices: readonly string[]): string =>
     format(`${where} is ${show(value)}, which is not supported. Use one of ${list(choices)}.`),
   unknownOption: (where: string, key: string, known: readonly string[]): string =>
