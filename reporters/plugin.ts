@@ -25,6 +25,8 @@ export type RubricatePluginOptions = Omit<RubricateConfig, 'judge' | 'cassettes'
 const SETUP_FILE = fileURLToPath(new URL('./setup.js', import.meta.url))
 /** Test timeout in live modes, where a judge call may take seconds. */
 const LIVE_TEST_TIMEOUT = 60_000
+/** Vitest's own default test timeout (Node), which nobody changed when the timeout still has it. */
+const VITEST_TEST_TIMEOUT = 5_000
 
 /**
  * The rubricate Vitest plugin: puts `rubricate/setup` first in `setupFiles`, passes its options to
@@ -43,6 +45,7 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
   // One id per Vitest run, shared by every project and worker.
   const runId = randomUUID()
   let started = false
+  let timeoutUnset = false
   return {
     name: 'rubricate',
     config(userConfig) {
@@ -51,7 +54,8 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
       const cassettes = resolve(root, options.cassettes?.dir ?? '__cassettes__')
       const ignored = (path: string): boolean =>
         path === cassettes || path.startsWith(`${cassettes}${sep}`)
-      const raiseTimeout = userConfig.test?.testTimeout === undefined && mayGoLive(options)
+      timeoutUnset = userConfig.test?.testTimeout === undefined
+      const raiseTimeout = timeoutUnset && mayGoLive(options)
       return {
         server: { watch: { ignored: [ignored] } },
         ...(raiseTimeout ? { test: { testTimeout: LIVE_TEST_TIMEOUT } } : {}),
@@ -70,6 +74,17 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
           const ci = detectCi(process.env)
           vitest.logger.log(messages.cassettesReRecorded(ci.provider, ci.ci))
         }
+      }
+      // -u is known only here (the config hook does not see Vitest's command line): a run that
+      // records because of it goes live, on CI too, and gets the live timeout, unless one was set
+      // in the config or on the command line.
+      if (
+        updateSnapshots &&
+        timeoutUnset &&
+        chosenMode(options) === undefined &&
+        project.config.testTimeout === VITEST_TEST_TIMEOUT
+      ) {
+        project.config.testTimeout = LIVE_TEST_TIMEOUT
       }
       const setupFiles = project.config.setupFiles
       if (!setupFiles.includes(SETUP_FILE)) setupFiles.unshift(SETUP_FILE)

@@ -86,6 +86,13 @@ describe('12. CI and modes', () => {
     expect(said).toEqual([
       '[rubricate] vitest runs with -u, so cassettes are re-recorded on CI too: every judge and agent call goes live and replaces its recorded reply. Run without -u to replay them, or set RUBRICATE_CASSETTES to choose a mode.',
     ])
+    // Live calls get the live test timeout, as in any other run that records.
+    expect(run.stdout).toContain('test timeout: 60000')
+  })
+
+  test('-u with a test timeout given on the command line keeps that timeout', async () => {
+    const { run } = await runModes({ CI: 'true' }, ['-u', '--testTimeout=7000'])
+    expect(run.stdout).toContain('test timeout: 7000')
   })
 
   test('without -u, CI=true replays and says nothing about re-recording', async () => {
@@ -93,5 +100,6 @@ describe('12. CI and modes', () => {
     expect(requests).toBe(0)
     expect(run.exitCode).toBe(1)
     expect(`${run.stdout}${run.stderr}`).not.toContain('re-recorded')
+    expect(run.stdout).toContain('test timeout: 5000')
   })
 })
