@@ -58,33 +58,21 @@ aroundEach(async (runTest, context) => {
   // The session's own notion of the running test is only a fallback (one test at a time).
   session.setTest(test)
   openTest(task)
-  running.add(task)
   let undecided: Error[]
   try {
     await runInTest(task, () => withCallContext({ test, signal: context.signal }, runTest))
   } finally {
     session.setTest(undefined)
-    running.delete(task)
     undecided = closeTest(task)
   }
   failIfUndecided(task, undecided)
 })
 
-function errorCode(error: Error): string {
-  const { code } = error as { code?: unknown }
-  return typeof code === 'string' ? code : error.name
-}
-
-// Tests between their aroundEach's start and end, for calls that lost track of their test.
-const running = new Set<RunnerTestCase>()
-
 // Every miss and judge error, wherever it is caught, counts against the test that made it (the
 // test whose code runs, else the only test running), or against the file outside any test.
+// Subscribed once per worker.
 stateSlot('setup-undecided-listener', () =>
-  onUndecided((error) => {
-    const only = running.size === 1 ? [...running][0] : undefined
-    noteUndecided(error, currentTest() ?? only)
-  }),
+  onUndecided((error) => noteUndecided(error, currentTest())),
 )
 
 // A test whose calls could not be decided fails, unless its own failure already shows each error
@@ -103,10 +91,14 @@ function failIfUndecided(task: RunnerTestCase, undecided: readonly Error[]): voi
     (error) => !shown.some((message) => message.includes(missKey(error) ?? error.message)),
   )
   if (hidden.length === 0) return
+  const code = (error: Error) => {
+    const { code } = error as { code?: unknown }
+    return typeof code === 'string' ? code : error.name
+  }
   throw new Error(
     messages.undecidedInTest(
       underTestFails,
-      hidden.map((error) => ({ code: errorCode(error), message: error.message })),
+      hidden.map((error) => ({ code: code(error), message: error.message })),
     ),
   )
 }

@@ -24,12 +24,14 @@ export function closeTest(test: RunnerTestCase): Error[] {
 }
 
 /**
- * Note an undecided call of `test` (the test whose code made it), or of the file when none.
- * A call of a test that has already finished is dropped: the not-awaited guard failed it.
+ * Note an undecided call of `test` (the test whose code made it; when the call lost track of its
+ * test, the only test running), or of the file when there is none. A call of a test that has
+ * already finished is dropped: the not-awaited guard failed it.
  * @internal
  */
-export function noteUndecided(error: Error, test: RunnerTestCase | undefined): void {
+export function noteUndecided(error: Error, made: RunnerTestCase | undefined): void {
   const key = missKey(error)
+  const test = made ?? (state.tests.size === 1 ? [...state.tests.keys()][0] : undefined)
   if (!test) {
     state.outside.push(error)
     return
