@@ -5,9 +5,9 @@ import { isRubricateError, rootCause, UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { isThenable, outputText } from '../src/output'
 import type { RubricateRecord } from '../src/records'
+import { reportUndecided } from '../src/undecided-hooks'
 import { currentTest, testIdentity } from './current-test'
 import type { Evaluation } from './failure-message'
-import { markMissReported } from './reported-misses'
 
 type MatcherResult = { pass: boolean; message: () => string }
 type Fields = Partial<RubricateRecord> & Pick<RubricateRecord, 'status'>
@@ -110,14 +110,10 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     }
   } catch (error) {
     const root = rootCause(error)
-    const missKey = (root as { code?: unknown; key?: unknown }).key
-    if (
-      isRubricateError(root) &&
-      root.code === 'RUBRICATE_CASSETTE_MISS' &&
-      typeof missKey === 'string'
-    ) {
-      markMissReported(missKey)
-    }
+    // The failure thrown below may be caught (`test.fails`, a `try`, `.rejects`): the setup file
+    // hears of it all the same, and fails the test if its result does not show it. Not after a
+    // timeout or a cancel, which failed the test already.
+    if (!signal.signal?.aborted) reportUndecided(root)
     const code = isRubricateError(root) ? root.code : root instanceof Error ? root.name : 'Error'
     const message = root instanceof Error ? root.message : String(root)
     record({ status: 'error', error: { code, message }, outputPreview: text.slice(0, 200) })

@@ -1,6 +1,6 @@
 // rubricate/setup: the Vitest setup file. Registers the matchers, takes the plugin's options,
 // and follows each test so that judge calls, agent calls and loops know which test they belong to.
-import { afterAll, aroundEach, beforeEach, expect, inject } from 'vitest'
+import { afterAll, aroundEach, beforeEach, expect, inject, type RunnerTestCase } from 'vitest'
 import './augment'
 import { withCallContext } from '../src/call-context'
 import { startCassetteServer } from '../src/cassettes/agents/msw-server'
@@ -14,10 +14,11 @@ import {
 import { onRecord } from '../src/record-hooks'
 import type { RubricateRecord } from '../src/records'
 import { getState, stateSlot } from '../src/state'
+import { onUndecided } from '../src/undecided-hooks'
 import { currentTest, runInTest, testIdentity } from './current-test'
-import { takeReportedMisses } from './reported-misses'
 import { toPassScorer } from './to-pass-scorer'
 import { toSatisfyRubric } from './to-satisfy-rubric'
+import { closeTest, missKey, noteUndecided, openTest, takeFileUndecided } from './undecided-calls'
 
 expect.extend({ toSatisfyRubric, toPassScorer })
 
@@ -56,12 +57,51 @@ aroundEach(async (runTest, context) => {
   const test = testIdentity(task)
   // The session's own notion of the running test is only a fallback (one test at a time).
   session.setTest(test)
+  openTest(task)
+  let undecided: Error[]
   try {
     await runInTest(task, () => withCallContext({ test, signal: context.signal }, runTest))
   } finally {
     session.setTest(undefined)
+    undecided = closeTest(task)
   }
+  failIfUndecided(task, undecided)
 })
+
+// Every miss and judge error, wherever it is caught, counts against the test that made it (the
+// test whose code runs, else the only test running), or against the file outside any test.
+// Subscribed once per worker.
+stateSlot('setup-undecided-listener', () =>
+  onUndecided((error) => noteUndecided(error, currentTest())),
+)
+
+// A test whose calls could not be decided fails, unless its own failure already shows each error
+// (a matcher's throw that reached Vitest, or a client's that the test did not catch). Under
+// test.fails it fails in any case: Vitest turns a failure into a pass after every hook, so the
+// test stops being an expected failure, and fails with the reason.
+function failIfUndecided(task: RunnerTestCase, undecided: readonly Error[]): void {
+  if (undecided.length === 0) return
+  const underTestFails = task.fails === true
+  if (underTestFails) (task as { fails?: boolean | undefined }).fails = false
+  const shown =
+    !underTestFails && task.result?.state === 'fail'
+      ? (task.result.errors ?? []).map((error) => String(error.message ?? ''))
+      : []
+  const hidden = undecided.filter(
+    (error) => !shown.some((message) => message.includes(missKey(error) ?? error.message)),
+  )
+  if (hidden.length === 0) return
+  const code = (error: Error) => {
+    const { code } = error as { code?: unknown }
+    return typeof code === 'string' ? code : error.name
+  }
+  throw new Error(
+    messages.undecidedInTest(
+      underTestFails,
+      hidden.map((error) => ({ code: code(error), message: error.message })),
+    ),
+  )
+}
 
 // Loops run by the test (`runUntilComplete`) land in its `task.meta.rubricate`, one record per
 // loop: a later record of the same loop replaces the earlier one. Subscribed once per worker.
@@ -78,8 +118,8 @@ function recordLoop(record: RubricateRecord): void {
   else records.push(record)
 }
 
-// The error messages of the file's failed tests: a miss that failed its test (the agent's client
-// threw the HTTP 400 up to the test) was shown there, and is not repeated for the file.
+// The error messages of the file and its suites and tests: a miss thrown up to beforeAll was
+// shown there, and is not repeated for the file.
 interface FinishedTask {
   tasks?: readonly FinishedTask[] | undefined
   result?: { errors?: readonly { message?: unknown }[] | undefined } | undefined
@@ -92,25 +132,28 @@ function testErrorMessages(tasks: readonly FinishedTask[]): string[] {
 }
 
 // What the file did with cassettes goes into the file task's meta, so usage survives sharding and
-// --merge-reports. A replay miss that no assertion reported (an agent's model call answered with
-// an HTTP 400 that the code under test may have caught) fails the file.
+// --merge-reports. A miss or a judge error that no test answered for (made in beforeAll or at
+// module scope, and caught there) fails the file, as do cassette errors the agent's client got.
 // Vitest parses a hook's first parameter as a fixture list: it must be a destructuring pattern.
 // biome-ignore lint/correctness/noEmptyPattern: no fixtures are needed, only the file suite
 afterAll(async ({}, suite) => {
   await session.flush()
   const usage = session.takeUsage()
   ;(suite.meta as { rubricateCassettes?: typeof usage }).rubricateCassettes = usage
-  const reported = takeReportedMisses()
-  const failures = testErrorMessages(suite.tasks)
-  const unreported = usage.misses.filter(
-    (miss) => !reported.has(miss.key) && !failures.some((message) => message.includes(miss.key)),
+  const { outside, claimed } = takeFileUndecided()
+  const failures = testErrorMessages([suite])
+  const shown = (text: string) => failures.some((message) => message.includes(text))
+  const unreported = usage.misses.filter((miss) => !claimed.has(miss.key) && !shown(miss.key))
+  const judgeErrors = outside.filter(
+    (error) => missKey(error) === undefined && !shown(error.message),
   )
   const errors = session.takeErrors()
-  if (unreported.length > 0 || errors.length > 0) {
+  if (unreported.length > 0 || errors.length > 0 || judgeErrors.length > 0) {
     throw new Error(
       messages.cassetteFailuresInFile(
         unreported.map((miss) => miss.message),
         errors.map((error) => error.message),
+        judgeErrors.map((error) => error.message),
       ),
     )
   }

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url'
 import type { Vite } from 'vitest/node'
 import { removeStaleRunFolders } from '../src/cassettes/run/run-folders'
 import { defaultCassetteMode, parseCassetteMode, type RubricateConfig } from '../src/config'
+import { detectCi } from '../src/detect-ci'
+import { messages } from '../src/messages'
 import {
   PROVIDED_OPTIONS_KEY,
   serializePluginOptions,
@@ -23,6 +25,8 @@ export type RubricatePluginOptions = Omit<RubricateConfig, 'judge' | 'cassettes'
 const SETUP_FILE = fileURLToPath(new URL('./setup.js', import.meta.url))
 /** Test timeout in live modes, where a judge call may take seconds. */
 const LIVE_TEST_TIMEOUT = 60_000
+/** Vitest's own default test timeout (Node), which nobody changed when the timeout still has it. */
+const VITEST_TEST_TIMEOUT = 5_000
 
 /**
  * The rubricate Vitest plugin: puts `rubricate/setup` first in `setupFiles`, passes its options to
@@ -41,6 +45,7 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
   // One id per Vitest run, shared by every project and worker.
   const runId = randomUUID()
   let started = false
+  let timeoutUnset = false
   return {
     name: 'rubricate',
     config(userConfig) {
@@ -49,7 +54,8 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
       const cassettes = resolve(root, options.cassettes?.dir ?? '__cassettes__')
       const ignored = (path: string): boolean =>
         path === cassettes || path.startsWith(`${cassettes}${sep}`)
-      const raiseTimeout = userConfig.test?.testTimeout === undefined && mayGoLive(options)
+      timeoutUnset = userConfig.test?.testTimeout === undefined
+      const raiseTimeout = timeoutUnset && mayGoLive(options)
       return {
         server: { watch: { ignored: [ignored] } },
         ...(raiseTimeout ? { test: { testTimeout: LIVE_TEST_TIMEOUT } } : {}),
@@ -58,16 +64,34 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
     configureVitest({ project, vitest }) {
       // First, so that the user's own setup files (their msw server, configureRubricate) run
       // after rubricate's matchers and msw listeners are in place.
+      // An explicit -u, as Vitest reads it for snapshots ('all' only with -u, also on CI).
+      const updateSnapshots = vitest.config.snapshotOptions.updateSnapshot === 'all'
       if (!started) {
         started = true
         removeStaleRunFolders(project.config.root)
+        // Said once, before the run: re-recording goes live, which a replaying CI never does.
+        if (updateSnapshots && chosenMode(options) === undefined) {
+          const ci = detectCi(process.env)
+          vitest.logger.log(messages.cassettesReRecorded(ci.provider, ci.ci))
+        }
+      }
+      // -u is known only here (the config hook does not see Vitest's command line): a run that
+      // records because of it goes live, on CI too, and gets the live timeout, unless one was set
+      // in the config or on the command line.
+      if (
+        updateSnapshots &&
+        timeoutUnset &&
+        chosenMode(options) === undefined &&
+        project.config.testTimeout === VITEST_TEST_TIMEOUT
+      ) {
+        project.config.testTimeout = LIVE_TEST_TIMEOUT
       }
       const setupFiles = project.config.setupFiles
       if (!setupFiles.includes(SETUP_FILE)) setupFiles.unshift(SETUP_FILE)
       const provided = serializePluginOptions(options, {
         root: project.config.root,
         runId,
-        updateSnapshots: vitest.config.snapshotOptions.updateSnapshot === 'all',
+        updateSnapshots,
       })
       ;(project.provide as (key: string, value: unknown) => void)(PROVIDED_OPTIONS_KEY, provided)
       // Once per run, whatever the number of projects (DESIGN 9).
@@ -79,11 +103,15 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
 // Judge calls may go live unless the run replays: the environment, then the plugin's mode, then
 // the default (replay on CI). `-u` means record, which is live too.
 function mayGoLive(options: RubricatePluginOptions): boolean {
-  const fromEnv = process.env.RUBRICATE_CASSETTES?.trim()
-  const mode = fromEnv
-    ? parseCassetteMode(fromEnv, 'RUBRICATE_CASSETTES')
-    : (options.cassettes?.mode ?? defaultCassetteMode(process.env, false))
+  const mode = chosenMode(options) ?? defaultCassetteMode(process.env, false)
   return mode !== 'replay'
+}
+
+// The mode set in the environment or in the plugin's options, which -u and CI do not change.
+function chosenMode(options: RubricatePluginOptions): string | undefined {
+  const fromEnv = process.env.RUBRICATE_CASSETTES?.trim()
+  if (fromEnv) return parseCassetteMode(fromEnv, 'RUBRICATE_CASSETTES')
+  return options.cassettes?.mode
 }
 
 export default rubricate

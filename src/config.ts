@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { type CiDetection, detectCi } from './detect-ci'
 import { parseDuration } from './duration'
 import { NoJudgeError, UsageError } from './errors'
 import { rejectUnknownKeys } from './known-keys'
@@ -36,7 +37,7 @@ export interface ModelPrice {
 
 /** Cassette options, set in the plugin or with `configureRubricate`. */
 export interface CassetteOptions {
-  /** Default: `replay` when `CI` is set, `record` under `vitest -u`, else `auto`. */
+  /** Default: `record` under `vitest -u` (also on CI), else `replay` on CI, else `auto`. */
   mode?: CassetteMode | undefined
   /** Folder of cassette files, relative to the project root. Default `'__cassettes__'`. */
   dir?: string | undefined
@@ -82,6 +83,8 @@ export interface ResolvedConfig {
   cassettes: {
     mode: CassetteMode
     modeSource: ConfigSource
+    /** CI as detected in the environment the configuration was resolved from. */
+    ci: CiDetection
     dir: string
     match: (string | RegExp)[]
     redact: ((entry: any) => any) | undefined
@@ -141,6 +144,8 @@ export function resolveConfig(
     callSite.cassettes,
     env.RUBRICATE_JUDGE,
     env.RUBRICATE_CASSETTES,
+    // A provider's variable (JENKINS_URL...) is read only when no resolution is reused: like
+    // Vitest, which reads them once, rubricate takes them as fixed for the run.
     env.CI,
     layers.configured,
     layers.plugin,
@@ -182,13 +187,15 @@ function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedC
     return undefined
   }
   const mode = pick((c) => c.cassettes?.mode)
+  const ci = detectCi(env)
   const root = state.run.root ?? process.cwd()
   const dir = pick((c) => c.cassettes?.dir)?.value ?? '__cassettes__'
   return {
     judge: pick((c) => c.judge),
     cassettes: {
-      mode: mode?.value ?? defaultCassetteMode(env, state.run.updateSnapshots),
+      mode: mode?.value ?? defaultMode(ci, state.run.updateSnapshots),
       modeSource: mode?.source ?? 'default',
+      ci,
       dir: isAbsolute(dir) ? dir : resolve(root, dir),
       match: pick((c) => c.cassettes?.match)?.value ?? [],
       redact: pick((c) => c.cassettes?.redact)?.value,
@@ -217,17 +224,21 @@ export function resolveJudge(
 }
 
 /**
- * The cassette mode when nobody chose one: `replay` on CI (`CI` set to anything but `false`/`0`),
- * `record` under `vitest -u`, else `auto`.
+ * The cassette mode when nobody chose one: `record` under an explicit `vitest -u`, also on CI
+ * (Vitest's rule for snapshots); else `replay` on CI, detected as Vitest detects it (`CI`, or a
+ * provider's variable such as `JENKINS_URL`; `CI=false`/`0` opts out); else `auto`.
  * @internal
  */
 export function defaultCassetteMode(
   env: NodeJS.ProcessEnv,
   updateSnapshots: boolean,
 ): CassetteMode {
-  const ci = env.CI
-  if (ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0') return 'replay'
+  return defaultMode(detectCi(env), updateSnapshots)
+}
+
+function defaultMode(ci: CiDetection, updateSnapshots: boolean): CassetteMode {
   if (updateSnapshots) return 'record'
+  if (ci.ci) return 'replay'
   return 'auto'
 }
 

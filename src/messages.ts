@@ -114,6 +114,10 @@ export const messages = {
     format(
       `${where} is ${show(value)}, which is not a cassette mode. Use one of ${list(['replay', 'auto', 'record', 'off'])}.`,
     ),
+  cassettesReRecorded: (ciProvider: string | undefined, onCi: boolean): string =>
+    format(
+      `vitest runs with -u, so cassettes are re-recorded${onCi ? ` on CI${ciProvider ? ` (${ciProvider})` : ''} too` : ''}: every judge and agent call goes live and replaces its recorded reply. Run without -u to replay them, or set RUBRICATE_CASSETTES to choose a mode.`,
+    ),
   invalidChoice: (where: string, value: unknown, choices: readonly string[]): string =>
     format(`${where} is ${show(value)}, which is not supported. Use one of ${list(choices)}.`),
   unknownOption: (
@@ -201,7 +205,11 @@ export const messages = {
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
 
-  cassetteFailuresInFile: (misses: readonly string[], errors: readonly string[]): string =>
+  cassetteFailuresInFile: (
+    misses: readonly string[],
+    errors: readonly string[],
+    judgeErrors: readonly string[] = [],
+  ): string =>
     format(
       [
         `This test file fails: ${[
@@ -211,6 +219,9 @@ export const messages = {
           errors.length > 0
             ? `${errors.length} cassette error${errors.length === 1 ? '' : 's'} occurred`
             : '',
+          judgeErrors.length > 0
+            ? `${judgeErrors.length} judge call${judgeErrors.length === 1 ? '' : 's'} failed`
+            : '',
         ]
           .filter(Boolean)
           .join(
@@ -218,6 +229,21 @@ export const messages = {
           )}, and the code under test may have caught the error it got, so no test failed for it.`,
         ...misses,
         ...errors,
+        ...judgeErrors,
+      ].join('\n\n'),
+    ),
+  undecidedInTest: (
+    underTestFails: boolean,
+    errors: readonly { code: string; message: string }[],
+  ): string =>
+    format(
+      [
+        `This test fails: ${errors.length === 1 ? 'a call' : `${errors.length} calls`} made during it could not be decided (${[...new Set(errors.map((error) => error.code))].join(', ')}), ${
+          underTestFails
+            ? 'and test.fails expects a verdict of fail: an undecided verdict is neither a pass nor a fail, so it never counts as the expected failure.'
+            : 'and the error was caught (by the code under test, a try/catch or .rejects), so nothing else failed for it. An undecided verdict is never a pass.'
+        } Fix each one as it says:`,
+        ...errors.map((error) => error.message),
       ].join('\n\n'),
     ),
   // matcher failure messages (rendered under the matcher hint)

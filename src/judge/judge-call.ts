@@ -11,6 +11,7 @@ import type {
   StructuredOutputMode,
   TokenUsage,
 } from '../records'
+import { reportUndecided } from '../undecided-hooks'
 import { callSignal, raceAbort } from './call-signal'
 import { cached } from './cassette-bridge'
 import { chooseAnswer } from './choose-answer'
@@ -103,6 +104,10 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
     return { ...result, call: finish('success') }
   } catch (error) {
     finish('failed')
+    // A scorer run by the agent's code, or a loop's check, may catch it: the test still hears of
+    // it. Not an abort: the caller ended the call (a timeout fails the test by itself, a loop's
+    // check deadline is the loop's to count).
+    if (!signal.aborted) reportUndecided(error)
     throw error
   }
 }

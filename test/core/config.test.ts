@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, resetRubricateConfig } from '../../src'
+import { modeReason } from '../../src/cassettes/exchange/cassette-mode'
 import { defaultCassetteMode, resolveConfig, resolveJudge, setPluginConfig } from '../../src/config'
 import { getState } from '../../src/state'
 
@@ -67,15 +68,45 @@ test('cassette mode follows the same precedence, field by field', () => {
   })
 })
 
-test('the default mode is replay on CI, record under -u, auto otherwise', () => {
+test('the default mode is record under -u (also on CI), replay on CI, auto otherwise', () => {
   expect(defaultCassetteMode({ CI: 'true' }, false)).toBe('replay')
-  expect(defaultCassetteMode({ CI: '1' }, true)).toBe('replay')
+  // Vitest's rule for snapshots: an explicit -u updates, also on CI.
+  expect(defaultCassetteMode({ CI: '1' }, true)).toBe('record')
+  expect(defaultCassetteMode({ JENKINS_URL: 'https://jenkins.example/' }, true)).toBe('record')
   expect(defaultCassetteMode({ CI: 'false' }, false)).toBe('auto')
   expect(defaultCassetteMode({ CI: '0' }, false)).toBe('auto')
   expect(defaultCassetteMode({}, true)).toBe('record')
   expect(defaultCassetteMode({}, false)).toBe('auto')
   getState().run.updateSnapshots = true
   expect(resolveConfig({}, {}).cassettes).toMatchObject({ mode: 'record', modeSource: 'default' })
+})
+
+test('CI providers that set no CI variable replay too, as Vitest counts them as CI; CI=false or 0 opts out', () => {
+  for (const env of [
+    { JENKINS_URL: 'https://jenkins.example/' },
+    { SYSTEM_TEAMFOUNDATIONCOLLECTIONURI: 'https://dev.azure.example/org/' },
+    { TEAMCITY_VERSION: '2025.1' },
+    { bamboo_planKey: 'PROJ-PLAN' },
+  ]) {
+    expect(defaultCassetteMode(env, false)).toBe('replay')
+    expect(defaultCassetteMode({ ...env, CI: 'false' }, false)).toBe('auto')
+    expect(defaultCassetteMode({ ...env, CI: '0' }, false)).toBe('auto')
+  }
+  // A hosting platform's own variable (a Vercel preview build) is not CI, as for Vitest.
+  expect(defaultCassetteMode({ VERCEL: '1' }, false)).toBe('auto')
+})
+
+test('the miss message names the detected CI provider as the reason for replay', () => {
+  const reason = (env: NodeJS.ProcessEnv) => modeReason(resolveConfig({}, env))
+  expect(reason({ CI: 'true' })).toBe('CI is set')
+  expect(reason({ JENKINS_URL: 'https://jenkins.example/' })).toBe(
+    'CI detected: jenkins, from JENKINS_URL',
+  )
+  expect(reason({ CI: 'true', GITHUB_ACTIONS: 'true' })).toBe(
+    'CI detected: github_actions, from GITHUB_ACTIONS',
+  )
+  getState().run.updateSnapshots = true
+  expect(reason({ TEAMCITY_VERSION: '2025.1' })).toBe('vitest runs with -u')
 })
 
 test('an invalid RUBRICATE_CASSETTES value is an error that lists the four modes', () => {

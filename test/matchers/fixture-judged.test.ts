@@ -130,7 +130,7 @@ test('a record run, then an offline replay run with CI=true, give the same verdi
   }
 })
 
-test('in replay mode a miss fails its assertion, and a miss the code under test swallowed fails the file, once', async () => {
+test('in replay mode a miss fails its assertion, and a miss the code under test swallowed fails the test that made it, once', async () => {
   const dir = await copyFixture('judged-esm')
   try {
     await writeFile(
@@ -169,20 +169,25 @@ test('an agent whose miss fails the test', async () => {
       /^CassetteMissError: expect\(output\)\.toSatisfyRubric\(criteria\)\n\nThis assertion could not be decided, so it fails with or without \.not \(RUBRICATE_CASSETTE_MISS\):\n\[rubricate\] /,
     )
     expect(miss).toContain('RUBRICATE_CASSETTES=auto npx vitest run')
-    // The swallowed miss fails the file, once, and the reported one is not repeated there.
-    const file = failureBlock(run.stderr, 'unrecorded.test.ts [ unrecorded.test.ts ]')
-    expect(file).toMatch(
-      /^Error: \[rubricate\] This test file fails: 2 model calls had no cassette to replay, and the code under test may have caught the error it got, so no test failed for it\.\n\n\[rubricate\] /,
-    )
-    expect(file).toContain('a scorer whose miss is caught')
-    expect(file).toContain('an agent whose miss is caught')
-    expect(file).toContain('gpt-agent')
-    expect(file).not.toContain('a rubric with no cassette')
+    // A swallowed miss fails the test that made the call, with the miss and its record command;
+    // the file does not fail for it too.
+    for (const name of ['a scorer whose miss is caught', 'an agent whose miss is caught']) {
+      const swallowed = failureBlock(run.stderr, `unrecorded.test.ts > ${name}`)
+      expect(swallowed).toMatch(
+        /^Error: \[rubricate\] This test fails: a call made during it could not be decided \(RUBRICATE_CASSETTE_MISS\), and the error was caught /,
+      )
+      expect(swallowed).toContain(
+        `RUBRICATE_CASSETTES=auto npx vitest run unrecorded.test.ts -t "${name}"`,
+      )
+    }
+    expect(run.stderr).not.toContain('This test file fails')
     // A miss that reached the test as the client's error failed that test, and is not repeated.
-    expect(
-      failureBlock(run.stderr, 'unrecorded.test.ts > an agent whose miss fails the test'),
-    ).toMatch(/^Error: 400 \[rubricate\] Cassette miss: /)
-    expect(file).not.toContain('an agent whose miss fails the test')
+    const failed = failureBlock(
+      run.stderr,
+      'unrecorded.test.ts > an agent whose miss fails the test',
+    )
+    expect(failed).toMatch(/^Error: 400 \[rubricate\] Cassette miss: /)
+    expect(failed).not.toContain('This test fails')
   } finally {
     await removeCopy(dir)
   }

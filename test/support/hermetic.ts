@@ -2,13 +2,16 @@
 // environment, and must never reach an address outside loopback.
 import './loopback-guard.mjs'
 import { afterAll } from 'vitest'
+import { CI_VARIABLES } from '../../src/detect-ci'
 import { removeTempDirs } from './temp-dir'
 
 afterAll(removeTempDirs)
 
 for (const name of Object.keys(process.env)) {
   if (
-    name === 'CI' ||
+    // CI_VARIABLES: `CI` and the variables of CI providers (JENKINS_URL...), which make the
+    // default cassette mode replay as `CI` does.
+    CI_VARIABLES.includes(name) ||
     name.startsWith('RUBRICATE_') ||
     name.startsWith('OPENAI_') ||
     name === 'GITHUB_STEP_SUMMARY'

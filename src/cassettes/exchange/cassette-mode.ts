@@ -30,7 +30,11 @@ export function isRecordableStatus(status: number): boolean {
   return (status >= 200 && status < 300) || status === 400 || status === 404 || status === 422
 }
 
-/** Why the mode is what it is, for messages: `CI is set`, `RUBRICATE_CASSETTES=replay`... @internal */
+/**
+ * Why the mode is what it is, for messages: `CI is set`, `CI detected: jenkins, from JENKINS_URL`,
+ * `RUBRICATE_CASSETTES=replay`...
+ * @internal
+ */
 export function modeReason(config: ResolvedConfig): string {
   const { mode, modeSource } = config.cassettes
   switch (modeSource) {
@@ -42,11 +46,11 @@ export function modeReason(config: ResolvedConfig): string {
       return 'set with configureRubricate'
     case 'plugin':
       return 'set in the plugin options'
-    default:
-      return mode === 'replay'
-        ? 'CI is set'
-        : mode === 'record'
-          ? 'vitest runs with -u'
-          : 'the default'
+    default: {
+      const { ci } = config.cassettes
+      if (mode === 'record') return 'vitest runs with -u'
+      if (mode !== 'replay') return 'the default'
+      return ci.provider ? `CI detected: ${ci.provider}, from ${ci.variable}` : 'CI is set'
+    }
   }
 }

@@ -6,6 +6,7 @@ import { usageOf } from '../../judge/price-table'
 import { messages } from '../../messages'
 import { testLabel } from '../../paths'
 import type { TestIdentity } from '../../records'
+import { reportUndecided } from '../../undecided-hooks'
 import { findSecret, redactJson, redactText, redactUrl } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
 import { cassetteSession } from '../run/cassette-session'
@@ -103,6 +104,8 @@ export async function runExchange(input: ExchangeInput): Promise<Response> {
       promptVersion: input.promptVersion,
     })
     cassetteSession().recordMiss(record)
+    // Told before it is thrown: the agent's client or the code under test may swallow it.
+    reportUndecided(error)
     throw error
   }
   let settle = () => {}

@@ -1,0 +1,55 @@
+import type { RunnerTestCase } from 'vitest'
+import { stateSlot } from '../src/state'
+
+// The undecided calls (misses, judge errors, undecided assertions) of each running test, and of
+// the file outside any test (beforeAll, module scope). The setup file fails a test whose own
+// failure does not show them, and the file for the ones no test made.
+const state = stateSlot('vitest-undecided-calls', () => ({
+  tests: new Map<RunnerTestCase, Error[]>(),
+  outside: [] as Error[],
+  /** Miss keys made by a test: that test answers for them, not the file. */
+  claimed: new Set<string>(),
+}))
+
+/** Start collecting for `test` (one attempt of it). @internal */
+export function openTest(test: RunnerTestCase): void {
+  state.tests.set(test, [])
+}
+
+/** What `test` collected since {@link openTest}; it collects no more. @internal */
+export function closeTest(test: RunnerTestCase): Error[] {
+  const errors = state.tests.get(test) ?? []
+  state.tests.delete(test)
+  return errors
+}
+
+/**
+ * Note an undecided call of `test` (the test whose code made it; when the call lost track of its
+ * test, the only test running), or of the file when there is none. A call of a test that has
+ * already finished is dropped: the not-awaited guard failed it.
+ * @internal
+ */
+export function noteUndecided(error: Error, made: RunnerTestCase | undefined): void {
+  const key = missKey(error)
+  const test = made ?? (state.tests.size === 1 ? [...state.tests.keys()][0] : undefined)
+  if (!test) {
+    state.outside.push(error)
+    return
+  }
+  if (key !== undefined) state.claimed.add(key)
+  state.tests.get(test)?.push(error)
+}
+
+/** The file's undecided calls outside tests, and the miss keys tests answered for, then forgotten. @internal */
+export function takeFileUndecided(): { outside: Error[]; claimed: Set<string> } {
+  const taken = { outside: state.outside, claimed: new Set(state.claimed) }
+  state.outside = []
+  state.claimed.clear()
+  return taken
+}
+
+/** The cassette key of a miss, which every message about it quotes. @internal */
+export function missKey(error: Error): string | undefined {
+  const { code, key } = error as { code?: unknown; key?: unknown }
+  return code === 'RUBRICATE_CASSETTE_MISS' && typeof key === 'string' ? key : undefined
+}
