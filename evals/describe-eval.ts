@@ -56,7 +56,8 @@ export function describeEval<Row extends EvalRow = EvalRow, Output = unknown>(
     // The file being collected: a relative data path is resolved against its folder.
     const rows = await loadRows(checked.data, expect.getState().testPath)
     const names = rowNames(rows)
-    const results: { index: number; name: string; record: EvalRowRecord }[] = []
+    // By row: a retried or repeated row counts once, with its last outcome.
+    const results = new Map<number, { index: number; name: string; record: EvalRowRecord }>()
     const testOptions = {
       ...(checked.concurrent ? { concurrent: true } : {}),
       ...(checked.timeout !== undefined ? { timeout: checked.timeout } : {}),
@@ -68,7 +69,7 @@ export function describeEval<Row extends EvalRow = EvalRow, Output = unknown>(
         const outcome = await runRow(plan, context)
         ;(context.task.meta as { rubricateEvalRow?: EvalRowRecord }).rubricateEvalRow =
           outcome.record
-        results.push({ index, name: rowName, record: outcome.record })
+        results.set(index, { index, name: rowName, record: outcome.record })
         if ('error' in outcome) throw outcome.error
       })
     })
@@ -76,9 +77,9 @@ export function describeEval<Row extends EvalRow = EvalRow, Output = unknown>(
     // meta, so the reporter prints it and a merged run of shards still has it.
     // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a hook's first parameter as fixtures
     afterAll(({}, suite) => {
-      if (results.length === 0) return
-      results.sort((a, b) => a.index - b.index)
-      const record = summariseSuite(name, results, checked.plan.passRate, checked.plan.trials)
+      if (results.size === 0) return
+      const rows = [...results.values()].sort((a, b) => a.index - b.index)
+      const record = summariseSuite(name, rows, checked.plan.passRate, checked.plan.trials)
       ;(suite.meta as { rubricateEval?: typeof record }).rubricateEval = record
       // With a gate of 1 every failing row already failed its own test; saying it again here
       // would only repeat them.
