@@ -3,7 +3,7 @@ import { defineConfig, type Options } from 'tsup'
 // Two builds. ESM holds every entry and shares chunks between them, so a worker that loads
 // `rubricate/setup` and `rubricate` gets one copy of the core. CJS holds only the entries that a
 // CommonJS `vitest.config` may load (Vite loads the config of a non-module package as CommonJS);
-// `setup` and `matchers` import `vitest`, which cannot be required, so they are ESM only.
+// `setup`, `matchers` and `evals` import `vitest`, which cannot be required, so they are ESM only.
 const shared = {
   target: 'node20',
   platform: 'node',
@@ -22,6 +22,7 @@ const config: Options[] = [
       reporter: 'reporters/index.ts',
       setup: 'matchers/setup.ts',
       matchers: 'matchers/index.ts',
+      evals: 'evals/index.ts',
       cli: 'src/cli/cli.ts',
     },
     format: ['esm'],

@@ -2,6 +2,7 @@
 // cassette usage) from Vitest's task trees. Everything comes from meta, so a run merged from
 // shards (`--merge-reports`) yields the same report as one run.
 import { relative } from 'node:path'
+import type { EvalRowRecord, EvalSuiteRecord } from '../src/eval-records'
 import type { CassetteUsageRecord, RubricateRecord } from '../src/records'
 
 /** The parts of a Vitest runner task that the report reads (structural, so tests can build one). */
@@ -12,6 +13,10 @@ export interface TaskLike {
   meta?: {
     rubricate?: RubricateRecord[] | undefined
     rubricateCassettes?: CassetteUsageRecord | undefined
+    /** On a `describeEval` suite: its gate and scores. */
+    rubricateEval?: EvalSuiteRecord | undefined
+    /** On a `describeEval` row's test: the row's verdict. */
+    rubricateEvalRow?: EvalRowRecord | undefined
   }
   result?: { state?: string | undefined } | undefined
   tasks?: TaskLike[] | undefined
@@ -42,9 +47,19 @@ export interface FileReport {
   cassettes?: CassetteUsageRecord | undefined
 }
 
+/** One `describeEval` suite of a run, with the file it is in. */
+export interface EvalSuiteReport extends EvalSuiteRecord {
+  /** Relative to the project root, with forward slashes. */
+  file: string
+  /** `describe > eval`, when the eval is nested in other suites. */
+  fullName: string
+}
+
 /** Everything rubricate recorded in a run, plus the facts about skipped tests. */
 export interface RunReport {
   files: FileReport[]
+  /** The `describeEval` suites that ran, in file order; absent when there were none. */
+  evals?: EvalSuiteReport[] | undefined
   /** Tests that did not run (skip, todo, .only elsewhere, -t), over all files. */
   skippedTests: number
 }
@@ -56,12 +71,22 @@ export interface RunReport {
  */
 export function collectRun(files: readonly FileTaskLike[], root: string): RunReport {
   const reports: FileReport[] = []
+  const evals: EvalSuiteReport[] = []
   let skippedTests = 0
   for (const file of files) {
     const tests: TestReport[] = []
+    const fileName = relative(root, file.filepath).split('\\').join('/')
     const visit = (task: TaskLike, path: string[]): void => {
       for (const child of task.tasks ?? []) {
         if (child.type === 'suite') {
+          const suiteEval = child.meta?.rubricateEval
+          if (suiteEval) {
+            evals.push({
+              ...suiteEval,
+              file: fileName,
+              fullName: [...path, child.name].join(' > '),
+            })
+          }
           visit(child, [...path, child.name])
           continue
         }
@@ -82,7 +107,7 @@ export function collectRun(files: readonly FileTaskLike[], root: string): RunRep
     const cassettes = file.meta?.rubricateCassettes
     if (tests.length === 0 && !cassettes) continue
     reports.push({
-      file: relative(root, file.filepath).split('\\').join('/'),
+      file: fileName,
       ...(file.projectName ? { project: file.projectName } : {}),
       tests,
       ...(cassettes ? { cassettes } : {}),
@@ -91,7 +116,8 @@ export function collectRun(files: readonly FileTaskLike[], root: string): RunRep
   reports.sort((a, b) =>
     a.file === b.file ? (a.project ?? '').localeCompare(b.project ?? '') : a.file < b.file ? -1 : 1,
   )
-  return { files: reports, skippedTests }
+  evals.sort((a, b) => (a.file === b.file ? 0 : a.file < b.file ? -1 : 1))
+  return { files: reports, skippedTests, ...(evals.length > 0 ? { evals } : {}) }
 }
 
 /** Every record of a run, in file and test order. @internal */

@@ -1,9 +1,11 @@
 // Pure: the run summary's lines, titled and aligned like Vitest's own summary block.
 import { type Colors, figures } from './figures'
+import { evalSummaryRows } from './render-eval'
 import type { RunSummary } from './run-summary'
 
 /**
- * The summary lines: `Rubric` (assertions, criteria), `Judge` (calls by source, tokens, cost) and,
+ * The summary lines: one `Eval` per `describeEval` suite (rows passed, rate, gate, mean scores),
+ * `Rubric` (assertions, criteria), `Judge` (calls by source, tokens, cost) and,
  * when there is something to say, `Cassettes` (misses, entries unused by a complete run). Nothing
  * when the run made no rubricate assertion and has nothing to say about cassettes.
  * @internal
@@ -14,7 +16,7 @@ export function renderSummary(summary: RunSummary, c: Colors): string[] {
 
 /** The summary as `[title, text]` rows, for the terminal and for Markdown. @internal */
 export function summaryRows(summary: RunSummary, c: Colors): [title: string, text: string][] {
-  const lines: [string, string][] = []
+  const lines: [string, string][] = summary.evals ? evalSummaryRows(summary.evals, c) : []
   const sep = c.dim(` ${figures.dot} `)
   const { assertions, criteria, judge, cassettes } = summary
   if (assertions.total > 0) {

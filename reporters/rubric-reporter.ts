@@ -12,11 +12,13 @@ import type {
   Vitest,
 } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
+import type { EvalRowRecord } from '../src/eval-records'
 import { ANNOTATION_TYPE } from '../src/record-annotations'
 import type { RubricateRecord } from '../src/records'
 import { annotateTest } from './annotate-test'
 import { testRecords } from './collect-run'
 import { colorsFor } from './figures'
+import { renderEvalRow } from './render-eval'
 import { renderRecords } from './render-record'
 import { renderSummary } from './render-summary'
 import { type FinishedRun, type RubricOutputOptions, RunOutputs } from './run-outputs'
@@ -110,7 +112,11 @@ export class RubricReporter extends DefaultReporter {
       this.renderSucceed = renderSucceed
     }
     const indent = ` ${'  '.repeat(depth(test))}  `
-    for (const line of renderRecords(records, { indent, colors: colorsFor(1) })) this.log(line)
+    const colors = colorsFor(1)
+    const row = (test.meta() as { rubricateEvalRow?: EvalRowRecord | undefined }).rubricateEvalRow
+    const rowLine = row ? renderEvalRow(row, colors) : undefined
+    if (rowLine) this.log(`${indent}${rowLine}`)
+    for (const line of renderRecords(records, { indent, colors })) this.log(line)
   }
 
   protected override printTestSuite(testSuite: TestSuite): void {

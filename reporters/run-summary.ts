@@ -3,10 +3,12 @@
 import type { ModelPrice } from '../src/config'
 import { estimateCost } from '../src/judge/price-table'
 import type { CassetteMissRecord } from '../src/records'
-import { allRecords, type RunReport } from './collect-run'
+import { allRecords, type EvalSuiteReport, type RunReport } from './collect-run'
 
 /** The run summary as data; the JSON report holds it as is. */
 export interface RunSummary {
+  /** The `describeEval` suites: rows passed, rate, gate, mean score per scorer. Absent without any. */
+  evals?: EvalSuiteReport[] | undefined
   assertions: { total: number; passed: number; failed: number; errored: number }
   criteria: { total: number; met: number; requiredUnmet: number; optionalUnmet: number }
   judge: {
@@ -89,6 +91,7 @@ export function summariseRun(
     for (const miss of file.cassettes.misses) misses.push({ ...miss, file: file.file })
   }
   return {
+    ...(report.evals ? { evals: report.evals } : {}),
     assertions,
     criteria,
     judge,

@@ -22,6 +22,12 @@ export interface CallContext {
   signal?: AbortSignal | undefined
   /** Cassette mode chosen at the call site (`{ cassettes: 'off' }`). */
   cassetteMode?: CassetteMode | undefined
+  /**
+   * The trial of a `describeEval` row run several times (`trials` > 1), from 1. Folded into the
+   * cassette key, so that each trial's calls are recorded apart and replay as they were; unset
+   * otherwise, so that no other key changes.
+   */
+  trial?: number | undefined
   /** Version of the prompt template that produced the request, stored in judge cassettes. */
   promptVersion?: string | undefined
   /** Told about every HTTP exchange of the current judge call (SDK retries included). */

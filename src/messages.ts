@@ -75,6 +75,12 @@ function tally(counts: Record<string, number>): string {
   return parts.length ? parts.join(' · ') : 'none'
 }
 
+/** `0.9` as `90%`, `11 / 12` as `91.7%`. @internal */
+export function percent(share: number): string {
+  const value = Math.round(share * 1000) / 10
+  return `${value}%`
+}
+
 function list(values: readonly string[]): string {
   return values.map((v) => `"${v}"`).join(', ')
 }
@@ -204,6 +210,80 @@ export const messages = {
     ),
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
+
+  // describeEval
+  evalNeedsName: (value: unknown): string =>
+    format(`describeEval() expects a name (a non-empty string) first, but got ${show(value)}.`),
+  evalBadData: (value: unknown): string =>
+    format(
+      `describeEval() option "data" must be a list of rows, a function that returns one (sync or async), or the path of a .json, .jsonl or .csv file, but is ${show(value)}.`,
+    ),
+  evalDataFileType: (file: string): string =>
+    format(
+      `describeEval() cannot read the data file "${file}": its name must end in .json, .jsonl or .csv. Rename it, or load it yourself and pass the rows as "data".`,
+    ),
+  evalDataFileUnreadable: (file: string, reason: string): string =>
+    format(
+      `describeEval() could not read the data file "${file}": ${reason}. A relative path is resolved against the test file's folder.`,
+    ),
+  evalDataFileInvalid: (file: string, where: string, reason: string): string =>
+    format(`describeEval() could not parse the data file "${file}" (${where}): ${reason}.`),
+  evalBadRow: (source: string, index: number, value: unknown): string =>
+    format(
+      `describeEval(): row ${index + 1} of ${source} is ${show(value)}, not an object. Each row is an object such as { input, expected?, name? }.`,
+    ),
+  evalNoRows: (source: string): string =>
+    format(
+      `describeEval(): ${source} holds no rows, so there is nothing to evaluate. Add at least one row.`,
+    ),
+  evalTaskNotFunction: (value: unknown): string =>
+    format(
+      `describeEval() option "task" must be a function of the row that returns the output to judge, but is ${show(value)}.`,
+    ),
+  evalNothingJudges: (): string =>
+    format(
+      'describeEval() got neither "criteria" nor "scorers", so nothing would judge the outputs. Pass a rubric as "criteria", scorers as "scorers", or both.',
+    ),
+  evalBadCriteria: (value: unknown): string =>
+    format(
+      `describeEval() option "criteria" must be a rubric (a string, a list of criteria, or a rubric scorer) or a function of the row that returns one, but is ${show(value)}.`,
+    ),
+  evalBadScorer: (index: number, value: unknown): string =>
+    format(
+      `describeEval() option "scorers": item ${index + 1} is ${show(value)}. A scorer is one from createScorer() or createRubricScorer(), or a function ({ input, output, expected }) => number | { score, metadata? } | null.`,
+    ),
+  evalBadRate: (option: string, value: unknown): string =>
+    format(
+      `describeEval() option "${option}" must be a number from 0 to 1 (the share that must pass), but is ${show(value)}.`,
+    ),
+  evalBadThreshold: (value: unknown): string =>
+    format(`describeEval() option "threshold" must be a finite number, but is ${show(value)}.`),
+  evalScorerNoScore: (id: string, value: unknown): string =>
+    format(
+      `describeEval(): the scorer "${id}" returned ${show(value)}. A scorer function returns a number, { score: number, metadata? }, or null to skip the row.`,
+    ),
+  evalRowUnscored: (row: string): string =>
+    format(
+      `describeEval(): every scorer skipped the row "${row}" (returned null), so it was not judged at all. An unjudged row is neither a pass nor a fail: give it a scorer that applies, or remove it from the data.`,
+    ),
+  evalNeedsSetup: (): string =>
+    format(
+      "describeEval() judges rows with rubricate's matchers, which are not registered in this run. Add the plugin (plugins: [rubricate()] in vitest.config) or list 'rubricate/setup' in test.setupFiles.",
+    ),
+  evalRowTrialsFailed: (passed: number, trials: number, trialPassRate: number): string =>
+    format(
+      `The row passed ${passed} of ${trials} trials, under its trial pass rate of ${percent(trialPassRate)}. Each failing trial is listed above; the first one's failure follows.`,
+    ),
+  evalGateUnmet: (
+    name: string,
+    passed: number,
+    rows: number,
+    passRate: number,
+    failedRows: readonly string[],
+  ): string =>
+    format(
+      `The eval "${name}" fails its gate: ${passed} of ${rows} rows passed (${percent(rows === 0 ? 0 : passed / rows)}), under the pass rate of ${percent(passRate)}. Failed rows: ${failedRows.map((row) => `"${row}"`).join(', ')}. Fix the task or the data, or lower "passRate" if this share is acceptable.`,
+    ),
 
   cassetteFailuresInFile: (
     misses: readonly string[],

@@ -5,6 +5,7 @@
 import { type FakeOpenAI, type FakeRequest, fakeReply, startFakeOpenAI } from 'rubricate/testing'
 import codeWriting from '../code-writing/code-writing.rules'
 import customScorer from '../custom-scorer/custom-scorer.rules'
+import datasetEval from '../dataset-eval/dataset-eval.rules'
 import failing from '../failing/failing.rules'
 import researchReport from '../research-report/research-report.rules'
 import supportAgent from '../support-agent/support-agent.rules'
@@ -14,6 +15,7 @@ import type { ExampleRules, ModelRequest, Rule } from './rules'
 const EXAMPLES: Record<string, ExampleRules> = {
   'code-writing': codeWriting,
   'custom-scorer': customScorer,
+  'dataset-eval': datasetEval,
   failing,
   'research-report': researchReport,
   'support-agent': supportAgent,

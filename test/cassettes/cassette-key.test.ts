@@ -36,6 +36,14 @@ test('canonical JSON and keys do not change from one version to the next (record
   )
 })
 
+test('a trial number changes the key, and no trial keys a request as before', () => {
+  const plain = computeKey('chat/completions', chat)
+  expect(computeKey('chat/completions', chat, undefined)).toBe(plain)
+  const trials = [1, 2, 3].map((trial) => computeKey('chat/completions', chat, trial))
+  expect(new Set([plain, ...trials]).size).toBe(4)
+  expect(computeKey('chat/completions', chat, 2)).toBe(trials[1])
+})
+
 test('a body with its keys in another order has the same key', () => {
   const reordered = {
     temperature: 0,

@@ -77,9 +77,15 @@ test('npm run examples replays every model call offline with no API key and prin
     '       2. ✓ rubric-scorer 1',
     '       ✓ [required] The report gives concrete recommendations',
     '     ✓ scorer "plain-language": score 1, threshold 0.75: Plain and kind: warm tone, no blame, 13 words a sentence, no jargon.',
-    '     Rubric  5 assertions: 5 passed, 0 failed, 0 errored · 11 criteria: 10 met, 0 required unmet, 1 optional unmet',
-    '      Judge  6 calls: 6 replayed, 0 recorded, 0 live · tokens 0 live, 4,847 replayed · cost $0.00',
-    '      Tests  5 passed (5)',
+    // The dataset eval: twelve rows, the last one failing and tolerated by the gate of 90%.
+    '     ✓ What number can I call for phone support? [...]ms',
+    '       ✗ row failed, tolerated: the eval gates on a pass rate of 90%',
+    '         ✗ [required] Answers the question that was asked: The reply says it is not sure instead of answering.',
+    '       ✗ scorer "mentionsExpectedFact": score 0, threshold 1: never says "+1 800 555 0142"',
+    '       Eval  "FAQ agent answers from the fact sheet" 11 of 12 rows passed (91.7%) · gate 90% ✓ met · mean: rubric 0.92, mentionsExpectedFact 0.92',
+    '     Rubric  29 assertions: 27 passed, 2 failed, 0 errored · 35 criteria: 33 met, 1 required unmet, 1 optional unmet',
+    '      Judge  18 calls: 18 replayed, 0 recorded, 0 live · tokens 0 live, 13,001 replayed · cost $0.00',
+    '      Tests  17 passed (17)',
   ]) {
     expect(lines).toContain(expected)
   }

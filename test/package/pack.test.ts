@@ -58,7 +58,7 @@ const vitest = join(root, 'node_modules/vitest/vitest.mjs')
 
 test('the arethetypeswrong check passes for every entry (node16 and bundler resolution)', async () => {
   const attw = join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js')
-  // ESM-only entries (setup, matchers) import vitest, which cannot be required: that warning is by design.
+  // ESM-only entries (setup, matchers, evals) import vitest, which cannot be required: that warning is by design.
   // A problem makes attw exit non-zero, which rejects here with its report.
   const { stdout } = await run(
     process.execPath,
@@ -75,6 +75,7 @@ test('the arethetypeswrong check passes for every entry (node16 and bundler reso
     { cwd: root },
   )
   expect(stdout).toContain('"rubricate/matchers"')
+  expect(stdout).toContain('"rubricate/evals"')
 }, 60_000)
 
 test('an ESM project imports every entry and type-checks against the shipped types', async () => {
@@ -89,11 +90,18 @@ test('an ESM project imports every entry and type-checks against the shipped typ
         import RubricReporter from 'rubricate/reporter'
         import { startFakeOpenAI, fakeReply } from 'rubricate/testing'
         import type { ToSatisfyRubricOptions } from 'rubricate/matchers'
+        import { describeEval, type DescribeEvalOptions } from 'rubricate/evals'
         import { expect } from 'vitest'
 
         core.configureRubricate({ cassettes: { mode: 'replay' } })
         const options: ToSatisfyRubricOptions = { input: 'question' }
-        export const checks = [plugin, rubricate, RubricReporter, startFakeOpenAI, fakeReply, options]
+        const evalOptions: DescribeEvalOptions<{ input: string; expected: string }, string> = {
+          data: './rows.jsonl',
+          task: (row) => row.input.toUpperCase(),
+          scorers: [({ output, expected }) => (output === expected ? 1 : 0)],
+          passRate: 0.9,
+        }
+        export const checks = [plugin, rubricate, RubricReporter, startFakeOpenAI, fakeReply, options, describeEval, evalOptions]
         export async function typed(): Promise<void> {
           await expect('reply').toSatisfyRubric('- Acknowledges the charge', { input: 'q' })
           // @ts-expect-error: the asymmetric form cannot work for async matchers, so it does not type-check
@@ -127,7 +135,7 @@ test('an ESM project imports every entry and type-checks against the shipped typ
         })
       `,
       'load.mjs': `
-        const entries = ['rubricate', 'rubricate/plugin', 'rubricate/reporter', 'rubricate/testing', 'rubricate/matchers']
+        const entries = ['rubricate', 'rubricate/plugin', 'rubricate/reporter', 'rubricate/testing', 'rubricate/matchers', 'rubricate/evals']
         const loaded = {}
         for (const entry of entries) loaded[entry] = Object.keys(await import(entry)).sort()
         console.log(JSON.stringify(loaded))
@@ -155,6 +163,7 @@ test('an ESM project imports every entry and type-checks against the shipped typ
   expect(loaded['rubricate/testing']).toEqual(
     expect.arrayContaining(['fakeReply', 'startFakeOpenAI']),
   )
+  expect(loaded['rubricate/evals']).toEqual(['describeEval'])
   await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir })
 }, 120_000)
 

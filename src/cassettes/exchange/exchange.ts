@@ -207,7 +207,12 @@ async function record(
     promptVersion: input.path === 'judge' ? input.promptVersion : undefined,
     recordedAt: new Date().toISOString(),
     recordedBy: input.test ? testLabel(input.test) : undefined,
-    request: { method: request.method, endpoint: request.endpoint, body: request.body },
+    request: {
+      method: request.method,
+      endpoint: request.endpoint,
+      body: request.body,
+      ...(request.trial === undefined ? {} : { trial: request.trial }),
+    },
     response: {
       ...response,
       json: response.json === undefined ? undefined : redactJson(response.json, secrets),

@@ -1,3 +1,4 @@
+import { currentCallContext } from '../../call-context'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import {
@@ -27,6 +28,8 @@ export interface RequestInput {
   url?: URL | undefined
   headers?: Headers | [string, string][] | undefined
   redact?: RedactHook | undefined
+  /** The `describeEval` trial the request belongs to; read from the call context when unset. */
+  trial?: number | undefined
 }
 
 /** @internal */
@@ -36,6 +39,8 @@ export interface PreparedRequest {
   /** The body as keyed and stored. */
   body: unknown
   key: string
+  /** The `describeEval` trial, part of the key and stored with the entry; unset outside trials. */
+  trial: number | undefined
   /** The body's `model`, if any. */
   model: string | undefined
   /** The secrets of this exchange, for redacting the reply and the rescan. */
@@ -50,7 +55,10 @@ export type RedactHook = (entry: any) => any
 
 /** Prepare a request. @internal */
 export function prepareRequest(input: RequestInput): PreparedRequest {
-  return prepareWith(input, envSecrets())
+  // The trial is taken now, in the caller's context: a later refresh (before writing) may run
+  // outside it, and must key the request the same way.
+  const trial = input.trial ?? currentCallContext().trial
+  return prepareWith(trial === input.trial ? input : { ...input, trial }, envSecrets())
 }
 
 /**
@@ -83,7 +91,8 @@ function prepareWith(input: RequestInput, env: Secret[]): PreparedRequest {
     method: input.method,
     endpoint: input.endpoint,
     body,
-    key: computeKey(input.endpoint, body),
+    key: computeKey(input.endpoint, body, input.trial),
+    trial: input.trial,
     model: requestModel(body),
     secrets,
     envSecrets: env,

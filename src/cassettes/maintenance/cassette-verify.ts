@@ -52,7 +52,7 @@ export async function verifyCassettes(
       })
       continue
     }
-    const computed = computeKey(entry.request.endpoint, entry.request.body)
+    const computed = computeKey(entry.request.endpoint, entry.request.body, entry.request.trial)
     if (computed !== key) {
       problems.push({
         file,

@@ -42,6 +42,8 @@ export interface CassetteEntry {
     endpoint: string
     /** The redacted body, without non-semantic fields: exactly what the key is computed over. */
     body: unknown
+    /** The `describeEval` trial (from 1) of a row run several times; part of the key. */
+    trial?: number | undefined
   }
   response: CassetteResponse
 }
@@ -67,6 +69,7 @@ export function serializeEntry(entry: CassetteEntry): string {
       method: entry.request.method,
       endpoint: entry.request.endpoint,
       body: sortKeysDeep(entry.request.body),
+      trial: entry.request.trial,
     },
     response,
   }
@@ -100,6 +103,8 @@ export function parseEntry(text: string, expectedKey?: string): CassetteEntry | 
     return 'its "request" lacks "method" or "endpoint"'
   }
   if (!('body' in request)) return 'its "request" has no "body"'
+  if (request.trial !== undefined && !(Number.isInteger(request.trial) && request.trial >= 1))
+    return 'its "request.trial" is not a whole number from 1'
   if (response === null || typeof response !== 'object') return 'it has no "response" object'
   if (!Number.isInteger(response.status)) return 'its "response.status" is not an integer'
   if (response.headers === null || typeof response.headers !== 'object')

@@ -72,11 +72,15 @@ export function keyBody(body: unknown): unknown {
   return out
 }
 
-/** The key of a request to `endpoint` with the (redacted) `body`. @internal */
-export function computeKey(endpoint: string, body: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson({ v: KEY_VERSION, endpoint, body: keyBody(body) }))
-    .digest('hex')
+/**
+ * The key of a request to `endpoint` with the (redacted) `body`. A `trial` (a `describeEval` row
+ * run several times) is part of the key only when set, so keys without one never change.
+ * @internal
+ */
+export function computeKey(endpoint: string, body: unknown, trial?: number | undefined): string {
+  const keyed: Record<string, unknown> = { v: KEY_VERSION, endpoint, body: keyBody(body) }
+  if (trial !== undefined) keyed.trial = trial
+  return createHash('sha256').update(canonicalJson(keyed)).digest('hex')
 }
 
 /** The model a request names: the body's `model`, else an Azure deployment in the URL. @internal */

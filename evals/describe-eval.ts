@@ -1,0 +1,180 @@
+import { afterAll, describe, expect, type TestContext, test } from 'vitest'
+import { checkOptions } from '../matchers/check-options'
+import { UsageError } from '../src/errors'
+import type { EvalRowRecord } from '../src/eval-records'
+import { messages } from '../src/messages'
+import { captureCallSite, pointAt } from './call-site'
+import { summariseSuite } from './eval-gate'
+import { type NormalisedScorer, normaliseScorers } from './eval-scorer'
+import { loadRows } from './load-data'
+import { rowNames } from './row-name'
+import { type RowPlan, runRow } from './run-row'
+import type { DescribeEvalOptions, EvalRow } from './types'
+
+const OPTIONS = [
+  'data',
+  'task',
+  'criteria',
+  'scorers',
+  'threshold',
+  'passRate',
+  'trials',
+  'trialPassRate',
+  'concurrent',
+  'timeout',
+] as const
+
+/**
+ * A dataset eval as a Vitest suite: one test per row of `data`, named from the row (`row.name`,
+ * else its input, shortened), so `-t`, `--shard`, `concurrent` and every reporter work per row.
+ * Each row's `task(row)` output is judged by `criteria` (a rubric) and/or `scorers`, which must
+ * reach `threshold` (default `1`). `passRate` (default `1`) gates the suite: below 1, a failing
+ * row's test passes and is marked as tolerated, and the suite fails when the share of passing rows
+ * falls under the gate. `trials: k` runs each row k times, each trial's model calls recorded apart,
+ * and the row passes when the share of passing trials reaches `trialPassRate` (default `1`).
+ *
+ * @example
+ * import { describeEval } from 'rubricate/evals'
+ *
+ * describeEval('refund questions', {
+ *   data: './refund-questions.jsonl',
+ *   task: (row) => supportAgent(row.input),
+ *   criteria: (row) => row.rubric,
+ *   passRate: 0.9,
+ * })
+ */
+export function describeEval<Row extends EvalRow = EvalRow, Output = unknown>(
+  name: string,
+  options: DescribeEvalOptions<Row, Output>,
+): void {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new UsageError(messages.evalNeedsName(name))
+  }
+  const checked = checkEvalOptions(options as unknown as DescribeEvalOptions)
+  const callSite = captureCallSite()
+  describe(name, async () => {
+    // The file being collected: a relative data path is resolved against its folder.
+    const rows = await loadRows(checked.data, expect.getState().testPath)
+    const names = rowNames(rows)
+    // By row: a retried or repeated row counts once, with its last outcome.
+    const results = new Map<number, { index: number; name: string; record: EvalRowRecord }>()
+    const testOptions = {
+      ...(checked.concurrent ? { concurrent: true } : {}),
+      ...(checked.timeout !== undefined ? { timeout: checked.timeout } : {}),
+    }
+    rows.forEach((row, index) => {
+      const rowName = names[index]!
+      const plan: RowPlan = { ...checked.plan, suite: name, name: rowName, row, callSite }
+      test(rowName, testOptions, async (context: TestContext) => {
+        const outcome = await runRow(plan, context)
+        ;(context.task.meta as { rubricateEvalRow?: EvalRowRecord }).rubricateEvalRow =
+          outcome.record
+        results.set(index, { index, name: rowName, record: outcome.record })
+        if ('error' in outcome) throw outcome.error
+      })
+    })
+    // The gate, over the rows that ran (a `-t` filter leaves some out). Stored in the suite's
+    // meta, so the reporter prints it and a merged run of shards still has it.
+    // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a hook's first parameter as fixtures
+    afterAll(({}, suite) => {
+      if (results.size === 0) return
+      const rows = [...results.values()].sort((a, b) => a.index - b.index)
+      const record = summariseSuite(name, rows, checked.plan.passRate, checked.plan.trials)
+      ;(suite.meta as { rubricateEval?: typeof record }).rubricateEval = record
+      // With a gate of 1 every failing row already failed its own test; saying it again here
+      // would only repeat them.
+      if (!record.gatePassed && checked.plan.passRate < 1) {
+        const message = messages.evalGateUnmet(
+          name,
+          record.passed,
+          record.rows,
+          record.passRate,
+          record.failedRows,
+        )
+        throw pointAt(new Error(message), callSite)
+      }
+    })
+  })
+}
+
+interface CheckedOptions {
+  data: DescribeEvalOptions['data']
+  concurrent: boolean
+  timeout: number | undefined
+  plan: Omit<RowPlan, 'suite' | 'name' | 'row' | 'callSite'>
+}
+
+function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
+  if (options === undefined)
+    throw new UsageError(messages.configNotObject('describeEval()', options))
+  const opts = checkOptions('describeEval', options, OPTIONS) as Partial<DescribeEvalOptions>
+  const { data, task, criteria, scorers } = opts
+  if (
+    !Array.isArray(data) &&
+    typeof data !== 'function' &&
+    typeof data !== 'string' &&
+    !(data instanceof URL)
+  ) {
+    throw new UsageError(messages.evalBadData(data))
+  }
+  if (typeof task !== 'function') throw new UsageError(messages.evalTaskNotFunction(task))
+  if (criteria === undefined && (scorers === undefined || scorers.length === 0)) {
+    throw new UsageError(messages.evalNothingJudges())
+  }
+  if (
+    criteria !== undefined &&
+    typeof criteria !== 'string' &&
+    typeof criteria !== 'function' &&
+    (typeof criteria !== 'object' || criteria === null)
+  ) {
+    throw new UsageError(messages.evalBadCriteria(criteria))
+  }
+  if (scorers !== undefined && !Array.isArray(scorers)) {
+    throw new UsageError(messages.evalBadScorer(0, scorers))
+  }
+  const normalised: NormalisedScorer[] = normaliseScorers(scorers ?? [])
+  const threshold = opts.threshold
+  if (threshold !== undefined && !(typeof threshold === 'number' && Number.isFinite(threshold))) {
+    throw new UsageError(messages.evalBadThreshold(threshold))
+  }
+  const passRate = rate('passRate', opts.passRate)
+  const trialPassRate = rate('trialPassRate', opts.trialPassRate)
+  const trials = opts.trials ?? 1
+  if (!Number.isInteger(trials) || trials < 1) {
+    throw new UsageError(messages.notPositiveInteger('describeEval() option "trials"', trials))
+  }
+  const timeout = opts.timeout
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
+    throw new UsageError(messages.notPositiveNumber('describeEval() option "timeout"', timeout))
+  }
+  if (opts.concurrent !== undefined && typeof opts.concurrent !== 'boolean') {
+    throw new UsageError(
+      messages.invalidChoice('describeEval() option "concurrent"', opts.concurrent, [
+        'true',
+        'false',
+      ]),
+    )
+  }
+  return {
+    data,
+    concurrent: opts.concurrent ?? false,
+    timeout,
+    plan: {
+      task: task as RowPlan['task'],
+      criteria,
+      scorers: normalised,
+      threshold,
+      trials,
+      trialPassRate,
+      passRate,
+    },
+  }
+}
+
+function rate(option: string, value: unknown): number {
+  if (value === undefined) return 1
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+    throw new UsageError(messages.evalBadRate(option, value))
+  }
+  return value
+}

@@ -1,0 +1,226 @@
+// One row of an eval, as its test runs it: the task once per trial (each trial's model calls keyed
+// apart), every scorer on each output through rubricate's matchers (so the verdicts, the records
+// and the reporter's lines are those of any other assertion), then the row's verdict.
+import type { TestContext } from 'vitest'
+import { isScorer } from '../matchers/check-options'
+import type { ScorerLike } from '../matchers/types'
+import { withCallContext } from '../src/call-context'
+import { UsageError } from '../src/errors'
+import type { EvalRowRecord, EvalTrialRecord } from '../src/eval-records'
+import { messages } from '../src/messages'
+import type { RubricateRecord } from '../src/records'
+import { pointAt } from './call-site'
+import type { NormalisedScorer } from './eval-scorer'
+import type { DescribeEvalOptions, EvalRow } from './types'
+
+/** Everything a row's test needs. @internal */
+export interface RowPlan {
+  suite: string
+  name: string
+  row: EvalRow
+  task: (row: EvalRow) => unknown
+  criteria: DescribeEvalOptions['criteria']
+  scorers: readonly NormalisedScorer[]
+  threshold: number | undefined
+  trials: number
+  trialPassRate: number
+  passRate: number
+  /** Where describeEval was called: the frames of the failures rubricate raises for the row. */
+  callSite: Error
+}
+
+/** The row's record, and the error its test fails with (none: the test passes). @internal */
+export interface RowOutcome {
+  record: EvalRowRecord
+  error?: unknown
+}
+
+type Assertions = {
+  toSatisfyRubric(criteria: unknown, options?: unknown): Promise<void>
+  toPassScorer(scorer: unknown, options?: unknown): Promise<void>
+}
+
+/** Run one row: its trials, its verdict, and whether its test fails. @internal */
+export async function runRow(plan: RowPlan, context: TestContext): Promise<RowOutcome> {
+  const expect = context.expect as unknown as (value: unknown) => Assertions
+  if (typeof expect(undefined).toSatisfyRubric !== 'function') {
+    throw new UsageError(messages.evalNeedsSetup())
+  }
+  const trials: EvalTrialRecord[] = []
+  let failure: unknown
+  let error: unknown
+  let errored = false
+  for (let trial = 1; trial <= plan.trials && !errored; trial++) {
+    // The trial's number is part of the cassette key only when there are several, so a row run
+    // once keys its calls as any test does.
+    const outcome = await withCallContext({ trial: plan.trials > 1 ? trial : undefined }, () =>
+      runTrial(plan, context, expect),
+    )
+    if (outcome.errored) {
+      errored = true
+      error = outcome.error
+    }
+    if (outcome.trial) trials.push(outcome.trial)
+    if (outcome.trial && !outcome.trial.passed && failure === undefined) failure = outcome.failure
+  }
+  const passedTrials = trials.filter((trial) => trial.passed).length
+  // Compared on counts, so that 2 of 3 trials against a rate of 2/3 is not lost to rounding.
+  const passed = !errored && passedTrials >= Math.ceil(plan.trialPassRate * plan.trials - 1e-9)
+  const record: EvalRowRecord = {
+    v: 1,
+    suite: plan.suite,
+    passed,
+    errored,
+    tolerated: !passed && !errored && plan.passRate < 1,
+    trials,
+    trialPassRate: plan.trialPassRate,
+    passRate: plan.passRate,
+  }
+  if (errored) return { record, error }
+  if (passed || plan.passRate < 1) return { record }
+  if (plan.trials === 1) return { record, error: failure }
+  const summary = messages.evalRowTrialsFailed(passedTrials, plan.trials, plan.trialPassRate)
+  const detail = failure instanceof Error ? failure.message : String(failure)
+  return {
+    record,
+    error: pointAt(new Error(`${summary}\n\n${detail}`, { cause: failure }), plan.callSite),
+  }
+}
+
+interface TrialOutcome {
+  /** Absent when the trial could not be judged (the task threw). */
+  trial?: EvalTrialRecord | undefined
+  /** The first failing assertion's error, for a trial that failed. */
+  failure?: unknown
+  errored: boolean
+  error?: unknown
+}
+
+async function runTrial(
+  plan: RowPlan,
+  context: TestContext,
+  expect: (value: unknown) => Assertions,
+): Promise<TrialOutcome> {
+  const { row } = plan
+  let output: unknown
+  try {
+    output = await plan.task(row)
+  } catch (error) {
+    return { errored: true, error }
+  }
+  const scores: Record<string, number> = {}
+  let passed = true
+  let failure: unknown
+  let judged = 0
+  const take = (id: string, settled: Settled): TrialOutcome | undefined => {
+    if (settled.status === 'error') return { errored: true, error: settled.thrown }
+    judged++
+    scores[id] = settled.score
+    if (settled.status === 'fail') {
+      passed = false
+      failure ??= settled.thrown
+    }
+    return undefined
+  }
+  const groundTruth = row.groundTruth !== undefined ? row.groundTruth : row.expected
+  const scorerOptions = {
+    input: row.input,
+    ...(groundTruth !== undefined ? { groundTruth } : {}),
+    ...(plan.threshold !== undefined ? { threshold: plan.threshold } : {}),
+  }
+  if (plan.criteria !== undefined) {
+    const criteria = plan.criteria
+    const rubric =
+      typeof criteria === 'function' && !isScorer(criteria)
+        ? (criteria as (row: EvalRow) => unknown)(row)
+        : criteria
+    const stop = take(
+      'rubric',
+      await settle(context, plan.callSite, () =>
+        expect(output).toSatisfyRubric(rubric, { input: row.input }),
+      ),
+    )
+    if (stop) return stop
+  }
+  for (const scorer of plan.scorers) {
+    let target: ScorerLike
+    if (scorer.kind === 'scorer') {
+      target = scorer.scorer
+    } else {
+      const args = {
+        input: row.input,
+        output,
+        expected: row.expected,
+        groundTruth: row.groundTruth,
+        context: row.context,
+        row,
+      }
+      let computed: Awaited<ReturnType<typeof scorer.score>>
+      let thrown: unknown
+      let threw = false
+      try {
+        computed = await scorer.score(args)
+      } catch (error) {
+        threw = true
+        thrown = error
+        computed = null
+      }
+      if (!threw && computed === null) continue
+      // The score is already known; toPassScorer records it (or the scorer's error) like any
+      // other scorer's, so the reporter, the reports and the failure message treat it the same.
+      const result = computed
+      target = {
+        id: scorer.id,
+        run: async () => {
+          if (threw) throw thrown
+          return { score: result!.score, reason: result!.reason }
+        },
+      }
+    }
+    const stop = take(
+      scorer.id,
+      await settle(context, plan.callSite, () =>
+        expect(output).toPassScorer(target, scorerOptions),
+      ),
+    )
+    if (stop) return stop
+  }
+  if (judged === 0)
+    return {
+      errored: true,
+      error: pointAt(new UsageError(messages.evalRowUnscored(plan.name)), plan.callSite),
+    }
+  return { trial: { passed, scores }, failure, errored: false }
+}
+
+interface Settled {
+  status: 'pass' | 'fail' | 'error'
+  score: number
+  thrown?: unknown
+}
+
+// Run one matcher and read its outcome from the record it left: a failed assertion is a verdict
+// (the row may tolerate it), an undecided one (judge error, cassette miss, usage error) is not.
+async function settle(
+  context: TestContext,
+  callSite: Error,
+  assert: () => Promise<void>,
+): Promise<Settled> {
+  const meta = context.task.meta as { rubricate?: RubricateRecord[] }
+  const before = meta.rubricate?.length ?? 0
+  let thrown: unknown
+  let threw = false
+  try {
+    await assert()
+  } catch (error) {
+    threw = true
+    // The matcher's own frames are rubricate's; the user's code is where describeEval is.
+    thrown = pointAt(error, callSite)
+  }
+  const records = meta.rubricate ?? []
+  const record = records.length > before ? records[records.length - 1] : undefined
+  if (!record) return { status: 'error', score: 0, thrown }
+  const status = record.status === 'pass' && threw ? 'error' : record.status
+  const score = typeof record.score === 'number' ? record.score : record.status === 'pass' ? 1 : 0
+  return { status, score, thrown }
+}

@@ -1,0 +1,79 @@
+import type { RubricCriteriaInput, ScorerLike } from '../matchers/types'
+
+/**
+ * One row of an eval's data. `input` is what the task gets and the judge is shown; `expected`,
+ * `groundTruth` and `context` are passed on to the scorers; `name` names the row's test. A CSV
+ * row holds strings; other fields are kept and reach `task` as they are.
+ */
+export interface EvalRow {
+  input?: unknown
+  expected?: unknown
+  groundTruth?: unknown
+  context?: unknown
+  name?: string | undefined
+  [field: string]: unknown
+}
+
+/** Where the rows come from: a list, a function that returns one, or a `.json`/`.jsonl`/`.csv` file. */
+export type EvalData<Row extends EvalRow = EvalRow> =
+  | readonly Row[]
+  | (() => readonly Row[] | Promise<readonly Row[]>)
+  | string
+  | URL
+
+/** What a scorer function is given for one row. */
+export interface EvalScorerArgs<Row extends EvalRow = EvalRow, Output = unknown> {
+  input: Row['input']
+  output: Output
+  expected: Row['expected']
+  groundTruth: Row['groundTruth']
+  context: Row['context']
+  row: Row
+}
+
+/** What a scorer function returns: a score, a score with metadata, or `null` to skip the row. */
+export type EvalScorerResult =
+  | number
+  | { score: number; metadata?: Record<string, unknown> | undefined }
+  | null
+
+/**
+ * A scorer function, the shape evalite and autoevals scorers have. Its name (or `id`) names it in
+ * the report. `metadata.rationale` (or `metadata.reason`) is shown as its reason.
+ */
+export type EvalScorerFn<Row extends EvalRow = EvalRow, Output = unknown> = (
+  args: EvalScorerArgs<Row, Output>,
+) => EvalScorerResult | Promise<EvalScorerResult>
+
+/** A scorer of an eval: one from `createScorer`/`createRubricScorer`, or a function. */
+export type EvalScorer<Row extends EvalRow = EvalRow, Output = unknown> =
+  | ScorerLike
+  | EvalScorerFn<Row, Output>
+
+/** Options of {@link describeEval}. */
+export interface DescribeEvalOptions<Row extends EvalRow = EvalRow, Output = unknown> {
+  /** The rows: a list, a function returning one, or the path of a `.json`, `.jsonl` or `.csv` file (relative to the test file). */
+  data: EvalData<Row>
+  /** Produces the output to judge from a row (your agent, prompt or pipeline). */
+  task: (row: Row) => Output | Promise<Output>
+  /** A rubric every output must satisfy, or a function of the row that returns one. */
+  criteria?: RubricCriteriaInput | ScorerLike | ((row: Row) => RubricCriteriaInput) | undefined
+  /** Scorers that judge each output; each must reach `threshold`. */
+  scorers?: readonly EvalScorer<Row, Output>[] | undefined
+  /** The score each scorer must reach on a row. Default `1` (a rubric scorer: its own `passed`). */
+  threshold?: number | undefined
+  /**
+   * The suite's gate: the share of rows that must pass. Default `1` (every row). Below 1, a failing
+   * row's test passes and is marked as tolerated, and the suite fails when the share of passing
+   * rows falls under the gate.
+   */
+  passRate?: number | undefined
+  /** Run each row's task this many times, each trial recorded apart. Default `1`. */
+  trials?: number | undefined
+  /** The share of a row's trials that must pass for the row to pass. Default `1` (every trial). */
+  trialPassRate?: number | undefined
+  /** Run the rows as `test.concurrent` (at most `maxConcurrency` at once). Default `false`. */
+  concurrent?: boolean | undefined
+  /** Timeout of each row's test in milliseconds. Default: Vitest's `testTimeout`. */
+  timeout?: number | undefined
+}

@@ -1,0 +1,71 @@
+// describeEval checks its options when it is called, before any row runs: a typo or a wrong type
+// is a RUBRICATE_USAGE error that says what to change.
+import { expect, test } from 'vitest'
+import { describeEval } from '../../evals/index'
+
+const task = (row: { input?: unknown }) => String(row.input)
+const scorers = [() => 1]
+
+function usage(fn: () => void): { code: unknown; message: string } {
+  try {
+    fn()
+  } catch (error) {
+    return { code: (error as { code?: unknown }).code, message: (error as Error).message }
+  }
+  throw new Error('describeEval did not throw')
+}
+
+test('an unknown option is a usage error that lists the known ones', () => {
+  expect(
+    usage(() => describeEval('x', { data: [], task, scorers, passrate: 0.9 } as never)),
+  ).toEqual({
+    code: 'RUBRICATE_USAGE',
+    message:
+      '[rubricate] describeEval() options got an unknown option "passrate". Known options: "data", "task", "criteria", "scorers", "threshold", "passRate", "trials", "trialPassRate", "concurrent", "timeout". Check the spelling.',
+  })
+})
+
+test('an eval with neither criteria nor scorers is a usage error', () => {
+  expect(usage(() => describeEval('x', { data: [{ input: 1 }], task })).message).toBe(
+    '[rubricate] describeEval() got neither "criteria" nor "scorers", so nothing would judge the outputs. Pass a rubric as "criteria", scorers as "scorers", or both.',
+  )
+})
+
+test('data, task, scorers, rates, trials and the name are checked', () => {
+  const cases: [() => void, string][] = [
+    [
+      () => describeEval('x', { data: 42 as never, task, scorers }),
+      '[rubricate] describeEval() option "data" must be a list of rows, a function that returns one (sync or async), or the path of a .json, .jsonl or .csv file, but is 42.',
+    ],
+    [
+      () => describeEval('x', { data: [], task: 'agent' as never, scorers }),
+      '[rubricate] describeEval() option "task" must be a function of the row that returns the output to judge, but is "agent".',
+    ],
+    [
+      () => describeEval('x', { data: [], task, scorers: [{ score: 1 } as never] }),
+      '[rubricate] describeEval() option "scorers": item 1 is {"score":1}. A scorer is one from createScorer() or createRubricScorer(), or a function ({ input, output, expected }) => number | { score, metadata? } | null.',
+    ],
+    [
+      () => describeEval('x', { data: [], task, scorers, passRate: 90 }),
+      '[rubricate] describeEval() option "passRate" must be a number from 0 to 1 (the share that must pass), but is 90.',
+    ],
+    [
+      () => describeEval('x', { data: [], task, scorers, trialPassRate: -1 }),
+      '[rubricate] describeEval() option "trialPassRate" must be a number from 0 to 1 (the share that must pass), but is -1.',
+    ],
+    [
+      () => describeEval('x', { data: [], task, scorers, trials: 1.5 }),
+      '[rubricate] describeEval() option "trials" must be a positive integer, but is 1.5.',
+    ],
+    [
+      () => describeEval('x', { data: [], task, scorers, threshold: Number.NaN }),
+      '[rubricate] describeEval() option "threshold" must be a finite number, but is NaN.',
+    ],
+    [
+      () => describeEval('', { data: [], task, scorers }),
+      '[rubricate] describeEval() expects a name (a non-empty string) first, but got "".',
+    ],
+  ]
+  for (const [call, message] of cases)
+    expect(usage(call)).toEqual({ code: 'RUBRICATE_USAGE', message })
+})

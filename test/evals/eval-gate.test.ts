@@ -1,0 +1,42 @@
+// Unit: the suite's record from its rows: the gate is compared on counts, so a share that equals
+// the gate passes whatever floating point makes of it, and each scorer's mean leaves skips out.
+import { expect, test } from 'vitest'
+import { summariseSuite } from '../../evals/eval-gate'
+import type { EvalRowRecord } from '../../src/eval-records'
+
+function row(name: string, passed: boolean, scores: Record<string, number>[]) {
+  const record: EvalRowRecord = {
+    v: 1,
+    suite: 's',
+    passed,
+    errored: false,
+    tolerated: !passed,
+    trials: scores.map((trial) => ({ passed, scores: trial })),
+    trialPassRate: 1,
+    passRate: 0.7,
+  }
+  return { name, record }
+}
+
+test('a share of passing rows equal to the gate passes it, one row fewer does not', () => {
+  // 7 / 10 is 0.7 exactly in decimal but 0.7 * 10 is 7.000000000000001 in floating point.
+  const rows = Array.from({ length: 10 }, (_, i) => row(`r${i}`, i < 7, [{ a: i < 7 ? 1 : 0 }]))
+  expect(summariseSuite('s', rows, 0.7, 1)).toMatchObject({
+    rows: 10,
+    passed: 7,
+    failed: 3,
+    rate: 0.7,
+    gatePassed: true,
+    failedRows: ['r7', 'r8', 'r9'],
+  })
+  const fewer = rows.map((r, i) => (i === 6 ? row('r6', false, [{ a: 0 }]) : r))
+  expect(summariseSuite('s', fewer, 0.7, 1).gatePassed).toBe(false)
+})
+
+test('each scorer mean is taken over the trials it scored, in the order scorers first appear', () => {
+  const rows = [row('a', true, [{ b: 1, a: 0.5 }, { b: 0 }]), row('b', true, [{ a: 1 }])]
+  expect(summariseSuite('s', rows, 1, 2).scorers).toEqual([
+    { id: 'b', mean: 0.5, scored: 2 },
+    { id: 'a', mean: 0.75, scored: 2 },
+  ])
+})
