@@ -272,6 +272,13 @@ export const messages = {
     format(
       `The judge ${show(value)} is not something rubricate can use. Give "openai/<model>" (e.g. "openai/gpt-4.1-mini"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, or a JudgeModel { id, complete(request) }.`,
     ),
+  invalidEnvJudge: (value: string): string =>
+    format(
+      `RUBRICATE_JUDGE is ${show(value)}, which is not a judge rubricate can use. Set it to "openai/<model>", e.g. RUBRICATE_JUDGE=openai/gpt-4.1-mini (the endpoint comes from OPENAI_BASE_URL, the key from OPENAI_API_KEY), or unset it to use the judge of your configuration.`,
+    ),
+  // A secret's value is never shown: only what kind of value it is.
+  judgeOptionType: (where: string, key: string, expected: string, got: string): string =>
+    format(`${where} option "${key}" must be ${expected}, but is ${got}.`),
   judgeRequestRejected: (model: string, url: string, status: number, detail: string): string =>
     format(
       `The judge "${model}" at "${url}" rejected the request with HTTP ${status}: ${JSON.stringify(detail)}. This is not retried. ${rejectionHint(status)}`,

@@ -15,7 +15,7 @@ import type {
 import { callSignal, raceAbort } from './call-signal'
 import { chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
-import { judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
+import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
 import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
 import { type PreparedSchema, requestSchema } from './output-schema'
 import { repairInstruction, resolveStructuredOutput, schemaInstruction } from './structured-output'
@@ -233,6 +233,10 @@ function checkReply(reply: JudgeReply): JudgeReply {
 /** Call-level choices (a scorer step's judge fields) win over the judge object's own. */
 function withOverrides(judge: ParsedJudge, options: JudgeCallOptions): ParsedJudge {
   if (judge.kind !== 'endpoint') return judge
+  checkEndpointTypes(
+    { temperature: options.temperature, maxRetries: options.maxRetries },
+    'The judge options',
+  )
   const endpoint = { ...judge.endpoint }
   if (options.temperature !== undefined) endpoint.temperature = options.temperature
   if (options.maxRetries !== undefined) endpoint.maxRetries = options.maxRetries
