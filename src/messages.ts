@@ -502,6 +502,10 @@ export const messages = {
     format(
       `Stopped a live judge call: live judge calls in this run are estimated at $${spent.toFixed(4)}, which reaches maxCost ($${max}). Raise maxCost (configureRubricate or the plugin options) if the run is meant to cost that much, or replay from cassettes with RUBRICATE_CASSETTES=replay.`,
     ),
+  maxCostUnpriced: (model: string | undefined, max: number): string =>
+    format(
+      `Stopped a live judge call: maxCost ($${max}) is set, but ${model ? `the model "${model}" has no known price` : 'the request names no model'}, so its cost could not be counted against the limit. Add its price in US dollars per million tokens to the prices option (configureRubricate or the plugin options), e.g. prices: { "${model ?? 'my-model'}": { input: 0.5, output: 1.5 } }, or replay from cassettes with RUBRICATE_CASSETTES=replay.`,
+    ),
   cassetteTooOld: (file: string, ageMs: number, maxAge: string | number): string =>
     format(
       `The cassette entry "${file}" was recorded ${ago(ageMs)}, longer ago than maxAge (${show(maxAge)}). Its reply may no longer match the model; re-record it with RUBRICATE_CASSETTES=record.`,

@@ -60,8 +60,9 @@ export const judgeFetch: typeof fetch = async (input, init) => {
   const endpoint =
     method === 'POST' ? matchEndpoint(url.pathname, config.cassettes.match) : undefined
   if (!endpoint || config.cassettes.mode === 'off') {
-    const response = await withLiveLimits(config, live)
-    await addLiveCostOf(config, requestModel(safeJson(bodyText)), response)
+    const model = requestModel(safeJson(bodyText))
+    const response = await withLiveLimits(config, model, live)
+    await addLiveCostOf(config, model, response)
     context.onExchange?.({ source: 'live' })
     return response
   }
@@ -162,7 +163,7 @@ export function cached(model: JudgeModel): JudgeModel {
         }
       }
       if (config.cassettes.mode === 'off') {
-        const reply = (await (await withLiveLimits(config, live)).json()) as JudgeReply
+        const reply = (await (await withLiveLimits(config, model.id, live)).json()) as JudgeReply
         addLiveCost(config, reply.model ?? model.id, reply.usage)
         context.onExchange?.({ source: 'live' })
         return reply

@@ -1,0 +1,92 @@
+// Group 10: the limits and the counts a user trusts to know what went live. A cost cap never
+// lets a call through because its price is unknown or guessed from a cheaper model's, and every
+// model call, the judge's and the agents', failed ones included, is counted in the summary.
+import { randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { configureRubricate, resetRubricateConfig } from '../../src'
+import { getState } from '../../src/state'
+import { fakeReply } from '../../src/testing'
+import { tempDir } from '../support/temp-dir'
+import { failureOf, judgeRubric, judgeServer, SPLIT_VERDICT } from './support'
+
+// Each case is a run of its own: the limits count per run, in the run's scratch folder.
+beforeEach(() => {
+  const root = tempDir('rubricate-limits-')
+  mkdirSync(join(root, 'node_modules'))
+  getState().run.root = root
+  getState().run.runId = randomUUID()
+})
+
+afterEach(() => {
+  resetRubricateConfig()
+  getState().run.root = undefined
+  getState().run.runId = undefined
+})
+
+const MILLION_IN = { usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } }
+
+const unpriced = (model: string, max: number) =>
+  `[rubricate] Stopped a live judge call: maxCost ($${max}) is set, but the model "${model}" has no known price, so its cost could not be counted against the limit. Add its price in US dollars per million tokens to the prices option (configureRubricate or the plugin options), e.g. prices: { "${model}": { input: 0.5, output: 1.5 } }, or replay from cassettes with RUBRICATE_CASSETTES=replay.`
+
+const spent = (dollars: string, max: number) =>
+  `[rubricate] Stopped a live judge call: live judge calls in this run are estimated at $${dollars}, which reaches maxCost ($${max}). Raise maxCost (configureRubricate or the plugin options) if the run is meant to cost that much, or replay from cassettes with RUBRICATE_CASSETTES=replay.`
+
+describe('10. Limits and counts', () => {
+  test.for([
+    { name: 'a self-hosted model', model: 'llama3.1:8b' },
+    { name: 'an Azure deployment name', model: 'my-gpt4o-deployment' },
+    { name: 'an OpenRouter model', model: 'meta-llama/llama-3.1-70b-instruct' },
+    {
+      name: 'a search model that only starts like a priced one',
+      model: 'gpt-4o-mini-search-preview',
+    },
+    { name: 'a fine-tuned model', model: 'ft:gpt-4o-mini:acme::abc123' },
+  ])(
+    'maxCost with $name that has no known price stops the first live call, saying to add the price',
+    async ({ model }) => {
+      configureRubricate({ maxCost: 0.000001 })
+      const { server, judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT, MILLION_IN), {
+        model,
+      })
+      const { root } = await failureOf(judgeRubric(judge))
+      expect(root).toMatchObject({ code: 'RUBRICATE_LIMIT', message: unpriced(model, 0.000001) })
+      expect(server.requests).toHaveLength(0)
+    },
+  )
+
+  test('maxCost counts a model whose price is given in prices, and stops the call past the cap', async () => {
+    configureRubricate({ maxCost: 0.5, prices: { 'llama3.1:8b': { input: 0.3, output: 0.3 } } })
+    const { server, judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT, MILLION_IN), {
+      model: 'llama3.1:8b',
+    })
+    await judgeRubric(judge)
+    await judgeRubric(judge)
+    const { root } = await failureOf(judgeRubric(judge))
+    expect(root).toMatchObject({ code: 'RUBRICATE_LIMIT', message: spent('0.6000', 0.5) })
+    expect(server.requests).toHaveLength(2)
+  })
+
+  test.for([
+    { model: 'o3-pro', input: '20.0000' },
+    { model: 'o3-pro-2025-06-10', input: '20.0000' },
+    { model: 'gpt-5-pro', input: '15.0000' },
+    { model: 'o3-deep-research', input: '10.0000' },
+    { model: 'o4-mini-deep-research-2025-06-26', input: '2.0000' },
+    { model: 'gpt-4o-2024-05-13', input: '5.0000' },
+    { model: 'gpt-4o-2024-08-06', input: '2.5000' },
+    { model: 'gpt-4.1-mini-2025-04-14', input: '0.4000' },
+    { model: 'openai/gpt-4.1', input: '2.0000' },
+  ])(
+    'maxCost prices $model at its own list price, not at a cheaper model it starts like',
+    async ({ model, input }) => {
+      configureRubricate({ maxCost: 0.000001 })
+      const { judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT, MILLION_IN), { model })
+      await judgeRubric(judge)
+      const { root } = await failureOf(judgeRubric(judge))
+      // One million input tokens: the estimate is the model's input price per million.
+      expect(root).toMatchObject({ code: 'RUBRICATE_LIMIT', message: spent(input, 0.000001) })
+    },
+  )
+})
