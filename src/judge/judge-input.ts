@@ -68,7 +68,10 @@ const MAX_TIMEOUT_MS = 2_147_483_647
  * `apiKey`, `headers` and `query` may be secrets, so only their kind is shown.
  * @internal
  */
-export function checkEndpointTypes(endpoint: Record<string, unknown>, where: string): void {
+export function checkEndpointTypes(
+  endpoint: Partial<Record<keyof OpenAICompatibleJudge, unknown>>,
+  where: string,
+): void {
   const fail = (key: string, expected: string, got: string): never => {
     throw new UsageError(messages.judgeOptionType(where, key, expected, got))
   }

@@ -149,8 +149,9 @@ export async function completeWithEndpoint(
       !(failure instanceof sdk.APIUserAbortError) &&
       isRetryable(failure.status, failure.headers as Headers | undefined)
     if (!retried) throw await translate(failure, { ...context, requests: scope.requests })
+    const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
     try {
-      await sleep(retryDelayMs(failure.headers as Headers | undefined, retry), signal)
+      await sleep(retryDelayMs(headers, retry), signal)
     } catch {
       throw new JudgeRequestError(messages.judgeAborted(endpoint.model))
     }
