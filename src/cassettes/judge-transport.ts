@@ -49,6 +49,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
   const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
   const live = async (): Promise<Response> => {
+    context.onLiveRequest?.()
     try {
       const request = new Request(input, { ...init, body: bodyText === '' ? null : bodyText })
       return await globalThis.fetch(bypassIfIntercepted(request))
@@ -155,6 +156,7 @@ export function cached(model: JudgeModel): JudgeModel {
       const context = currentCallContext()
       const config = resolveConfig({ cassettes: context.cassetteMode })
       const live = async (): Promise<Response> => {
+        context.onLiveRequest?.()
         try {
           return Response.json(judgeReply(await model.complete(judgeRequest, options)))
         } catch (error) {

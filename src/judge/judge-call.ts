@@ -70,6 +70,7 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
   const started = performance.now()
   let attempts = 0
   let requests = 0
+  let liveRequests = 0
   const finish = (status: JudgeCall['status']): JudgeCall => {
     const call: JudgeCall = {
       step: options.step,
@@ -81,6 +82,7 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
       // Requests attempted, or exchanges reported by the transport, whichever saw more: a dropped
       // connection is a request made, though no exchange completed.
       modelCallCount: Math.max(requests, exchanges.length),
+      liveRequestCount: liveRequests,
     }
     const key = exchanges.findLast((event) => event.key !== undefined)?.key
     if (key !== undefined) call.cassetteKey = key
@@ -90,15 +92,22 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
   }
   const signal = callSignal(options.signal)
   try {
-    const result = await withCallContext({ onExchange: (event) => exchanges.push(event) }, () =>
-      attemptLoop(parsed, options, signal, usage, {
-        setAttempts: (n) => {
-          attempts = n
+    const result = await withCallContext(
+      {
+        onExchange: (event) => exchanges.push(event),
+        onLiveRequest: () => {
+          liveRequests++
         },
-        onRequest: () => {
-          requests++
-        },
-      }),
+      },
+      () =>
+        attemptLoop(parsed, options, signal, usage, {
+          setAttempts: (n) => {
+            attempts = n
+          },
+          onRequest: () => {
+            requests++
+          },
+        }),
     )
     return { ...result, call: finish('success') }
   } catch (error) {
