@@ -67,9 +67,9 @@ export interface OpenAICompatibleJudge {
   structuredOutput?: StructuredOutputMode | undefined
   /** Mastra's name for prompt-mode structured output; `true`, `'inline'` and `'system'` mean `'prompt'`. */
   jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
-  /** Retries of transient failures (408, 429, 5xx, connection errors). Default `2`. */
+  /** Retries of transient failures (408, 409, 429, 5xx, connection errors, timeouts). Default `2`. */
   maxRetries?: number | undefined
-  /** Per-request timeout in milliseconds. Default: the SDK's. */
+  /** Timeout of each request (each retry has its own), in milliseconds. Default `60000`. */
   timeoutMs?: number | undefined
 }
 
