@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events'
 import type { MatcherState, RunnerTestCase } from 'vitest'
 import { withCallContext } from '../src/call-context'
-import { isRubricateError, rootCause, UsageError } from '../src/errors'
+import { isRubricateError, judgeCallsOf, rootCause, UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { isThenable, outputText } from '../src/output'
 import type { RubricateRecord } from '../src/records'
@@ -116,7 +116,13 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     if (!signal.signal?.aborted) reportUndecided(root)
     const code = isRubricateError(root) ? root.code : root instanceof Error ? root.name : 'Error'
     const message = root instanceof Error ? root.message : String(root)
-    record({ status: 'error', error: { code, message }, outputPreview: text.slice(0, 200) })
+    // The judge calls made before the failure went to the provider too: the summary counts them.
+    record({
+      status: 'error',
+      error: { code, message },
+      judgeCalls: judgeCallsOf(error),
+      outputPreview: text.slice(0, 200),
+    })
     settled = true
     if (abandoned) return { pass: !negated, message: () => '' }
     // A rubricate error's message is all there is to say (its stack is inside the SDK); another

@@ -5,9 +5,11 @@ import type { RunSummary } from './run-summary'
 
 /**
  * The summary lines: one `Eval` per `describeEval` suite (rows passed, rate, gate, mean scores),
- * `Rubric` (assertions, criteria), `Judge` (calls by source, tokens, cost) and,
- * when there is something to say, `Cassettes` (misses, entries unused by a complete run). Nothing
- * when the run made no rubricate assertion and has nothing to say about cassettes.
+ * `Rubric` (assertions, criteria), `Judge` (calls by source and failed, the requests sent live when
+ * retries or failures made more than one a call, tokens, cost), `Agents` (the agents' model calls,
+ * when they made any) and, when there is something to say, `Cassettes` (misses, entries unused by a
+ * complete run). Nothing when the run made no rubricate assertion, no agent call, and has nothing
+ * to say about cassettes.
  * @internal
  */
 export function renderSummary(summary: RunSummary, c: Colors): string[] {
@@ -29,15 +31,19 @@ export function summaryRows(summary: RunSummary, c: Colors): [title: string, tex
       )
     }
     lines.push(['Rubric', parts.join(sep)])
-    lines.push([
-      'Judge',
-      [
-        `${count(judge.calls, 'call')}: ${judge.replayed} replayed, ${judge.recorded} recorded, ${judge.live} live`,
-        `tokens ${thousands(judge.tokens.live)} live, ${thousands(judge.tokens.replayed)} replayed`,
-        costText(judge, c),
-      ].join(sep),
-    ])
+    const judgeParts = [callsText(judge, c)]
+    // Said when it is not plain from the calls: retries, or requests of calls that then failed.
+    if (judge.liveRequests !== judge.recorded + judge.live) {
+      judgeParts.push(`${count(judge.liveRequests, 'request')} sent live`)
+    }
+    judgeParts.push(
+      `tokens ${thousands(judge.tokens.live)} live, ${thousands(judge.tokens.replayed)} replayed`,
+      costText(judge, c),
+    )
+    lines.push(['Judge', judgeParts.join(sep)])
   }
+  // Only when an agent made a call: it says whether any went live.
+  if (summary.agents.calls > 0) lines.push(['Agents', callsText(summary.agents, c)])
   const cassetteParts: string[] = []
   if (cassettes.misses.length > 0) {
     const tests = cassettes.misses.map((miss) =>
@@ -57,6 +63,14 @@ export function summaryRows(summary: RunSummary, c: Colors): [title: string, tex
   }
   if (cassetteParts.length > 0) lines.push(['Cassettes', cassetteParts.join(sep)])
   return lines
+}
+
+function callsText(
+  calls: { calls: number; replayed: number; recorded: number; live: number; failed: number },
+  c: Colors,
+): string {
+  const failed = calls.failed > 0 ? `, ${c.red(`${thousands(calls.failed)} failed`)}` : ''
+  return `${count(calls.calls, 'call')}: ${calls.replayed} replayed, ${calls.recorded} recorded, ${calls.live} live${failed}`
 }
 
 function costText(judge: RunSummary['judge'], c: Colors): string {

@@ -2,7 +2,7 @@
 
 import type { ModelPrice } from '../src/config'
 import { estimateCost } from '../src/judge/price-table'
-import type { CassetteMissRecord } from '../src/records'
+import type { AgentCallCounts, CassetteMissRecord } from '../src/records'
 import { allRecords, type EvalSuiteReport, type RunReport } from './collect-run'
 
 /** The run summary as data; the JSON report holds it as is. */
@@ -12,10 +12,18 @@ export interface RunSummary {
   assertions: { total: number; passed: number; failed: number; errored: number }
   criteria: { total: number; met: number; requiredUnmet: number; optionalUnmet: number }
   judge: {
+    /** Every judge call, failed ones included: `replayed + recorded + live + failed`. */
     calls: number
+    /** Calls that got their reply, by where it came from. */
     replayed: number
     recorded: number
     live: number
+    /** Calls that ended in an error (whatever they sent first). */
+    failed: number
+    /**
+     * Requests sent live, retries and those of failed calls included: what `maxLiveCalls` counts.
+     */
+    liveRequests: number
     /** Tokens of calls that went to the provider (recorded or live), and of replayed ones. */
     tokens: { live: number; replayed: number }
     /** Estimated cost in US dollars of the calls that went to the provider. */
@@ -23,6 +31,8 @@ export interface RunSummary {
     /** Models of such calls that have no price: their cost is not in `cost`. */
     unpricedModels: string[]
   }
+  /** The agents' own model calls, through the cassettes (absent from files of older runs). */
+  agents: AgentCallCounts & { calls: number }
   cassettes: {
     /** Modes the test files ran in. */
     modes: string[]
@@ -33,7 +43,8 @@ export interface RunSummary {
 }
 
 /**
- * Count assertions, criteria, judge calls, tokens, cost and cassette misses of a run.
+ * Count assertions, criteria, judge calls (failed ones and their requests included), agent calls,
+ * tokens, cost and cassette misses of a run.
  * `unused` is passed in: it needs the cassette folder, which a pure function does not read.
  * @internal
  */
@@ -52,6 +63,8 @@ export function summariseRun(
     replayed: 0,
     recorded: 0,
     live: 0,
+    failed: 0,
+    liveRequests: 0,
     tokens: { live: 0, replayed: 0 },
     cost: 0,
     unpricedModels: [],
@@ -69,7 +82,11 @@ export function summariseRun(
     }
     for (const call of record.judgeCalls) {
       judge.calls++
-      judge[call.source]++
+      if (call.status === 'failed') judge.failed++
+      else judge[call.source]++
+      // Records of older runs have no count of their own; their calls made modelCallCount.
+      judge.liveRequests +=
+        call.liveRequestCount ?? (call.source === 'replayed' ? 0 : call.modelCallCount)
       const tokens = call.usage?.totalTokens ?? 0
       if (call.source === 'replayed') {
         judge.tokens.replayed += tokens
@@ -85,9 +102,17 @@ export function summariseRun(
   judge.unpricedModels = [...unpriced].sort()
   const modes = new Set<string>()
   const misses: RunSummary['cassettes']['misses'] = []
+  const agents = { calls: 0, replayed: 0, recorded: 0, live: 0, failed: 0 }
   for (const file of report.files) {
     if (!file.cassettes) continue
     modes.add(file.cassettes.mode)
+    const counts = file.cassettes.agentCalls
+    if (counts) {
+      for (const outcome of ['replayed', 'recorded', 'live', 'failed'] as const) {
+        agents[outcome] += counts[outcome]
+        agents.calls += counts[outcome]
+      }
+    }
     for (const miss of file.cassettes.misses) misses.push({ ...miss, file: file.file })
   }
   return {
@@ -95,6 +120,7 @@ export function summariseRun(
     assertions,
     criteria,
     judge,
+    agents,
     cassettes: {
       modes: [...modes].sort(),
       misses,

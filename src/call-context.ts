@@ -32,6 +32,11 @@ export interface CallContext {
   promptVersion?: string | undefined
   /** Told about every HTTP exchange of the current judge call (SDK retries included). */
   onExchange?: ((event: ExchangeEvent) => void) | undefined
+  /**
+   * Told each time the current judge call sends a request live (to the provider, or to a custom
+   * model), as it is sent: retries and requests that then fail included.
+   */
+  onLiveRequest?: (() => void) | undefined
 }
 
 // One storage per process, shared by every copy of the module: a context set by the setup file's

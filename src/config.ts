@@ -253,7 +253,11 @@ export function parseCassetteMode(value: unknown, where: string): CassetteMode {
 function envConfig(env: NodeJS.ProcessEnv): RubricateConfig {
   const config: RubricateConfig = {}
   const judge = env.RUBRICATE_JUDGE?.trim()
-  if (judge) config.judge = judge
+  if (judge) {
+    // Checked here, like RUBRICATE_CASSETTES, so that the message names the variable.
+    if (!/^openai\/\S/.test(judge)) throw new UsageError(messages.invalidEnvJudge(judge))
+    config.judge = judge
+  }
   const mode = env.RUBRICATE_CASSETTES?.trim()
   if (mode) config.cassettes = { mode: parseCassetteMode(mode, 'RUBRICATE_CASSETTES') }
   return config

@@ -2,6 +2,7 @@
  * Error classes with stable codes (DESIGN section 11). Match on `code`, not on `instanceof`: two
  * copies of rubricate (ESM and CJS, or two versions) can be loaded in one process.
  */
+import type { JudgeCall } from './records'
 
 /** Every error code rubricate throws. */
 export type RubricateErrorCode =
@@ -161,4 +162,20 @@ export function rootCause(error: unknown): unknown {
     if (isRubricateError(current)) found = current
   }
   return found ?? error
+}
+
+/**
+ * The judge calls a failed scorer run made before it failed, from the partial result its
+ * `ScorerRunError` carries (found anywhere in the `cause` chain): failed calls cost requests too,
+ * and must be counted with the rest. Empty when the error carries none.
+ * @internal
+ */
+export function judgeCallsOf(error: unknown): JudgeCall[] {
+  let current = error
+  for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null; depth++) {
+    const calls = (current as { result?: { judgeCalls?: unknown } }).result?.judgeCalls
+    if (Array.isArray(calls)) return calls as JudgeCall[]
+    current = (current as { cause?: unknown }).cause
+  }
+  return []
 }

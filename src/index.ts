@@ -80,6 +80,7 @@ export type { MswServerLike } from './cassettes/agents/msw-server'
 export { onRecord } from './record-hooks'
 export type { RecordListener } from './record-hooks'
 export type {
+  AgentCallCounts,
   CassetteMissRecord,
   CassetteUsageRecord,
   JsonSchema,

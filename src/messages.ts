@@ -389,6 +389,13 @@ export const messages = {
     format(
       `The judge ${show(value)} is not something rubricate can use. Give "openai/<model>" (e.g. "openai/gpt-4.1-mini"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, or a JudgeModel { id, complete(request) }.`,
     ),
+  invalidEnvJudge: (value: string): string =>
+    format(
+      `RUBRICATE_JUDGE is ${show(value)}, which is not a judge rubricate can use. Set it to "openai/<model>", e.g. RUBRICATE_JUDGE=openai/gpt-4.1-mini (the endpoint comes from OPENAI_BASE_URL, the key from OPENAI_API_KEY), or unset it to use the judge of your configuration.`,
+    ),
+  // A secret's value is never shown: only what kind of value it is.
+  judgeOptionType: (where: string, key: string, expected: string, got: string): string =>
+    format(`${where} option "${key}" must be ${expected}, but is ${got}.`),
   judgeRequestRejected: (model: string, url: string, status: number, detail: string): string =>
     format(
       `The judge "${model}" at "${url}" rejected the request with HTTP ${status}: ${JSON.stringify(detail)}. This is not retried. ${rejectionHint(status)}`,
@@ -615,6 +622,10 @@ export const messages = {
   maxCostReached: (spent: number, max: number): string =>
     format(
       `Stopped a live judge call: live judge calls in this run are estimated at $${spent.toFixed(4)}, which reaches maxCost ($${max}). Raise maxCost (configureRubricate or the plugin options) if the run is meant to cost that much, or replay from cassettes with RUBRICATE_CASSETTES=replay.`,
+    ),
+  maxCostUnpriced: (model: string | undefined, max: number): string =>
+    format(
+      `Stopped a live judge call: maxCost ($${max}) is set, but ${model ? `the model "${model}" has no known price` : 'the request names no model'}, so its cost could not be counted against the limit. Add its price in US dollars per million tokens to the prices option (configureRubricate or the plugin options), e.g. prices: { "${model ?? 'my-model'}": { input: 0.5, output: 1.5 } }, or replay from cassettes with RUBRICATE_CASSETTES=replay.`,
     ),
   cassetteTooOld: (file: string, ageMs: number, maxAge: string | number): string =>
     format(

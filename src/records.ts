@@ -72,9 +72,9 @@ export interface OpenAICompatibleJudge {
   structuredOutput?: StructuredOutputMode | undefined
   /** Mastra's name for prompt-mode structured output; `true`, `'inline'` and `'system'` mean `'prompt'`. */
   jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
-  /** Retries of transient failures (408, 429, 5xx, connection errors). Default `2`. */
+  /** Retries of transient failures (408, 409, 429, 5xx, connection errors, timeouts). Default `2`. */
   maxRetries?: number | undefined
-  /** Per-request timeout in milliseconds. Default: the SDK's. */
+  /** Timeout of each request (each retry has its own), in milliseconds. Default `60000`. */
   timeoutMs?: number | undefined
 }
 
@@ -101,6 +101,12 @@ export interface JudgeCall {
   attemptCount: number
   /** HTTP requests made, SDK retries included. */
   modelCallCount: number
+  /**
+   * Requests sent live (to the provider, or to a custom judge model), retries and failed ones
+   * included: what `maxLiveCalls` counts. 0 when every reply was replayed, or when the call
+   * stopped before sending anything (a cassette miss, a limit). Absent in records of older runs.
+   */
+  liveRequestCount?: number | undefined
 }
 
 /** The judge's verdict on one rubric criterion. */
@@ -181,6 +187,21 @@ export interface CassetteUsageRecord {
   /** Keys of every entry served or recorded while the file ran. */
   used: string[]
   misses: CassetteMissRecord[]
+  /** The agents' own model calls while the file ran (absent in records of older runs). */
+  agentCalls?: AgentCallCounts | undefined
+}
+
+/**
+ * The agents' model calls of one test file, by what each turned out to be: served from a
+ * cassette, made live and recorded, made live without being recorded (mode `off`, or a reply that
+ * is never recorded, such as a 429), or failed without a reply (a replay miss, a failed
+ * connection, a recording refused).
+ */
+export interface AgentCallCounts {
+  replayed: number
+  recorded: number
+  live: number
+  failed: number
 }
 
 /** The test an assertion or a model call belongs to; passed down so messages name the right test. */

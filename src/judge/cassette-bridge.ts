@@ -55,6 +55,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
   const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
   const live = async (): Promise<Response> => {
+    context.onLiveRequest?.()
     try {
       const request = new Request(input, { ...init, body: bodyText === '' ? null : bodyText })
       return await globalThis.fetch(bypassIfIntercepted(request))
@@ -66,8 +67,9 @@ export const judgeFetch: typeof fetch = async (input, init) => {
   const endpoint =
     method === 'POST' ? matchEndpoint(url.pathname, config.cassettes.match) : undefined
   if (!endpoint || config.cassettes.mode === 'off') {
-    const response = await withLiveLimits(config, live)
-    await addLiveCostOf(config, requestModel(safeJson(bodyText)), response)
+    const model = requestModel(safeJson(bodyText))
+    const response = await withLiveLimits(config, model, live)
+    await addLiveCostOf(config, model, response)
     context.onExchange?.({ source: 'live' })
     return response
   }
@@ -160,6 +162,7 @@ export function cached(model: JudgeModel): JudgeModel {
       const context = currentCallContext()
       const config = resolveConfig({ cassettes: context.cassetteMode })
       const live = async (): Promise<Response> => {
+        context.onLiveRequest?.()
         try {
           return Response.json(judgeReply(await model.complete(judgeRequest, options)))
         } catch (error) {
@@ -168,7 +171,7 @@ export function cached(model: JudgeModel): JudgeModel {
         }
       }
       if (config.cassettes.mode === 'off') {
-        const reply = (await (await withLiveLimits(config, live)).json()) as JudgeReply
+        const reply = (await (await withLiveLimits(config, model.id, live)).json()) as JudgeReply
         addLiveCost(config, reply.model ?? model.id, reply.usage)
         context.onExchange?.({ source: 'live' })
         return reply

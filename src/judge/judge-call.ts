@@ -16,7 +16,7 @@ import { callSignal, raceAbort } from './call-signal'
 import { cached } from './cassette-bridge'
 import { chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
-import { judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
+import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
 import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
 import { type PreparedSchema, requestSchema } from './output-schema'
 import { repairInstruction, resolveStructuredOutput, schemaInstruction } from './structured-output'
@@ -71,6 +71,7 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
   const started = performance.now()
   let attempts = 0
   let requests = 0
+  let liveRequests = 0
   const finish = (status: JudgeCall['status']): JudgeCall => {
     const call: JudgeCall = {
       step: options.step,
@@ -82,6 +83,7 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
       // Requests attempted, or exchanges reported by the transport, whichever saw more: a dropped
       // connection is a request made, though no exchange completed.
       modelCallCount: Math.max(requests, exchanges.length),
+      liveRequestCount: liveRequests,
     }
     const key = exchanges.findLast((event) => event.key !== undefined)?.key
     if (key !== undefined) call.cassetteKey = key
@@ -91,15 +93,22 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
   }
   const signal = callSignal(options.signal)
   try {
-    const result = await withCallContext({ onExchange: (event) => exchanges.push(event) }, () =>
-      attemptLoop(parsed, options, signal, usage, {
-        setAttempts: (n) => {
-          attempts = n
+    const result = await withCallContext(
+      {
+        onExchange: (event) => exchanges.push(event),
+        onLiveRequest: () => {
+          liveRequests++
         },
-        onRequest: () => {
-          requests++
-        },
-      }),
+      },
+      () =>
+        attemptLoop(parsed, options, signal, usage, {
+          setAttempts: (n) => {
+            attempts = n
+          },
+          onRequest: () => {
+            requests++
+          },
+        }),
     )
     return { ...result, call: finish('success') }
   } catch (error) {
@@ -249,6 +258,10 @@ function checkReply(reply: JudgeReply): JudgeReply {
 /** Call-level choices (a scorer step's judge fields) win over the judge object's own. */
 function withOverrides(judge: ParsedJudge, options: JudgeCallOptions): ParsedJudge {
   if (judge.kind !== 'endpoint') return judge
+  checkEndpointTypes(
+    { temperature: options.temperature, maxRetries: options.maxRetries },
+    'The judge options',
+  )
   const endpoint = { ...judge.endpoint }
   if (options.temperature !== undefined) endpoint.temperature = options.temperature
   if (options.maxRetries !== undefined) endpoint.maxRetries = options.maxRetries

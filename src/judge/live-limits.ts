@@ -7,7 +7,7 @@ import { messages } from '../messages'
 import { safeName, scratchDir } from '../paths'
 import type { TokenUsage } from '../records'
 import { getState, stateSlot } from '../state'
-import { estimateCost, usageOf } from './price-table'
+import { estimateCost, priceOf, usageOf } from './price-table'
 
 /**
  * Limits of live judge calls (DESIGN 7.8). `judgeConcurrency` bounds parallel live calls per
@@ -32,9 +32,17 @@ const state = stateSlot<LimiterState>('cassette-live-limits', () => ({
   cost: 0,
 }))
 
-/** Run one live judge call within the limits. @internal */
-export async function withLiveLimits<T>(config: ResolvedConfig, fn: () => Promise<T>): Promise<T> {
-  checkRunLimits(config)
+/**
+ * Run one live judge call within the limits. `model` is the model the request names: under
+ * `maxCost`, a model with no known price is stopped, as its cost could not be counted.
+ * @internal
+ */
+export async function withLiveLimits<T>(
+  config: ResolvedConfig,
+  model: string | undefined,
+  fn: () => Promise<T>,
+): Promise<T> {
+  checkRunLimits(config, model)
   await acquire(config.judgeConcurrency)
   try {
     return await fn()
@@ -76,9 +84,13 @@ export async function addLiveCostOf(
   addLiveCost(config, model ?? (json as { model?: string } | undefined)?.model, usageOf(json))
 }
 
-function checkRunLimits(config: ResolvedConfig): void {
+function checkRunLimits(config: ResolvedConfig, model: string | undefined): void {
   const { maxLiveCalls, maxCost } = config
   if (maxLiveCalls === undefined && maxCost === undefined) return
+  // An unknown price counted as nothing would let every call through any cap.
+  if (maxCost !== undefined && (!model || !priceOf(model, config.prices))) {
+    throw new LimitError(messages.maxCostUnpriced(model, maxCost))
+  }
   const log = runLog()
   if (maxLiveCalls !== undefined) {
     if (log) append(log, 'call\n')

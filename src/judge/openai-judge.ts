@@ -5,7 +5,7 @@ import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
 import { judgeFetch, replayedJudgeReply } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
-import { capRetryAfter } from './retry-after-cap'
+import { isRetryable, retryDelayMs, sleep } from './retry-delay'
 import { isStructuredOutputRejection } from './structured-output'
 
 /** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
@@ -26,6 +26,16 @@ export interface EndpointRequest {
 export class StructuredOutputRejected extends Error {}
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
+
+/** Retries of a failed judge request when the judge object sets no `maxRetries`. @internal */
+export const DEFAULT_MAX_RETRIES = 2
+/**
+ * How long one judge request may take when the judge object sets no `timeoutMs`, in
+ * milliseconds: the SDK's own default (10 minutes, three times over with its retries) would let
+ * a hung judge hold a run with `--testTimeout=0` for half an hour.
+ * @internal
+ */
+export const DEFAULT_TIMEOUT_MS = 60_000
 // The SDK refuses to construct without a key. A placeholder lets replayed calls (which never reach
 // the provider) work with no key; a live call then gets a 401 that we explain.
 const NO_KEY = 'rubricate-no-api-key'
@@ -50,7 +60,7 @@ const ownFetch: typeof fetch = async (input, init) => {
     scope.onRequest()
   }
   try {
-    return await wholeBody(capRetryAfter(await judgeFetch(input, init)))
+    return await wholeBody(await judgeFetch(input, init))
   } catch (error) {
     if (!isRubricateError(error) || !scope) throw error
     scope.error = error
@@ -62,9 +72,16 @@ const ownFetch: typeof fetch = async (input, init) => {
 }
 
 /**
- * Send one chat completion to an OpenAI-compatible endpoint through the official SDK, with its
- * bounded retries, and turn every failure into a rubricate error that says what to do.
- * `onRequest` is told about every HTTP request attempted, retries and failed connections included.
+ * Send one chat completion to an OpenAI-compatible endpoint through the official SDK, retry what
+ * is worth retrying (bounded by `maxRetries`), and turn every failure into a rubricate error that
+ * says what to do. `onRequest` is told about every HTTP request attempted, retries and failed
+ * connections included.
+ *
+ * rubricate retries, not the SDK (which is built with `maxRetries: 0`): the SDK sleeps between
+ * retries on the global `setTimeout`, which `vi.useFakeTimers()` replaces, so under fake timers a
+ * 503 ended in "Test timed out" with nothing said about the judge. The retry rule is the SDK's
+ * (`x-should-retry`, 408, 409, 429, 5xx, connection errors, timeouts; its backoff), the sleep is
+ * on the real clock, and each request has a timeout of its own on the real clock as well.
  * @internal
  */
 export async function completeWithEndpoint(
@@ -92,30 +109,52 @@ export async function completeWithEndpoint(
     const reply = completionReply(replayed)
     if (reply) return reply
   }
-  const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY)
+  const timeoutMs = endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const maxRetries = endpoint.maxRetries ?? DEFAULT_MAX_RETRIES
+  const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
   const scope: RequestScope = { requests: 0, onRequest }
-  try {
-    const completion = await transportErrors.run(scope, () =>
-      client.chat.completions.create(params, { signal }),
-    )
-    const reply = completionReply(completion as unknown)
-    if (!reply) {
-      throw new JudgeRequestError(
-        messages.judgeNotACompletion(endpoint.model, baseURL, bodyPreview(completion)),
-        200,
+  const sdk = await import('openai')
+  const context = {
+    endpoint,
+    baseURL,
+    keyless: !apiKey,
+    signal,
+    requests: 0,
+    fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
+  }
+  for (let retry = 0; ; retry++) {
+    // The SDK's own timeout runs on the global clock, which fake timers stop.
+    const attempt = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+    let failure: unknown
+    try {
+      const completion = await transportErrors.run(scope, () =>
+        client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs }),
       )
+      const reply = completionReply(completion as unknown)
+      if (!reply) {
+        throw new JudgeRequestError(
+          messages.judgeNotACompletion(endpoint.model, baseURL, bodyPreview(completion)),
+          200,
+        )
+      }
+      return reply
+    } catch (error) {
+      if (scope.error) throw scope.error
+      failure = attempt.aborted && !signal.aborted ? new sdk.APIConnectionTimeoutError() : error
     }
-    return reply
-  } catch (error) {
-    if (scope.error) throw scope.error
-    throw await translate(error, {
-      endpoint,
-      baseURL,
-      keyless: !apiKey,
-      signal,
-      requests: scope.requests,
-      fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
-    })
+    const retried =
+      retry < maxRetries &&
+      !signal.aborted &&
+      failure instanceof sdk.APIError &&
+      !(failure instanceof sdk.APIUserAbortError) &&
+      isRetryable(failure.status, failure.headers as Headers | undefined)
+    if (!retried) throw await translate(failure, { ...context, requests: scope.requests })
+    const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
+    try {
+      await sleep(retryDelayMs(headers, retry), signal)
+    } catch {
+      throw new JudgeRequestError(messages.judgeAborted(endpoint.model))
+    }
   }
 }
 
@@ -142,14 +181,14 @@ function clientFor(
   endpoint: OpenAICompatibleJudge,
   baseURL: string,
   apiKey: string,
+  timeoutMs: number,
 ): Promise<OpenAI> {
   const key = JSON.stringify([
     baseURL,
     apiKey,
     endpoint.headers ?? {},
     endpoint.query ?? {},
-    endpoint.maxRetries ?? 2,
-    endpoint.timeoutMs ?? null,
+    timeoutMs,
   ])
   let client = clients.get(key)
   if (!client) {
@@ -158,9 +197,10 @@ function clientFor(
         new OpenAIClient({
           baseURL,
           apiKey,
-          maxRetries: endpoint.maxRetries ?? 2,
+          // rubricate retries (see completeWithEndpoint); the SDK's timeout is a backstop.
+          maxRetries: 0,
           fetch: ownFetch,
-          ...(endpoint.timeoutMs !== undefined && { timeout: endpoint.timeoutMs }),
+          timeout: timeoutMs,
           ...(endpoint.headers && { defaultHeaders: endpoint.headers }),
           ...(endpoint.query && { defaultQuery: endpoint.query }),
         }),

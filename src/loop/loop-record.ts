@@ -1,3 +1,4 @@
+import { judgeCallsOf } from '../errors'
 import { outputText } from '../output'
 import type { JudgeCall, LoopIterationRecord, RubricateRecord, Verdict } from '../records'
 import { gatingVerdicts } from '../rubric/rubric-reason'
@@ -18,7 +19,10 @@ export function loopRecord(
   const check = last?.check
   const judgeCalls: JudgeCall[] = []
   for (const { check } of iterations) {
-    for (const scorer of check.scorers) judgeCalls.push(...(scorer.result?.judgeCalls ?? []))
+    for (const scorer of check.scorers) {
+      // An errored scorer's calls are in the partial result its error carries.
+      judgeCalls.push(...(scorer.result?.judgeCalls ?? judgeCallsOf(scorer.error)))
+    }
   }
   const verdicts: Verdict[] = []
   for (const scorer of check?.scorers ?? []) verdicts.push(...(scorer.result?.verdicts ?? []))

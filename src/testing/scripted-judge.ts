@@ -55,7 +55,9 @@ export function scriptedJudge(
     async complete(request: JudgeRequest, _options: JudgeCompleteOptions): Promise<JudgeReply> {
       const index = requests.length
       requests.push(request)
-      currentCallContext().onExchange?.({ source: 'live' })
+      const context = currentCallContext()
+      context.onLiveRequest?.()
+      context.onExchange?.({ source: 'live' })
       const reply = await answer(request, index)
       if (reply instanceof Error) throw reply
       return { text: typeof reply === 'string' ? reply : JSON.stringify(reply) }

@@ -65,6 +65,8 @@ test('the session lists the keys used and the misses of the file, then starts af
     dir: folder.dir,
     used: [...keys].sort(),
     misses: [expect.objectContaining({ key: expect.any(String) })],
+    // Judge calls only: the agents made none.
+    agentCalls: { replayed: 0, recorded: 0, live: 0, failed: 0 },
   })
   expect(session.usedKeys()).toEqual([])
   expect(session.misses()).toEqual([])

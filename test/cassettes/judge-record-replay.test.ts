@@ -89,8 +89,11 @@ test('a run recorded against a live judge replays with the same result and no re
   expect(replayed.judgeCalls.map((call) => call.cassetteKey)).toEqual(
     recorded.judgeCalls.map((call) => call.cassetteKey),
   )
+  // Only where the reply came from differs: recorded calls sent a request live, replayed ones none.
   const withSource = (result: ScorerResult) =>
-    stable(result).judgeCalls.map(({ source: _, ...call }) => call)
+    stable(result).judgeCalls.map(({ source: _, liveRequestCount: __, ...call }) => call)
+  expect(recorded.judgeCalls.map((call) => call.liveRequestCount)).toEqual([1, 1, 1])
+  expect(replayed.judgeCalls.map((call) => call.liveRequestCount)).toEqual([0, 0, 0])
   expect({ ...replayed, judgeCalls: withSource(replayed) }).toEqual({
     ...recorded,
     judgeCalls: withSource(recorded),

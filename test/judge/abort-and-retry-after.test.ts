@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from 'vitest'
 import { rootCause } from '../../src'
 import { withCallContext } from '../../src/call-context'
-import { capRetryAfter } from '../../src/judge/retry-after-cap'
+import { retryDelayMs } from '../../src/judge/retry-delay'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf, scoreWith } from './helpers'
 
@@ -58,37 +58,22 @@ test('a call whose signal has already fired sends nothing', async () => {
   expect(server.requests).toHaveLength(0)
 })
 
-test('a Retry-After above 30 s is capped at 30 s before the SDK reads it, in every form', async () => {
-  server = await startFakeOpenAI({
-    reply: [
-      fakeReply.status(429, { retryAfter: 120 }),
-      fakeReply.status(429, { headers: { 'retry-after-ms': '90000' } }),
-      fakeReply.status(429, {
-        headers: { 'retry-after': new Date(Date.now() + 600_000).toUTCString() },
-      }),
-      fakeReply.status(429, { retryAfter: 7, headers: { 'retry-after-ms': '1500' } }),
-    ],
-  })
-  const headersOf = async () => {
-    const response = capRetryAfter(
-      await fetch(`${server?.baseURL}/chat/completions`, { method: 'POST', body: '{}' }),
-    )
-    return [response.headers.get('retry-after'), response.headers.get('retry-after-ms')]
-  }
-  expect(await headersOf()).toEqual(['30', null])
-  expect(await headersOf()).toEqual([null, '30000'])
-  expect(await headersOf()).toEqual(['30', null])
-  // Short waits are left as the provider asked.
-  expect(await headersOf()).toEqual(['7', '1500'])
+test('a Retry-After above 30 s is capped at 30 s, in every form; shorter waits are as asked', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z')
+  const delay = (headers: Record<string, string>) => retryDelayMs(new Headers(headers), 0, now)
+  expect(delay({ 'retry-after': '120' })).toBe(30_000)
+  expect(delay({ 'retry-after-ms': '90000' })).toBe(30_000)
+  expect(delay({ 'retry-after': new Date(now + 600_000).toUTCString() })).toBe(30_000)
+  expect(delay({ 'retry-after': '7', 'retry-after-ms': '1500' })).toBe(1500)
+  expect(delay({ 'retry-after': '7' })).toBe(7000)
+  expect(delay({ 'retry-after': new Date(now - 5000).toUTCString() })).toBe(0)
 })
 
-test('a capped response keeps its status and body for the SDK', async () => {
-  server = await startFakeOpenAI({
-    reply: fakeReply.status(429, { retryAfter: 120, message: 'Rate limit reached' }),
+test('without a Retry-After the wait backs off from 0.5 s to at most 8 s, with up to 25% jitter', () => {
+  const waits = [0, 1, 2, 3, 4, 9].map((retry) => retryDelayMs(new Headers(), retry))
+  const bounds = [500, 1000, 2000, 4000, 8000, 8000]
+  waits.forEach((wait, i) => {
+    expect(wait).toBeLessThanOrEqual(bounds[i] as number)
+    expect(wait).toBeGreaterThanOrEqual((bounds[i] as number) * 0.75)
   })
-  const response = capRetryAfter(
-    await fetch(`${server.baseURL}/chat/completions`, { method: 'POST', body: '{}' }),
-  )
-  expect(response.status).toBe(429)
-  expect(await response.json()).toMatchObject({ error: { message: 'Rate limit reached' } })
 })

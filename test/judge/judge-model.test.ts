@@ -51,6 +51,7 @@ test('a custom JudgeModel gets the system message, the prompt with the schema, a
       durationMs: expect.any(Number),
       attemptCount: 1,
       modelCallCount: 1,
+      liveRequestCount: 1,
     },
   ])
 })

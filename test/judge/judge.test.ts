@@ -59,6 +59,7 @@ test('"openai/<model>" reads OPENAI_API_KEY and OPENAI_BASE_URL when the call is
       durationMs: expect.any(Number),
       attemptCount: 1,
       modelCallCount: 1,
+      liveRequestCount: 1,
     },
   ])
   expect(Number.isInteger(result.judgeCalls[0]?.durationMs)).toBe(true)

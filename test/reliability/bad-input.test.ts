@@ -38,6 +38,11 @@ const EMPTY_RUBRIC = `${P} createRubricScorer() got criteria with no criterion i
 const MODES = 'Use one of "replay", "auto", "record", "off".'
 const INVALID_JUDGE = (shown: string) =>
   `${P} The judge ${shown} is not something rubricate can use. Give "openai/<model>" (e.g. "openai/gpt-4.1-mini"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, or a JudgeModel { id, complete(request) }.`
+const INVALID_ENV_JUDGE = (shown: string) =>
+  `${P} RUBRICATE_JUDGE is ${shown}, which is not a judge rubricate can use. Set it to "openai/<model>", e.g. RUBRICATE_JUDGE=openai/gpt-4.1-mini (the endpoint comes from OPENAI_BASE_URL, the key from OPENAI_API_KEY), or unset it to use the judge of your configuration.`
+const JUDGE_OPTION = (key: string, expected: string, got: string) =>
+  `${P} The judge object option "${key}" must be ${expected}, but is ${got}.`
+const HEADERS = 'an object of header names to string values, such as { "api-key": "..." }'
 const UNDECIDED =
   'This assertion could not be decided, so it fails with or without .not (RUBRICATE_USAGE):\n'
 
@@ -312,6 +317,80 @@ const usage: UsageCase[] = [
     act: (judge) => judgeRubric({ ...judge, base_url: 'x' } as never),
     message: `${P} The judge object got an unknown option "base_url". Did you mean "baseURL"? Known options: "model", "baseURL", "apiKey", "headers", "query", "temperature", "structuredOutput", "jsonPromptInjection", "maxRetries", "timeoutMs".`,
   },
+  // judge options of the wrong type: the values of apiKey and headers are never shown
+  {
+    name: 'a number as the judge apiKey',
+    act: (judge) => judgeRubric({ ...judge, apiKey: 12345678 as never }),
+    message: JUDGE_OPTION(
+      'apiKey',
+      'a non-empty string (or left out, to use OPENAI_API_KEY)',
+      'a number',
+    ),
+  },
+  {
+    name: 'an empty judge apiKey',
+    act: (judge) => judgeRubric({ ...judge, apiKey: '' }),
+    message: JUDGE_OPTION(
+      'apiKey',
+      'a non-empty string (or left out, to use OPENAI_API_KEY)',
+      'an empty string',
+    ),
+  },
+  {
+    name: 'judge headers as a header line',
+    act: (judge) => judgeRubric({ ...judge, headers: 'x-api-key: abc' as never }),
+    message: JUDGE_OPTION('headers', HEADERS, 'a string'),
+  },
+  {
+    name: 'a judge header whose value is a number',
+    act: (judge) => judgeRubric({ ...judge, headers: { 'api-key': 1234 as never } }),
+    message: JUDGE_OPTION('headers', HEADERS, 'a number at "api-key"'),
+  },
+  {
+    name: 'judge query as a list',
+    act: (judge) => judgeRubric({ ...judge, query: ['api-version=1'] as never }),
+    message: JUDGE_OPTION(
+      'query',
+      'an object of parameter names to string values, such as { "api-version": "..." }',
+      'a list',
+    ),
+  },
+  {
+    name: 'a judge timeoutMs of -1',
+    act: (judge) => judgeRubric({ ...judge, timeoutMs: -1 }),
+    message: JUDGE_OPTION('timeoutMs', 'a whole number of milliseconds from 1 to 2147483647', '-1'),
+  },
+  {
+    name: 'a judge timeoutMs beyond what a timer can wait',
+    act: (judge) => judgeRubric({ ...judge, timeoutMs: 3_000_000_000 }),
+    message: JUDGE_OPTION(
+      'timeoutMs',
+      'a whole number of milliseconds from 1 to 2147483647',
+      '3000000000',
+    ),
+  },
+  {
+    name: 'a judge maxRetries of -1',
+    act: (judge) => judgeRubric({ ...judge, maxRetries: -1 }),
+    message: JUDGE_OPTION('maxRetries', 'a whole number >= 0', '-1'),
+  },
+  {
+    name: 'a judge maxRetries as a string',
+    act: (judge) => judgeRubric({ ...judge, maxRetries: '2' as never }),
+    message: JUDGE_OPTION('maxRetries', 'a whole number >= 0', '"2"'),
+  },
+  {
+    name: 'a judge temperature as a string',
+    act: (judge) => judgeRubric({ ...judge, temperature: 'low' as never }),
+    message: JUDGE_OPTION('temperature', 'a number >= 0', '"low"'),
+  },
+  {
+    name: 'a judge baseURL that is a URL object',
+    act: (judge) => judgeRubric({ ...judge, baseURL: new URL(judge.baseURL as string) as never }),
+    message: new RegExp(
+      `^${escapeRegExp(P)} The judge object option "baseURL" must be a URL string such as "http://localhost:11434/v1", but is .+\\.$`,
+    ),
+  },
   {
     name: 'a judge named without its provider',
     act: (judge) =>
@@ -366,16 +445,22 @@ const usage: UsageCase[] = [
     message: `${P} RUBRICATE_CASSETTES is "REPLAY", which is not a cassette mode. ${MODES}`,
   },
   {
-    name: 'RUBRICATE_JUDGE without a provider',
+    name: 'RUBRICATE_JUDGE without a provider, named as the variable',
     env: { RUBRICATE_JUDGE: 'gpt-4.1-mini' },
     act: () => createRubricScorer({ criteria: RUBRIC }).run({ output: 'Hi' }),
-    message: INVALID_JUDGE('"gpt-4.1-mini"'),
+    message: INVALID_ENV_JUDGE('"gpt-4.1-mini"'),
   },
   {
-    name: 'RUBRICATE_JUDGE=openai/ with no model',
+    name: 'RUBRICATE_JUDGE=openai/ with no model, named as the variable',
     env: { RUBRICATE_JUDGE: 'openai/' },
     act: () => createRubricScorer({ criteria: RUBRIC }).run({ output: 'Hi' }),
-    message: INVALID_JUDGE('"openai/"'),
+    message: INVALID_ENV_JUDGE('"openai/"'),
+  },
+  {
+    name: 'RUBRICATE_JUDGE as a JSON judge object, named as the variable',
+    env: { RUBRICATE_JUDGE: '{"model":"gpt-4.1-mini"}' },
+    act: (judge) => judgeRubric(judge),
+    message: INVALID_ENV_JUDGE('"{\\"model\\":\\"gpt-4.1-mini\\"}"'),
   },
   {
     name: 'OPENAI_BASE_URL that is not a URL',
@@ -385,6 +470,10 @@ const usage: UsageCase[] = [
     message: `${P} The judge "gpt-judge" has the base URL "my-proxy/v1" (OPENAI_BASE_URL), which is not an http(s) URL. Give the endpoint's full URL, such as "https://api.openai.com/v1" or "http://localhost:11434/v1".`,
   },
 ]
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
 
 /** What a matcher call failed with: the rubricate code, and the message under the hint. */
 async function matcherFailure(assertion: Promise<void>): Promise<{ code: string; body: string }> {

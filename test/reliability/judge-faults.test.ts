@@ -1,10 +1,11 @@
 // Group 1: the judge's endpoint fails. Every fault ends in bounded retries, then
 // RUBRICATE_JUDGE_REQUEST, or in an abort at the test's signal: never a verdict, never a hang.
 import { stripVTControlCharacters } from 'node:util'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { createRubricScorer, type JudgeModel } from '../../src'
 import { withCallContext } from '../../src/call-context'
+import { DEFAULT_TIMEOUT_MS } from '../../src/judge/openai-judge'
 import { type FakeReply, fakeReply } from '../../src/testing'
 import {
   failureOf,
@@ -346,4 +347,72 @@ describe('1. Judge faults', () => {
       }
     },
   )
+
+  test('with no timeoutMs, every judge request is bounded at 60 s, not the SDK default of 10 minutes', async () => {
+    const { server, judge } = await judgeServer([
+      fakeReply.status(503, { retryAfter: 0 }),
+      fakeReply.json(SPLIT_VERDICT),
+    ])
+    const result = await judgeRubric(judge)
+    expect(result.verdicts).toEqual(SPLIT_VERDICTS)
+    expect(DEFAULT_TIMEOUT_MS).toBe(60_000)
+    // The SDK tells the server the timeout it holds each request to, retries included.
+    expect(server.requests.map((request) => request.headers['x-stainless-timeout'])).toEqual([
+      '60',
+      '60',
+    ])
+  })
+
+  const fakeClock: { name: string; reply: FakeReply[]; maxRetries?: number; timeoutMs?: number }[] =
+    [
+      {
+        name: 'a 503 without Retry-After (SDK-style backoff)',
+        reply: [fakeReply.status(503), fakeReply.json(SPLIT_VERDICT)],
+      },
+      {
+        name: 'a 429 with Retry-After: 1',
+        reply: [fakeReply.status(429, { retryAfter: 1 }), fakeReply.json(SPLIT_VERDICT)],
+      },
+      {
+        name: 'a reply that never comes, then a verdict',
+        reply: [fakeReply.hang(), fakeReply.json(SPLIT_VERDICT)],
+        timeoutMs: 300,
+      },
+    ]
+
+  test.for(fakeClock)(
+    "under vi.useFakeTimers(), after $name the retry wakes on the real clock and gets the judge's verdicts",
+    { timeout: 8_000 },
+    async ({ reply, timeoutMs }) => {
+      const { server, judge } = await judgeServer(reply, {
+        ...(timeoutMs !== undefined && { timeoutMs }),
+      })
+      vi.useFakeTimers()
+      try {
+        const result = await judgeRubric(judge)
+        expect(result.verdicts).toEqual(SPLIT_VERDICTS)
+        expect(server.requests).toHaveLength(2)
+      } finally {
+        vi.useRealTimers()
+      }
+    },
+  )
+
+  test('under vi.useFakeTimers(), a 503 storm still ends in RUBRICATE_JUDGE_REQUEST after maxRetries', {
+    timeout: 8_000,
+  }, async () => {
+    const { server, judge } = await judgeServer(fakeReply.status(503, { message: 'Down' }), {
+      maxRetries: 1,
+    })
+    vi.useFakeTimers()
+    try {
+      const { root } = await failureOf(judgeRubric(judge))
+      expect(root).toMatchObject({
+        code: 'RUBRICATE_JUDGE_REQUEST',
+        message: exhausted(server.baseURL, 'HTTP 503 ("Down")', 2),
+      })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })

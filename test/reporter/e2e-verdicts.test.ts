@@ -84,7 +84,7 @@ test('a judge error shows its code and message under the test and counts as erro
      ! RUBRICATE_JUDGE_REQUEST: The judge request failed: 503 Service Unavailable.
 
      Rubric  1 assertion: 0 passed, 0 failed, 1 errored
-      Judge  1 call: 0 replayed, 0 recorded, 1 live · tokens 0 live, 0 replayed · cost $0.00
+      Judge  1 call: 0 replayed, 0 recorded, 0 live, 1 failed · 1 request sent live · tokens 0 live, 0 replayed · cost $0.00
 ${footer('1 failed (1)', '1 failed (1)')}`,
   )
 })

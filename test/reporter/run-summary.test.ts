@@ -35,11 +35,71 @@ test('counts assertions by status, criteria by outcome, and judge calls by sourc
     replayed: 1,
     recorded: 1,
     live: 1,
+    failed: 0,
+    // Records without liveRequestCount (older runs): each call that was not replayed made one.
+    liveRequests: 2,
     tokens: { live: 1500, replayed: 1000 },
     // gpt-4.1-mini: 1000 x $0.40 + 500 x $1.60 per million tokens
     cost: 0.0012,
     unpricedModels: [],
   })
+})
+
+test('failed judge calls are counted apart, with every request they sent live', () => {
+  const failed = (requests: number) => ({
+    ...call('live', null),
+    status: 'failed' as const,
+    modelCallCount: requests,
+    liveRequestCount: requests,
+  })
+  const summary = summariseRun(
+    report(
+      record({ status: 'error', judgeCalls: [failed(3)] }),
+      record({ status: 'error', judgeCalls: [failed(3), failed(0)] }),
+      record({ judgeCalls: [{ ...call('live'), liveRequestCount: 2 }] }),
+    ),
+    {},
+  )
+  expect(summary.judge).toMatchObject({ calls: 4, live: 1, failed: 3, liveRequests: 8 })
+  expect(renderSummary(summary, plain)[1]).toBe(
+    '      Judge  4 calls: 0 replayed, 0 recorded, 1 live, 3 failed · 8 requests sent live · tokens 1,000 live, 0 replayed · cost $0.0005',
+  )
+})
+
+test("the agents' calls of every file are summed, and shown only when there were some", () => {
+  const base: RunReport = report(record({ judgeCalls: [call('replayed')] }))
+  const withAgents: RunReport = {
+    ...base,
+    files: [
+      ...base.files.map((file) => ({
+        ...file,
+        cassettes: {
+          mode: 'replay' as const,
+          dir: '/c',
+          used: [],
+          misses: [],
+          agentCalls: { replayed: 3, recorded: 0, live: 0, failed: 1 },
+        },
+      })),
+      {
+        file: 'b.test.ts',
+        tests: [],
+        cassettes: {
+          mode: 'auto' as const,
+          dir: '/c',
+          used: [],
+          misses: [],
+          agentCalls: { replayed: 1, recorded: 2, live: 1, failed: 0 },
+        },
+      },
+    ],
+  }
+  const summary = summariseRun(withAgents, {})
+  expect(summary.agents).toEqual({ calls: 8, replayed: 4, recorded: 2, live: 1, failed: 1 })
+  expect(renderSummary(summary, plain)[2]).toBe(
+    '     Agents  8 calls: 4 replayed, 2 recorded, 1 live, 1 failed',
+  )
+  expect(renderSummary(summariseRun(base, {}), plain)).toHaveLength(2)
 })
 
 test('prices from options win over the built-in table, and unknown models are listed', () => {
@@ -92,10 +152,13 @@ test('the cost line says which models have no price', () => {
           replayed: 0,
           recorded: 0,
           live: 1,
+          failed: 0,
+          liveRequests: 1,
           tokens: { live: 10, replayed: 0 },
           cost,
           unpricedModels: models,
         },
+        agents: { calls: 0, replayed: 0, recorded: 0, live: 0, failed: 0 },
         cassettes: { modes: [], misses: [] },
       },
       plain,

@@ -2,7 +2,7 @@ import { currentCallContext } from '../../call-context'
 import type { ResolvedConfig } from '../../config'
 import { runExchange } from '../exchange/exchange'
 import { prepareRequest } from '../exchange/prepared-request'
-import { cassetteSession } from '../run/cassette-session'
+import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
 
 /**
  * Record or replay one of the agent's model calls (the msw handlers and `createCassetteFetch`
@@ -26,13 +26,29 @@ export async function runAgentExchange(
     headers: request.headers,
     redact: config.cassettes.redact,
   })
-  return runExchange({
-    path: 'agent',
-    request: prepared,
-    url,
-    config,
-    test: context.test ?? cassetteSession().currentTest(),
-    testIsExact: context.test !== undefined,
-    live,
-  })
+  const session = cassetteSession()
+  // Each exchange is counted once, as what it turned out to be: a live stream reports when it
+  // ends, after this function has returned; one that throws (a replay miss, a failed connection,
+  // a refused recording) without having reported is a failed call.
+  let counted = false
+  const count = (outcome: AgentCallOutcome) => {
+    if (counted) return
+    counted = true
+    session.countAgentCall(outcome)
+  }
+  try {
+    return await runExchange({
+      path: 'agent',
+      request: prepared,
+      url,
+      config,
+      test: context.test ?? session.currentTest(),
+      testIsExact: context.test !== undefined,
+      live,
+      onExchange: (event) => count(event.source),
+    })
+  } catch (error) {
+    count('failed')
+    throw error
+  }
 }

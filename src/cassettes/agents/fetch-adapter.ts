@@ -1,5 +1,6 @@
 import { resolveConfig } from '../../config'
 import { isLiveFailure, markLiveFailure } from '../exchange/exchange'
+import { cassetteSession } from '../run/cassette-session'
 import { matchEndpoint } from '../store/cassette-key'
 import { runAgentExchange } from './agent-exchange'
 import { errorReply } from './msw-handlers'
@@ -35,8 +36,11 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
         request.method === 'POST'
           ? matchEndpoint(url.pathname, [...config.cassettes.match, ...(options.match ?? [])])
           : undefined
-      if (!endpoint || config.cassettes.mode === 'off')
+      if (!endpoint) return await base(request).catch(markLiveFailure)
+      if (config.cassettes.mode === 'off') {
+        cassetteSession().countAgentCall('live')
         return await base(request).catch(markLiveFailure)
+      }
       return await runAgentExchange(request, url, endpoint, config, () => base(request))
     } catch (error) {
       if (isLiveFailure(error)) throw error

@@ -47,7 +47,11 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
       const session = cassetteSession()
       try {
         const config = resolveConfig()
-        if (config.cassettes.mode === 'off') return undefined
+        if (config.cassettes.mode === 'off') {
+          // Passed through to the network as it is, and counted as the live call it is.
+          session.countAgentCall('live')
+          return undefined
+        }
         const url = new URL(request.url)
         const endpoint = matchEndpoint(url.pathname, patterns()) ?? url.pathname
         return await runAgentExchange(request, url, endpoint, config, () =>

@@ -190,7 +190,7 @@ async function liveAndRecord(
 
 function limited(input: ExchangeInput): Promise<Response> {
   const live = () => input.live().catch(markLiveFailure)
-  return input.path === 'judge' ? withLiveLimits(input.config, live) : live()
+  return input.path === 'judge' ? withLiveLimits(input.config, input.request.model, live) : live()
 }
 
 /** Redact, hook, rescan, write; the key written. @internal */

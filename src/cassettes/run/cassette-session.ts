@@ -1,5 +1,10 @@
 import { resolveConfig } from '../../config'
-import type { CassetteMissRecord, CassetteUsageRecord, TestIdentity } from '../../records'
+import type {
+  AgentCallCounts,
+  CassetteMissRecord,
+  CassetteUsageRecord,
+  TestIdentity,
+} from '../../records'
 import { getState, stateSlot } from '../../state'
 
 /**
@@ -25,8 +30,12 @@ import { getState, stateSlot } from '../../state'
  * `currentCallContext().test` and falls back to the test set here, which is wrong only under
  * `test.concurrent` (its misses then name the file, not the test).
  */
+/** What one of the agent's model calls turned out to be. @internal */
+export type AgentCallOutcome = keyof AgentCallCounts
+
 export class CassetteSession {
   #test: TestIdentity | undefined
+  #agentCalls: AgentCallCounts = noAgentCalls()
   readonly #used = new Set<string>()
   #misses: CassetteMissRecord[] = []
   #errors: Error[] = []
@@ -65,7 +74,10 @@ export class CassetteSession {
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending])
   }
 
-  /** What this file did with cassettes, for `task.meta`; clears keys and misses for the next file. */
+  /**
+   * What this file did with cassettes, for `task.meta`; clears keys, misses and agent call counts
+   * for the next file.
+   */
   takeUsage(): CassetteUsageRecord {
     const { mode, dir } = resolveConfig().cassettes
     const usage: CassetteUsageRecord = {
@@ -73,9 +85,11 @@ export class CassetteSession {
       dir,
       used: [...this.#used].sort(),
       misses: this.#misses,
+      agentCalls: this.#agentCalls,
     }
     this.#used.clear()
     this.#misses = []
+    this.#agentCalls = noAgentCalls()
     return usage
   }
 
@@ -89,6 +103,11 @@ export class CassetteSession {
   /** @internal */
   markUsed(key: string): void {
     this.#used.add(key)
+  }
+
+  /** Count one of the agent's model calls. @internal */
+  countAgentCall(outcome: AgentCallOutcome): void {
+    this.#agentCalls[outcome]++
   }
 
   /** @internal */
@@ -110,6 +129,10 @@ export class CassetteSession {
     this.#pending.add(settled)
     void settled.then(() => this.#pending.delete(settled))
   }
+}
+
+function noAgentCalls(): AgentCallCounts {
+  return { replayed: 0, recorded: 0, live: 0, failed: 0 }
 }
 
 /** Facts about the run that the setup file knows and the cassettes need. */
