@@ -381,6 +381,36 @@ export const messages = {
       'createRubricScorer() got both `judge` and `model`, which are two names for the same option. Keep one.',
     ),
 
+  // calibration: labelled sets, calibrateJudge, toAgreeWithLabels
+  labelsUnreadable: (path: string, reason: string): string =>
+    format(
+      `Could not read the labelled set "${path}": ${reason}. Give the path of a .jsonl or .json file, relative to the project root (or absolute).`,
+    ),
+  labelsBadExtension: (path: string): string =>
+    format(
+      `The labelled set "${path}" is neither .jsonl nor .json, so rubricate cannot tell how to read it. Name it .jsonl (one example a line) or .json (an array of examples).`,
+    ),
+  labelsBadJson: (where: string, reason: string): string =>
+    format(
+      `${where} is not valid JSON (${reason}). Each example is one JSON object, for instance {"output": "...", "criterion": "Gives a timeframe", "label": false}.`,
+    ),
+  labelsNotArray: (where: string, value: unknown): string =>
+    format(
+      `${where} holds ${show(value)}; a .json labelled set is an array of examples. Write [{"output": "...", "criterion": "...", "label": true}, ...], or use .jsonl with one example a line.`,
+    ),
+  labelsBadRow: (where: string, problem: string): string =>
+    format(
+      `${where}: ${problem}. A labelled example is {"output", "input"?, "reference"?, "criterion" and "label" (true or false), or "criteria": [{"criterion", "label"}], "note"?, "labeler"?}.`,
+    ),
+  labelsEmpty: (source: string): string =>
+    format(
+      `The labelled set ${source} holds no example, so there is nothing to calibrate against. Add at least one labelled example (blank lines are skipped).`,
+    ),
+  calibrateBadLabels: (value: unknown): string =>
+    format(
+      `calibrateJudge() option "labels" is ${show(value)}. Give the path of a .jsonl or .json labelled set, or an array of labelled examples.`,
+    ),
+
   // testing helpers
   fakeScriptExhausted: (length: number, index: number): string =>
     format(
