@@ -176,7 +176,9 @@ export async function calibrateJudge(options: CalibrateJudgeOptions): Promise<Ca
       metrics: agreementMetrics(items),
       ...(samples > 1 && { selfAgreement: agreementOf(items) }),
     })),
-    disagreements: worstFirst(all.filter((item) => item.verdict !== item.label)).map(toDisagreement),
+    disagreements: worstFirst(all.filter((item) => item.verdict !== item.label)).map(
+      toDisagreement,
+    ),
     judgeCalls: calls.flat(),
   }
 }

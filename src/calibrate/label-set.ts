@@ -165,8 +165,16 @@ function parseRow(row: unknown, where: string): ParsedExample {
       return { ...(item as Record<string, unknown>), at }
     })
   } else {
-    if (fields.criterion === undefined) throw bad('it needs "criterion" and "label", or "criteria"')
-    items = [{ criterion: fields.criterion, label: fields.label, required: fields.required, at: '' }]
+    if (fields.criterion === undefined) {
+      throw bad(
+        fields.label === undefined
+          ? 'it needs "criterion" and "label", or "criteria"'
+          : '"criterion" is missing',
+      )
+    }
+    items = [
+      { criterion: fields.criterion, label: fields.label, required: fields.required, at: '' },
+    ]
   }
   const criteria = items.map((item) => {
     const at = item.at ? `${item.at}: ` : ''
@@ -194,12 +202,15 @@ function parseRow(row: unknown, where: string): ParsedExample {
     // The criteria read as a rubric does: "(optional)" marks, list markers, duplicates refused.
     parsed = parseCriteria(
       criteria.map((item) =>
-        item.required === undefined ? item.criterion : { description: stripOptional(item), required: item.required },
+        item.required === undefined
+          ? item.criterion
+          : { description: stripOptional(item), required: item.required },
       ),
       where,
     )
   } catch (error) {
-    if (isRubricateError(error)) throw bad(error.message.replace(/^\[rubricate\] /, '').replace(/\.$/, ''))
+    if (isRubricateError(error))
+      throw bad(error.message.replace(/^\[rubricate\] /, '').replace(/\.$/, ''))
     throw error
   }
   return {
@@ -222,5 +233,8 @@ function parseRow(row: unknown, where: string): ParsedExample {
 }
 
 function stripOptional(item: { criterion: string }): string {
-  return item.criterion.trim().replace(/^\(optional\)\s*/i, '').replace(/\s*\(optional\)$/i, '')
+  return item.criterion
+    .trim()
+    .replace(/^\(optional\)\s*/i, '')
+    .replace(/\s*\(optional\)$/i, '')
 }
