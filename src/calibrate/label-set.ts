@@ -82,7 +82,10 @@ export async function loadLabelSet(labels: unknown): Promise<LabelSet> {
   }
   const root = getState().run.root ?? process.cwd()
   const file = isAbsolute(labels) ? labels : resolve(root, labels)
-  const source = (isAbsolute(labels) ? relative(root, file) : labels).split('\\').join('/')
+  // As given; an absolute path inside the root is shown relative to it, one outside as it is.
+  const inside = relative(root, file)
+  const shown = !isAbsolute(labels) ? labels : inside.startsWith('..') ? file : inside
+  const source = shown.split('\\').join('/')
   const extension = extname(file).toLowerCase()
   if (extension !== '.jsonl' && extension !== '.json') {
     throw new UsageError(messages.labelsBadExtension(source))
