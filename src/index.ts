@@ -55,6 +55,7 @@ export { calibrateJudge } from './calibrate/calibrate-judge'
 export type {
   CalibrateJudgeOptions,
   CalibrationDisagreement,
+  CalibrationJudgement,
   CalibrationResult,
   CriterionCalibration,
 } from './calibrate/calibrate-judge'

@@ -290,6 +290,18 @@ export const messages = {
     `κ is undefined for ${criterion}: ${reason}.`,
   calibrationCompare: (trusted: string, other: string): string =>
     `Agreement of "${other}" with "${trusted}" on the same judgements:`,
+  calibrationCompareFacts: (
+    trusted: string,
+    other: string,
+    facts: { n: number; agreement: string; kappa: string; passes: number; fails: number },
+  ): string =>
+    [
+      `  agreement ${facts.agreement} · κ ${facts.kappa} · ${facts.n} judgements`,
+      `  "${other}" passes where "${trusted}" fails: ${facts.passes}`,
+      `  "${other}" fails where "${trusted}" passes: ${facts.fails}`,
+    ].join('\n'),
+  calibrationJudgeCalls: (replayed: number, recorded: number, live: number): string =>
+    `Judge calls: ${replayed} replayed, ${recorded} recorded, ${live} live.`,
 
   // runUntilComplete: usage
   loopAgentNotFunction: (value: unknown): string =>

@@ -46,6 +46,14 @@ export interface CalibrationDisagreement {
   labeler?: string | undefined
 }
 
+/** One labelled judgement: the judge's verdict on one criterion of one example. */
+export interface CalibrationJudgement {
+  where: string
+  criterion: string
+  label: boolean
+  verdict: boolean
+}
+
 /** Agreement on one criterion of the labelled set. */
 export interface CriterionCalibration {
   criterion: string
@@ -71,6 +79,8 @@ export interface CalibrationResult {
   criteria: CriterionCalibration[]
   /** Worst first: false passes, then false fails; among them, the more samples agreed the worse. */
   disagreements: CalibrationDisagreement[]
+  /** Every labelled judgement, in the order of the labelled set. */
+  judgements: CalibrationJudgement[]
   /** Every judge call made (or replayed) for the calibration. */
   judgeCalls: JudgeCall[]
 }
@@ -179,6 +189,12 @@ export async function calibrateJudge(options: CalibrateJudgeOptions): Promise<Ca
     disagreements: worstFirst(all.filter((item) => item.verdict !== item.label)).map(
       toDisagreement,
     ),
+    judgements: all.map(({ example, criterion, label, verdict }) => ({
+      where: example.where,
+      criterion,
+      label,
+      verdict,
+    })),
     judgeCalls: calls.flat(),
   }
 }

@@ -65,6 +65,7 @@ function calibration(thresholds: { minKappa?: number; maxFalsePass?: number }) {
         output: 'Expect it by Friday.',
       },
     ],
+    judgements: [],
     judgeCalls: [call('replayed'), call('replayed'), call('replayed'), call('replayed')],
   }
   const failures = missedThresholds(result, thresholds)
