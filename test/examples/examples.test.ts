@@ -77,9 +77,11 @@ test('npm run examples replays every model call offline with no API key and prin
     '       2. ✓ rubric-scorer 1',
     '       ✓ [required] The report gives concrete recommendations',
     '     ✓ scorer "plain-language": score 1, threshold 0.75: Plain and kind: warm tone, no blame, 13 words a sentence, no jargon.',
-    '     Rubric  5 assertions: 5 passed, 0 failed, 0 errored · 11 criteria: 10 met, 0 required unmet, 1 optional unmet',
-    '      Judge  6 calls: 6 replayed, 0 recorded, 0 live · tokens 0 live, 4,847 replayed · cost $0.00',
-    '      Tests  5 passed (5)',
+    '     ✓ calibration of "gpt-4.1-mini" against "support-agent/refund-labels.jsonl": κ 0.61, accuracy 0.81 [0.72, 0.87], false pass 0.14 (5/36) [0.06, 0.29], false fail 0.22 (14/63) [0.14, 0.34], 99 judgements',
+    '       all criteria                                 99  0.81 [0.72, 0.87]  0.61  0.14 (5/36) [0.06, 0.29]  0.22 (14/63) [0.14, 0.34]',
+    '     Rubric  6 assertions: 6 passed, 0 failed, 0 errored · 11 criteria: 10 met, 0 required unmet, 1 optional unmet',
+    '      Judge  39 calls: 39 replayed, 0 recorded, 0 live · tokens 0 live, 32,111 replayed · cost $0.00',
+    '      Tests  6 passed (6)',
   ]) {
     expect(lines).toContain(expected)
   }
