@@ -128,8 +128,11 @@ export async function calibrateJudge(options: CalibrateJudgeOptions): Promise<Ca
   const calls: JudgeCall[][] = []
   const judged: Judged[][] = []
   let next = 0
+  let failed = false
   const worker = async (): Promise<void> => {
-    while (next < set.examples.length) {
+    // After a failure no new example starts: the calibration rejects anyway, and a live judge
+    // would be paid for verdicts nobody reads.
+    while (next < set.examples.length && !failed) {
       const index = next++
       const example = set.examples[index] as ParsedExample
       const scorer = createRubricScorer({
@@ -137,11 +140,12 @@ export async function calibrateJudge(options: CalibrateJudgeOptions): Promise<Ca
         criteria: example.criteria.map(({ description, required }) => ({ description, required })),
         options: { samples, evaluation: options.evaluation },
       })
-      const result = await scorer.run({
-        input: example.input,
-        output: example.output,
-        groundTruth: example.reference,
-      })
+      const result = await scorer
+        .run({ input: example.input, output: example.output, groundTruth: example.reference })
+        .catch((error: unknown) => {
+          failed = true
+          throw error
+        })
       calls[index] = result.judgeCalls ?? []
       judged[index] = result.verdicts.map((verdict, position) => {
         const labelled = example.criteria[position] as ParsedExample['criteria'][number]

@@ -2,8 +2,8 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
-import { calibrateJudge, configureRubricate, type LabelledExample } from '../../src'
-import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { calibrateJudge, configureRubricate, type LabelledExample, rootCause } from '../../src'
+import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, useCassetteFolder } from '../cassettes/support'
 import { rejectionOf } from '../judge/helpers'
 import { judgeBy } from '../support/rubric-judge'
@@ -151,4 +151,28 @@ test('unknown options, a bad samples value and a bad row are usage errors before
   )
   expect(row.message).toContain('labels item 1: "label" must be true (met) or false (unmet)')
   expect(server?.requests).toHaveLength(0)
+})
+
+test('a judge error rejects the calibration with its code, and no new example is started after it', async () => {
+  server = await startFakeOpenAI({
+    reply: (request) =>
+      JSON.stringify(request.body).includes('hello')
+        ? fakeReply.status(401, { message: 'Incorrect API key provided.' })
+        : byKeyword(request),
+  })
+  const judge = { model: 'gpt-judge', baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0 }
+  const rows: LabelledExample[] = [
+    { output: 'hello', criterion: 'Mentions refund', label: false },
+    ...Array.from({ length: 20 }, (_, i) => ({
+      output: `refund ${i}`,
+      criterion: 'Mentions refund',
+      label: true,
+    })),
+  ]
+  const error = rootCause(await rejectionOf(calibrateJudge({ judge, labels: rows })))
+  expect(error).toMatchObject({ code: 'RUBRICATE_JUDGE_REQUEST' })
+  // Long enough for the examples in flight to finish and the next ones to start, were they to.
+  await new Promise((done) => setTimeout(done, 300))
+  // The pool of 8 had started at most 8 examples when the first one failed.
+  expect(server.requests.length).toBeLessThanOrEqual(8)
 })
