@@ -1,7 +1,9 @@
 import type {} from 'vitest'
 import type {
+  LabelsInput,
   RubricCriteriaInput,
   ScorerLike,
+  ToAgreeWithLabelsOptions,
   ToPassScorerOptions,
   ToSatisfyRubricOptions,
 } from './types'
@@ -29,6 +31,14 @@ declare module 'vitest' {
      * Must be awaited.
      */
     toPassScorer(scorer: ScorerLike, options?: ToPassScorerOptions): Promise<void>
+    /**
+     * Calibrate the judge under test against human labels: passes when Cohen's κ, the false-pass
+     * rate and the others meet the thresholds given. Must be awaited; has no `.not`.
+     *
+     * @example
+     * await expect('openai/gpt-4.1-mini').toAgreeWithLabels('evals/labels.jsonl', { minKappa: 0.6, maxFalsePass: 0.1 })
+     */
+    toAgreeWithLabels(labels: LabelsInput, options?: ToAgreeWithLabelsOptions): Promise<void>
   }
   interface TaskMeta {
     /** One record per rubricate assertion of the test. */

@@ -1,5 +1,5 @@
 import { messages } from '../src/messages'
-import type { JudgeCall, Verdict } from '../src/records'
+import type { CalibrationRecord, JudgeCall, Verdict } from '../src/records'
 
 /** What an assertion found out, before `.not` is applied. @internal */
 export interface Evaluation {
@@ -13,6 +13,8 @@ export interface Evaluation {
   scorerId?: string | undefined
   /** toPassScorer decided on the scorer's `passed` rather than on a threshold. */
   decidedByPassed?: boolean | undefined
+  /** toAgreeWithLabels: what the calibration measured. */
+  calibration?: CalibrationRecord | undefined
 }
 
 /** The body of a failed `toSatisfyRubric` (under the matcher hint). @internal */

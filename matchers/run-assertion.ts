@@ -14,13 +14,17 @@ type Fields = Partial<RubricateRecord> & Pick<RubricateRecord, 'status'>
 
 /** One assertion: what to run and how to explain a failure. @internal */
 export interface Assertion {
-  kind: 'rubric' | 'scorer'
-  matcher: 'toSatisfyRubric' | 'toPassScorer'
+  kind: 'rubric' | 'scorer' | 'calibration'
+  matcher: 'toSatisfyRubric' | 'toPassScorer' | 'toAgreeWithLabels'
   /** The matcher's `this`. */
   state: MatcherState & { task?: Readonly<RunnerTestCase> | undefined }
   received: unknown
   /** The `expected` label of the matcher hint. */
   expectedLabel: string
+  /** The `received` label of the matcher hint. Default `'output'`. */
+  receivedLabel?: string | undefined
+  /** The text recorded as the output preview. Default: `outputText(received)`. */
+  preview?: ((received: unknown) => string) | undefined
   /** Runs the scorer; its errors make the assertion fail in both directions. */
   evaluate(): Promise<Evaluation>
   /** The failure text under the hint, for an assertion that failed as written. */
@@ -79,7 +83,9 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
   const signal = assertionSignal(task?.context?.signal)
   try {
     if (isThenable(assertion.received)) throw new UsageError(messages.outputIsPromise())
-    text = outputText(assertion.received)
+    text = assertion.preview
+      ? assertion.preview(assertion.received)
+      : outputText(assertion.received)
     const evaluation = await withCallContext(
       {
         test: task ? testIdentity(task as RunnerTestCase) : undefined,
@@ -97,6 +103,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       judgeCalls: evaluation.judgeCalls,
       outputPreview: text.slice(0, 200),
       scorerId: evaluation.scorerId,
+      calibration: evaluation.calibration,
     })
     settled = true
     // After the test ended, a failure could only become an unhandled rejection blamed on another
@@ -184,7 +191,7 @@ function assertionSignal(testSignal: AbortSignal | undefined): {
 function hint(assertion: Assertion, negated: boolean): string {
   return assertion.state.utils.matcherHint(
     `${negated ? '.not' : ''}.${assertion.matcher}`,
-    'output',
+    assertion.receivedLabel ?? 'output',
     assertion.expectedLabel,
     { promise: assertion.state.promise },
   )

@@ -16,11 +16,13 @@ import type { RubricateRecord } from '../src/records'
 import { getState, stateSlot } from '../src/state'
 import { onUndecided } from '../src/undecided-hooks'
 import { currentTest, runInTest, testIdentity } from './current-test'
+import { toAgreeWithLabels } from './to-agree-with-labels'
 import { toPassScorer } from './to-pass-scorer'
 import { toSatisfyRubric } from './to-satisfy-rubric'
 import { closeTest, missKey, noteUndecided, openTest, takeFileUndecided } from './undecided-calls'
 
 expect.extend({ toSatisfyRubric, toPassScorer })
+expect.extend({ toAgreeWithLabels })
 
 // The plugin's options (DESIGN 4.3). Without the plugin there are none, and the defaults apply.
 const provided = (inject as (key: string) => unknown)(PROVIDED_OPTIONS_KEY) as

@@ -1,4 +1,5 @@
 import type { MatcherState } from 'vitest'
+import type { LabelledExample } from '../src/calibrate/label-set'
 import type { CassetteMode } from '../src/config'
 import type { JudgeInput } from '../src/records'
 
@@ -31,6 +32,30 @@ export interface ToPassScorerOptions {
   /** Cassette mode for this assertion only. */
   cassettes?: CassetteMode | undefined
 }
+
+/**
+ * Options of `toAgreeWithLabels`. Give at least one threshold; a rate is compared by its point
+ * estimate, and a κ or rate that cannot be computed fails its threshold.
+ */
+export interface ToAgreeWithLabelsOptions {
+  /** Fail when Cohen's κ over every labelled judgement is below this (from -1 to 1). */
+  minKappa?: number | undefined
+  /** Fail when the false-pass rate (judged met, labelled unmet) is above this. */
+  maxFalsePass?: number | undefined
+  /** Fail when the false-fail rate (judged unmet, labelled met) is above this. */
+  maxFalseFail?: number | undefined
+  /** Fail when the share of judgements that agree with their label is below this. */
+  minAccuracy?: number | undefined
+  /** Judge every example this many times and take the majority. Default `1`. */
+  samples?: number | undefined
+  /** One judge call per example (default), or one per criterion. */
+  evaluation?: 'together' | 'separately' | undefined
+  /** Cassette mode for this assertion only. */
+  cassettes?: CassetteMode | undefined
+}
+
+/** A labelled set: a `.jsonl` or `.json` file (relative to the project root), or its examples. */
+export type LabelsInput = string | readonly LabelledExample[]
 
 /** Anything with a `run()` that returns a score: a scorer built with `createScorer` or `createRubricScorer`. */
 export interface ScorerLike {

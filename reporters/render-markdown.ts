@@ -3,6 +3,7 @@
 import type { RubricateRecord } from '../src/records'
 import type { FileReport, RunReport } from './collect-run'
 import { figures, plain } from './figures'
+import { calibrationSummary, calibrationTitle } from './render-calibration'
 import { formatScore } from './render-record'
 import { summaryRows } from './render-summary'
 import type { RunSummary } from './run-summary'
@@ -50,6 +51,14 @@ function recordRows(record: RubricateRecord): Row[] {
       record.threshold === undefined ? '' : ` (threshold ${formatScore(record.threshold)})`
     const score = record.score === undefined ? '' : ` ${formatScore(record.score)}`
     rows.push([`${name}${threshold}${not}`, `${statusMark(record)}${score}`, record.reason ?? ''])
+  }
+  if (record.kind === 'calibration' && record.calibration) {
+    const { calibration } = record
+    rows.push([
+      calibrationTitle(calibration),
+      `${statusMark(record)} ${calibrationSummary(calibration)}`,
+      calibration.failures.join('; '),
+    ])
   }
   if (record.kind === 'loop') {
     const count = record.iterations?.at(-1)?.iteration ?? record.iterations?.length ?? 0

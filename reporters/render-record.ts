@@ -1,6 +1,7 @@
 // Pure: turns the rubricate records of one test into the lines printed under it (DESIGN 9).
 import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records'
 import { type Colors, figures } from './figures'
+import { renderCalibration } from './render-calibration'
 
 /** How lines are laid out. @internal */
 export interface LineStyle {
@@ -21,7 +22,10 @@ export function renderRecords(records: readonly RubricateRecord[], style: LineSt
   for (const record of records) {
     if (record.kind === 'scorer') lines.push(...renderScorer(record, style))
     else if (record.kind === 'loop') lines.push(...renderLoop(record, style))
-    else lines.push(...renderRubric(record, style, headed))
+    else if (record.kind === 'calibration') {
+      lines.push(...renderCalibration(record, style, statusSymbol(record, style.colors)))
+      if (record.error) lines.push(errorLine(record, { ...style, indent: `${style.indent}  ` }))
+    } else lines.push(...renderRubric(record, style, headed))
   }
   return lines
 }

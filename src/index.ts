@@ -50,6 +50,23 @@ export type {
   RubricScorerResult,
 } from './rubric/rubric-scorer'
 
+// Calibration
+export { calibrateJudge } from './calibrate/calibrate-judge'
+export type {
+  CalibrateJudgeOptions,
+  CalibrationDisagreement,
+  CalibrationJudgement,
+  CalibrationResult,
+  CriterionCalibration,
+} from './calibrate/calibrate-judge'
+export type {
+  AgreementCounts,
+  AgreementMetrics,
+  Rate,
+  SelfAgreement,
+} from './calibrate/agreement-metrics'
+export type { LabelledCriterion, LabelledExample } from './calibrate/label-set'
+
 // Agent output
 export { outputText, taskText } from './output'
 

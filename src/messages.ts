@@ -210,6 +210,22 @@ export const messages = {
     ),
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
+  calibrationNoThreshold: (): string =>
+    format(
+      'toAgreeWithLabels() needs at least one of minKappa, maxFalsePass, maxFalseFail and minAccuracy: without one it could never fail. For instance: toAgreeWithLabels(labels, { minKappa: 0.6, maxFalsePass: 0.1 }).',
+    ),
+  calibrationBadThreshold: (name: string, value: unknown, low: number): string =>
+    format(
+      `toAgreeWithLabels() option "${name}" must be a number from ${low} to 1, but is ${show(value)}.`,
+    ),
+  calibrationNegated: (): string =>
+    format(
+      'toAgreeWithLabels() has no .not form: a judge that fails to agree is not something to assert. Remove the .not, and set the thresholds it must meet.',
+    ),
+  calibrationNotAJudge: (value: unknown): string =>
+    format(
+      `expect(judge).toAgreeWithLabels() expects a judge as the value under test ('openai/<model>', an OpenAI-compatible endpoint { model, baseURL, ... } or a JudgeModel), but got ${show(value)}.`,
+    ),
 
   // describeEval
   evalNeedsName: (value: unknown): string =>
@@ -348,6 +364,57 @@ export const messages = {
     `Output: ${JSON.stringify(preview)}${truncated ? ' (first 200 characters)' : ''}`,
   failureJudge: (models: string, sources: string, tokens: number | undefined): string =>
     `Judge: ${models} · ${sources}${tokens === undefined ? '' : ` · ${tokens.toLocaleString('en-US')} tokens`}`,
+  calibrationFailed: (judge: string, labels: string): string =>
+    `The judge "${judge}" does not agree well enough with the labels in "${labels}":`,
+  calibrationHeadline: (
+    judge: string,
+    labels: string,
+    examples: number,
+    n: number,
+    samples: number,
+  ): string =>
+    `Judge "${judge}" against the labels in "${labels}": ${examples} example${examples === 1 ? '' : 's'}, ${n} labelled judgement${n === 1 ? '' : 's'}${samples > 1 ? `, ${samples} samples each` : ''}.`,
+  calibrationKappaBelow: (kappa: string, min: number): string =>
+    `κ ${kappa} is below minKappa ${min}`,
+  calibrationKappaUndefined: (reason: string, min: number): string =>
+    `κ is undefined (${reason}), so minKappa ${min} cannot be met: label examples the judge should pass and examples it should fail`,
+  calibrationRateAbove: (
+    name: 'false-pass' | 'false-fail',
+    option: string,
+    value: string,
+    count: number,
+    n: number,
+    max: number,
+  ): string =>
+    `the ${name} rate ${value} (${count} of ${n} judgements labelled ${name === 'false-pass' ? 'unmet were judged met' : 'met were judged unmet'}) is above ${option} ${max}`,
+  calibrationRateUnmeasured: (
+    name: 'false-pass' | 'false-fail',
+    option: string,
+    max: number,
+  ): string =>
+    `the ${name} rate cannot be measured, as no judgement is labelled ${name === 'false-pass' ? 'unmet' : 'met'}, so ${option} ${max} cannot be checked: add examples labelled ${name === 'false-pass' ? 'false' : 'true'}`,
+  calibrationAccuracyBelow: (value: string, min: number): string =>
+    `accuracy ${value} is below minAccuracy ${min}`,
+  calibrationDisagreements: (shown: number, total: number): string =>
+    total === 0
+      ? 'The judge agrees with every label.'
+      : `Worst disagreements (${shown} of ${total}):`,
+  calibrationKappaNote: (criterion: string, reason: string): string =>
+    `κ is undefined for ${criterion}: ${reason}.`,
+  calibrationCompare: (trusted: string, other: string): string =>
+    `Agreement of "${other}" with "${trusted}" on the same judgements:`,
+  calibrationCompareFacts: (
+    trusted: string,
+    other: string,
+    facts: { n: number; agreement: string; kappa: string; passes: number; fails: number },
+  ): string =>
+    [
+      `  agreement ${facts.agreement} · κ ${facts.kappa} · ${facts.n} judgements`,
+      `  "${other}" passes where "${trusted}" fails: ${facts.passes}`,
+      `  "${other}" fails where "${trusted}" passes: ${facts.fails}`,
+    ].join('\n'),
+  calibrationJudgeCalls: (replayed: number, recorded: number, live: number): string =>
+    `Judge calls: ${replayed} replayed, ${recorded} recorded, ${live} live.`,
 
   // runUntilComplete: usage
   loopAgentNotFunction: (value: unknown): string =>
@@ -509,6 +576,36 @@ export const messages = {
       'createRubricScorer() got both `judge` and `model`, which are two names for the same option. Keep one.',
     ),
 
+  // calibration: labelled sets, calibrateJudge, toAgreeWithLabels
+  labelsUnreadable: (path: string, reason: string): string =>
+    format(
+      `Could not read the labelled set "${path}": ${reason}. Give the path of a .jsonl or .json file, relative to the project root (or absolute).`,
+    ),
+  labelsBadExtension: (path: string): string =>
+    format(
+      `The labelled set "${path}" is neither .jsonl nor .json, so rubricate cannot tell how to read it. Name it .jsonl (one example a line) or .json (an array of examples).`,
+    ),
+  labelsBadJson: (where: string, reason: string): string =>
+    format(
+      `${where} is not valid JSON (${reason}). Each example is one JSON object, for instance {"output": "...", "criterion": "Gives a timeframe", "label": false}.`,
+    ),
+  labelsNotArray: (where: string, value: unknown): string =>
+    format(
+      `${where} holds ${show(value)}; a .json labelled set is an array of examples. Write [{"output": "...", "criterion": "...", "label": true}, ...], or use .jsonl with one example a line.`,
+    ),
+  labelsBadRow: (where: string, problem: string): string =>
+    format(
+      `${where}: ${problem}. A labelled example is {"output", "input"?, "reference"?, "criterion" and "label" (true or false), or "criteria": [{"criterion", "label"}], "note"?, "labeler"?}.`,
+    ),
+  labelsEmpty: (source: string): string =>
+    format(
+      `The labelled set ${source} holds no example, so there is nothing to calibrate against. Add at least one labelled example (blank lines are skipped).`,
+    ),
+  calibrateBadLabels: (value: unknown): string =>
+    format(
+      `calibrateJudge() option "labels" is ${show(value)}. Give the path of a .jsonl or .json labelled set, or an array of labelled examples.`,
+    ),
+
   // testing helpers
   fakeScriptExhausted: (length: number, index: number): string =>
     format(
@@ -648,11 +745,33 @@ export const messages = {
       '  verify   check that every file parses, every key matches its content, and no secret is stored',
       '  prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
       '',
+      'rubricate calibrate <labels> [--judge <model>] [--compare <model>] [--json]: the judge against human labels',
+      '',
       'Options:',
       '  --dir <folder>  the cassette folder (default: __cassettes__ in the current folder)',
       '  --json          print the result as JSON (stats)',
       '  -h, --help      show this help',
     ].join('\n'),
+  cliCalibrateUsage: (): string =>
+    [
+      'Usage: rubricate calibrate <labels.jsonl|labels.json> [options]',
+      '',
+      'Judges every labelled example with the rubric judge (through the cassettes) and prints the',
+      "judge's agreement with the labels: accuracy, Cohen's κ, false-pass and false-fail rates.",
+      '',
+      'Options:',
+      '  --judge <model>    the judge: a model name for the configured endpoint (OPENAI_BASE_URL),',
+      '                     or openai/<model>; default RUBRICATE_JUDGE',
+      '  --compare <model>  a second judge: the same table, and its agreement with the first',
+      '  --samples <n>      judge every example n times and take the majority (default 1)',
+      '  --dir <folder>     the cassette folder (default: __cassettes__ in the current folder)',
+      '  --json             print the results as JSON',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  cliCalibrateNoJudge: (): string =>
+    format(
+      'rubricate calibrate needs a judge: pass --judge <model> (for instance --judge gpt-4.1-mini), or set RUBRICATE_JUDGE=openai/gpt-4.1-mini.',
+    ),
   cliBadUsage: (problem: string): string =>
     format(`${problem}. Run "rubricate --help" to see the commands and options.`),
   cliStats: (stats: {

@@ -30,6 +30,15 @@ export function recordAnnotations(record: RubricateRecord): RecordAnnotation[] {
     const reason = record.reason ? `: ${oneLine(record.reason)}` : ''
     messages.push(`${not}${name} ${outcome(record)}${score}${threshold}${reason}`)
   }
+  if (record.kind === 'calibration' && record.calibration) {
+    const { judge, labels, overall, failures } = record.calibration
+    const kappa = overall.kappa === null ? 'undefined' : round(overall.kappa)
+    const rate = (value: number | null) => (value === null ? 'n/a' : round(value))
+    const why = failures.length > 0 ? `: ${failures.join('; ')}` : ''
+    messages.push(
+      `calibration of "${judge}" against "${labels}" ${outcome(record)}: kappa ${kappa}, false pass ${rate(overall.falsePass.value)}, false fail ${rate(overall.falseFail.value)}, n ${overall.n}${why}`,
+    )
+  }
   if (record.kind === 'loop') {
     const count = record.iterations?.at(-1)?.iteration ?? record.iterations?.length ?? 0
     const state = record.status === 'pass' ? 'complete' : 'incomplete'

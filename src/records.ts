@@ -3,6 +3,8 @@
  * travel from a Vitest worker to the reporter inside `task.meta`, so they must survive JSON.
  */
 
+import type { AgreementMetrics, SelfAgreement } from './calibrate/agreement-metrics'
+
 /** Token counts reported by a judge for one call. */
 export interface TokenUsage {
   inputTokens: number
@@ -124,7 +126,7 @@ export interface Verdict {
 /** One assertion's outcome, stored in `task.meta.rubricate` (plain JSON). */
 export interface RubricateRecord {
   v: 1
-  kind: 'rubric' | 'scorer' | 'loop'
+  kind: 'rubric' | 'scorer' | 'loop' | 'calibration'
   /** Of the assertion as written, `.not` applied. */
   status: 'pass' | 'fail' | 'error'
   negated: boolean
@@ -146,6 +148,48 @@ export interface RubricateRecord {
    * earlier one, so `task.meta.rubricate` holds one record per loop.
    */
   loopId?: string | undefined
+  /** `kind: 'calibration'`: the judge's agreement with a labelled set. */
+  calibration?: CalibrationRecord | undefined
+}
+
+/** What a `toAgreeWithLabels` assertion measured, as recorded for the reporter. */
+export interface CalibrationRecord {
+  /** The judge's model name. */
+  judge: string
+  /** The labelled set, as given. */
+  labels: string
+  examples: number
+  samples: number
+  overall: AgreementMetrics
+  selfAgreement?: SelfAgreement | undefined
+  criteria: { criterion: string; required: boolean; metrics: AgreementMetrics }[]
+  /** The thresholds the assertion was given. */
+  thresholds: CalibrationThresholds
+  /** The thresholds that were not met, as sentences; empty when the assertion passed. */
+  failures: string[]
+  /** How many judgements disagree with their labels. */
+  disagreementCount: number
+  /** The worst disagreements (at most 5), worst first. */
+  disagreements: {
+    where: string
+    criterion: string
+    kind: 'false pass' | 'false fail'
+    reasoning: string
+    output: string
+    note?: string | undefined
+  }[]
+}
+
+/** The gates of a calibration. A rate is compared by its point estimate. */
+export interface CalibrationThresholds {
+  /** Fail when Cohen's κ is below this, or undefined. */
+  minKappa?: number | undefined
+  /** Fail when the false-pass rate is above this, or cannot be measured (no label unmet). */
+  maxFalsePass?: number | undefined
+  /** Fail when the false-fail rate is above this, or cannot be measured (no label met). */
+  maxFalseFail?: number | undefined
+  /** Fail when the accuracy is below this. */
+  minAccuracy?: number | undefined
 }
 
 /** One iteration of a `runUntilComplete` loop, as recorded for the reporter. */

@@ -4,6 +4,7 @@ import { cassetteStats } from '../cassettes/maintenance/cassette-stats'
 import { verifyCassettes } from '../cassettes/maintenance/cassette-verify'
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
+import { calibrateCommand } from './calibrate-command'
 import { type CommandIO, pruneCommand } from './prune-command'
 
 /**
@@ -13,6 +14,7 @@ import { type CommandIO, pruneCommand } from './prune-command'
  */
 export async function rubricateCommand(argv: readonly string[], io: CommandIO): Promise<number> {
   const [group, command, ...rest] = argv
+  if (group === 'calibrate') return runCalibrate(argv.slice(1), io)
   if (
     group === undefined ||
     group === '--help' ||
@@ -68,6 +70,16 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
     const problems = report.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
     io.err(messages.cliVerifyFailed(problems, report.entries, shown))
     return 1
+  } catch (error) {
+    if (!isRubricateError(error)) throw error
+    io.err(error.message)
+    return 1
+  }
+}
+
+async function runCalibrate(argv: readonly string[], io: CommandIO): Promise<number> {
+  try {
+    return await calibrateCommand(argv, io)
   } catch (error) {
     if (!isRubricateError(error)) throw error
     io.err(error.message)

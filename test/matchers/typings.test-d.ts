@@ -41,7 +41,31 @@ test("rubricate's own scorers are accepted", () => {
   void expect('x').toPassScorer(custom, { threshold: 0.5 })
 })
 
+test('toAgreeWithLabels takes a labelled set and thresholds, and returns Promise<void>', () => {
+  expectTypeOf(
+    expect('openai/gpt-4.1-mini').toAgreeWithLabels('evals/labels.jsonl', {
+      minKappa: 0.6,
+      maxFalsePass: 0.1,
+      maxFalseFail: 0.2,
+      minAccuracy: 0.8,
+      samples: 3,
+      evaluation: 'separately',
+      cassettes: 'replay',
+    }),
+  ).toEqualTypeOf<Promise<void>>()
+  void expect({ model: 'gpt-4.1-mini' }).toAgreeWithLabels(
+    [{ output: 'Refunded.', criterion: 'Explains the refund', label: true }],
+    { minKappa: 0.5 },
+  )
+})
+
 test('what must not compile', () => {
+  // @ts-expect-error: the labelled set is required
+  void expect('openai/x').toAgreeWithLabels()
+  // @ts-expect-error: thresholds are numbers
+  void expect('openai/x').toAgreeWithLabels('labels.jsonl', { minKappa: '0.6' })
+  // @ts-expect-error: an unknown threshold
+  void expect('openai/x').toAgreeWithLabels('labels.jsonl', { minKapa: 0.6 })
   // @ts-expect-error: the asymmetric form cannot work for async matchers
   void expect.toSatisfyRubric
   // @ts-expect-error: criteria are required

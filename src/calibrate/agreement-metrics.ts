@@ -1,0 +1,171 @@
+// Pure: agreement between a judge's verdicts and human labels (DESIGN: calibrate the judge).
+
+/** A proportion with its Wilson 95% interval; `value` and `interval` are `null` when `n` is 0. */
+export interface Rate {
+  /** How many of the `n` cases counted. */
+  count: number
+  /** The denominator. */
+  n: number
+  value: number | null
+  /** Wilson score interval at 95% (z = 1.96). */
+  interval: { low: number; high: number } | null
+}
+
+/**
+ * The four cells of a judge-against-label table. "Pass" is the judge's verdict "met", "fail" its
+ * "unmet"; "true" and "false" say whether the human label agrees.
+ */
+export interface AgreementCounts {
+  /** Judge met, label met. */
+  truePass: number
+  /** Judge met, label unmet: the dangerous error for a test tool (a broken output passes). */
+  falsePass: number
+  /** Judge unmet, label met. */
+  falseFail: number
+  /** Judge unmet, label unmet. */
+  trueFail: number
+}
+
+/** Agreement of one judge with the labels, over one criterion or over all of them. */
+export interface AgreementMetrics {
+  /** Labelled judgements. */
+  n: number
+  counts: AgreementCounts
+  /** Judgements where the judge agrees with the label, out of `n`. */
+  accuracy: Rate
+  /**
+   * Cohen's κ between judge and labels, or `null` when it is undefined: with no judgement, or when
+   * chance agreement is 1 (every label and every verdict the same value, which n = 1 always is);
+   * `kappaUndefined` says why.
+   */
+  kappa: number | null
+  kappaUndefined?: string | undefined
+  /** Judge met among the judgements labelled unmet: `falsePass / (falsePass + trueFail)`. */
+  falsePass: Rate
+  /** Judge unmet among the judgements labelled met: `falseFail / (falseFail + truePass)`. */
+  falseFail: Rate
+}
+
+/** One judged case: what the judge said and what the label says. */
+export interface JudgedLabel {
+  verdict: boolean
+  label: boolean
+}
+
+const Z95 = 1.959963984540054
+
+/**
+ * The Wilson score interval of `count` successes in `n` trials at 95%, clipped to [0, 1].
+ * Unlike the normal approximation it stays inside [0, 1] and is not empty at 0 or n.
+ *
+ * @example
+ * wilsonInterval(8, 10) // { low: 0.4902, high: 0.9433 } (rounded)
+ */
+export function wilsonInterval(count: number, n: number): { low: number; high: number } | null {
+  if (n === 0) return null
+  const p = count / n
+  const z2 = Z95 * Z95
+  const denominator = 1 + z2 / n
+  const centre = (p + z2 / (2 * n)) / denominator
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator
+  // At count 0 or n the exact bound is 0 or 1; floating point would leave 1e-17 of noise.
+  return {
+    low: count === 0 ? 0 : Math.max(0, centre - half),
+    high: count === n ? 1 : Math.min(1, centre + half),
+  }
+}
+
+/** `count` of `n` as a {@link Rate}. */
+export function rate(count: number, n: number): Rate {
+  return { count, n, value: n === 0 ? null : count / n, interval: wilsonInterval(count, n) }
+}
+
+/** Tally judged labels into the four cells. */
+export function agreementCounts(cases: readonly JudgedLabel[]): AgreementCounts {
+  const counts = { truePass: 0, falsePass: 0, falseFail: 0, trueFail: 0 }
+  for (const { verdict, label } of cases) {
+    if (verdict && label) counts.truePass++
+    else if (verdict) counts.falsePass++
+    else if (label) counts.falseFail++
+    else counts.trueFail++
+  }
+  return counts
+}
+
+/**
+ * Cohen's κ of a 2×2 table: (p_o − p_e) / (1 − p_e). When p_e is 1 (both raters used one and the
+ * same value for every case) κ is 0/0: it is returned as `null` with the reason, never as 1, so a
+ * gate on κ cannot pass on a set that never tested the judge's ability to tell the two apart.
+ */
+export function cohensKappa(counts: AgreementCounts): {
+  kappa: number | null
+  undefinedReason?: string | undefined
+} {
+  const { truePass, falsePass, falseFail, trueFail } = counts
+  const n = truePass + falsePass + falseFail + trueFail
+  if (n === 0) return { kappa: null, undefinedReason: 'no labelled judgement' }
+  const observed = (truePass + trueFail) / n
+  const judgeMet = (truePass + falsePass) / n
+  const labelMet = (truePass + falseFail) / n
+  const chance = judgeMet * labelMet + (1 - judgeMet) * (1 - labelMet)
+  if (chance >= 1) {
+    const value = labelMet === 1 ? 'met' : 'unmet'
+    return {
+      kappa: null,
+      undefinedReason: `every label and every verdict is "${value}", so agreement by chance is 1`,
+    }
+  }
+  return { kappa: (observed - chance) / (1 - chance) }
+}
+
+/** Accuracy, κ and the false-pass and false-fail rates of judged labels. */
+export function agreementMetrics(cases: readonly JudgedLabel[]): AgreementMetrics {
+  const counts = agreementCounts(cases)
+  const { truePass, falsePass, falseFail, trueFail } = counts
+  const n = cases.length
+  const { kappa, undefinedReason } = cohensKappa(counts)
+  return {
+    n,
+    counts,
+    accuracy: rate(truePass + trueFail, n),
+    kappa,
+    ...(undefinedReason === undefined ? {} : { kappaUndefined: undefinedReason }),
+    falsePass: rate(falsePass, falsePass + trueFail),
+    falseFail: rate(falseFail, falseFail + truePass),
+  }
+}
+
+/** How consistently a judge answered with `samples > 1`. */
+export interface SelfAgreement {
+  samples: number
+  /** Judgements on which every sample gave the same verdict. */
+  unanimous: Rate
+  /** Share of pairs of samples of one judgement that agree, averaged over judgements. */
+  pairwise: number | null
+}
+
+/**
+ * Self-agreement of a judge from the per-judgement votes: `satisfied` of `total` samples said met.
+ */
+export function selfAgreement(
+  votes: readonly { satisfied: number; total: number }[],
+  samples: number,
+): SelfAgreement {
+  let unanimous = 0
+  let pairSum = 0
+  let judged = 0
+  for (const { satisfied, total } of votes) {
+    if (satisfied === 0 || satisfied === total) unanimous++
+    if (total < 2) continue
+    const pairs = (total * (total - 1)) / 2
+    const agreeing =
+      (satisfied * (satisfied - 1)) / 2 + ((total - satisfied) * (total - satisfied - 1)) / 2
+    pairSum += agreeing / pairs
+    judged++
+  }
+  return {
+    samples,
+    unanimous: rate(unanimous, votes.length),
+    pairwise: judged === 0 ? null : pairSum / judged,
+  }
+}
