@@ -390,6 +390,10 @@ export const messages = {
     format(
       `The fake OpenAI server does not implement "${path}" for text replies (it speaks /chat/completions, /completions, /responses, /embeddings and /api/chat). Return fakeReply.raw({ status, body }) for other paths.`,
     ),
+  fakeEmbeddingElsewhere: (path: string): string =>
+    format(
+      `The fake OpenAI server was given fakeReply.embedding() for a request to "${path}", but only /embeddings answers with vectors. Return fakeReply.text(...) for other paths (a reply function can choose by request.path).`,
+    ),
 
   // complete runs and prune (DESIGN 7.9): why a run is not complete, in fragments
   incomplete: {

@@ -5,6 +5,7 @@ export { startFakeOpenAI } from './fake-openai'
 export { fakeReply } from './fake-reply'
 export type { FakeOpenAI, FakeOpenAIOptions, FakeReplyFunction, FakeRequest } from './fake-openai'
 export type {
+  FakeEmbeddingOptions,
   FakeErrorOptions,
   FakeReply,
   FakeReplyInput,
