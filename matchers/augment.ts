@@ -1,7 +1,9 @@
 import type {} from 'vitest'
 import type {
+  ExpectedToolCall,
   RubricCriteriaInput,
   ScorerLike,
+  ToHaveToolCallsOptions,
   ToPassScorerOptions,
   ToSatisfyRubricOptions,
 } from './types'
@@ -29,6 +31,20 @@ declare module 'vitest' {
      * Must be awaited.
      */
     toPassScorer(scorer: ScorerLike, options?: ToPassScorerOptions): Promise<void>
+    /**
+     * The agent called the tool `name`, with arguments holding `args` when given. Reads an OpenAI
+     * chat completion or Responses object, an AI SDK result or its steps, a Mastra agent result,
+     * or a list of messages. Synchronous: no judge is called.
+     *
+     * @example
+     * expect(result).toHaveCalledTool('lookup_order', { id: 'A1' })
+     */
+    toHaveCalledTool(name: string, args?: unknown): void
+    /**
+     * The agent made exactly these tool calls (in this order unless `ordered: false`; arguments
+     * compared as a subset unless `args: 'exact'`). Synchronous: no judge is called.
+     */
+    toHaveToolCalls(expected: readonly ExpectedToolCall[], options?: ToHaveToolCallsOptions): void
   }
   interface TaskMeta {
     /** One record per rubricate assertion of the test. */

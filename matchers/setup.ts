@@ -16,10 +16,12 @@ import type { RubricateRecord } from '../src/records'
 import { getState, stateSlot } from '../src/state'
 import { currentTest, runInTest, testIdentity } from './current-test'
 import { takeReportedMisses } from './reported-misses'
+import { toHaveCalledTool } from './to-have-called-tool'
+import { toHaveToolCalls } from './to-have-tool-calls'
 import { toPassScorer } from './to-pass-scorer'
 import { toSatisfyRubric } from './to-satisfy-rubric'
 
-expect.extend({ toSatisfyRubric, toPassScorer })
+expect.extend({ toSatisfyRubric, toPassScorer, toHaveCalledTool, toHaveToolCalls })
 
 // The plugin's options (DESIGN 4.3). Without the plugin there are none, and the defaults apply.
 const provided = (inject as (key: string) => unknown)(PROVIDED_OPTIONS_KEY) as

@@ -32,6 +32,17 @@ export interface ToPassScorerOptions {
   cassettes?: CassetteMode | undefined
 }
 
+/** An expected tool call: a tool name (any arguments), or a name and the arguments it must have. */
+export type ExpectedToolCall = string | { name: string; args?: unknown }
+
+/** Options of `toHaveToolCalls`. */
+export interface ToHaveToolCallsOptions {
+  /** The calls must be made in the expected order. Default `true`. */
+  ordered?: boolean | undefined
+  /** `'subset'`: the actual arguments hold at least the expected keys; `'exact'`: they are equal. Default `'subset'`. */
+  args?: 'exact' | 'subset' | undefined
+}
+
 /** Anything with a `run()` that returns a score: a scorer built with `createScorer` or `createRubricScorer`. */
 export interface ScorerLike {
   id?: string | undefined

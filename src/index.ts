@@ -51,7 +51,8 @@ export type {
 } from './rubric/rubric-scorer'
 
 // Agent output
-export { outputText, taskText } from './output'
+export { outputText, taskText, toolCalls } from './output'
+export type { ToolCall } from './output'
 
 // Agent loop
 export { runUntilComplete } from './loop'

@@ -146,6 +146,18 @@ export const messages = {
     format(
       `${what} could not be read as text for the judge: reading it threw ${show(cause instanceof Error ? cause.message : String(cause))}. Pass a string, or a plain object or array whose fields can be read.`,
     ),
+  toolCallsPromise: (): string =>
+    format(
+      'The value under test is a Promise, so its tool calls are not known yet. Await it first: `expect(await agent.generate(...)).toHaveCalledTool(...)`.',
+    ),
+  toolCallsStreaming: (): string =>
+    format(
+      "The value under test is a streaming result (the AI SDK's streamText or a Mastra stream) whose steps are not known yet. Pass its steps once the stream has finished: `expect(await result.steps).toHaveCalledTool(...)`.",
+    ),
+  toolCallsUnknownShape: (value: unknown): string =>
+    format(
+      `No tool calls can be read from ${show(value)}. Pass an OpenAI chat completion or Responses object, an AI SDK generateText result or its steps, a Mastra agent result, or a list of messages.`,
+    ),
   inputIsPromise: (): string =>
     format(
       'The `input` is a Promise, so the judge cannot be shown the task. Await it before passing it: `{ input: await input }`.',
@@ -191,6 +203,14 @@ export const messages = {
     format(
       `toSatisfyRubric() got a scorer as its rubric, so the options ${keys.map((k) => `"${k}"`).join(', ')} have no effect there. Set them on the scorer: createRubricScorer({ judge, criteria, options: { samples, evaluation } }).`,
     ),
+  toolNameNotString: (value: unknown): string =>
+    format(
+      `toHaveCalledTool() expects the tool's name as a non-empty string, but got ${show(value)}.`,
+    ),
+  toolCallsBadExpected: (matcher: string, value: unknown): string =>
+    format(
+      `${matcher}() expects a list of tool calls, each a tool name or { name, args? }, but got ${show(value)}.`,
+    ),
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
 
@@ -235,6 +255,27 @@ export const messages = {
     `Output: ${JSON.stringify(preview)}${truncated ? ' (first 200 characters)' : ''}`,
   failureJudge: (models: string, sources: string, tokens: number | undefined): string =>
     `Judge: ${models} · ${sources}${tokens === undefined ? '' : ` · ${tokens.toLocaleString('en-US')} tokens`}`,
+
+  // tool-call matcher failure messages (rendered under the matcher hint)
+  toolNotCalled: (name: string, withArgs: boolean, calls: number): string =>
+    calls === 0
+      ? `Expected a call of the tool "${name}", but no tool was called.`
+      : `Expected a call of the tool "${name}"${withArgs ? ' with these arguments' : ''}, but none of the ${calls} tool call${calls === 1 ? '' : 's'} matches.`,
+  toolCalledNegated: (name: string, withArgs: boolean, position: number): string =>
+    `Expected no call of the tool "${name}"${withArgs ? ' with these arguments' : ''}, but call ${position} is one.`,
+  toolCallsMismatch: (expected: number, actual: number, unmatched: number): string =>
+    expected !== actual
+      ? `Expected ${expected} tool call${expected === 1 ? '' : 's'}, but ${actual} ${actual === 1 ? 'was' : 'were'} made${unmatched > 0 ? `; ${unmatched} expected call${unmatched === 1 ? ' is' : 's are'} unmatched` : ''}.`
+      : `The tool calls differ from the expected ones: ${unmatched} of ${expected} expected call${expected === 1 ? ' is' : 's are'} unmatched.`,
+  toolCallsMatchedNegated: (): string =>
+    'Expected the tool calls to differ from these, but they match.',
+  toolCallLabel: (negated: boolean): string =>
+    `${negated ? 'Not expected' : 'Expected'} (args: subset)`,
+  toolCallsLabel: (negated: boolean, ordered: boolean, mode: string): string =>
+    `${negated ? 'Not expected' : 'Expected'} (${ordered ? 'in order' : 'any order'}, args: ${mode})`,
+  toolCallsActualLabel: (calls: number): string =>
+    `Actual (${calls} call${calls === 1 ? '' : 's'})`,
+  toolCallsNone: (): string => '(no tool calls)',
 
   // runUntilComplete: usage
   loopAgentNotFunction: (value: unknown): string =>

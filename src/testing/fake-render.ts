@@ -262,7 +262,12 @@ function responseEvents(
 
 function embeddings(body: Record<string, any>, model: string, usage: FakeUsage) {
   const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input]
-  return embeddingList(body, model, usage, inputs.map((input) => vectorOf(String(input))))
+  return embeddingList(
+    body,
+    model,
+    usage,
+    inputs.map((input) => vectorOf(String(input))),
+  )
 }
 
 /**
@@ -332,7 +337,7 @@ function wordVector(text: string, dimensions: number): number[] {
     vector[slot] = (vector[slot] ?? 0) + (hash & 1 ? 1 : -1)
   }
   // No words, or words that cancelled out: a fixed vector rather than a division by zero.
-  if (vector.every((value) => value === 0)) vector[0] = 1
+  if (!vector.some((value) => value !== 0)) vector[0] = 1
   const length = Math.hypot(...vector)
   return vector.map((value) => value / length)
 }

@@ -41,6 +41,18 @@ test("rubricate's own scorers are accepted", () => {
   void expect('x').toPassScorer(custom, { threshold: 0.5 })
 })
 
+test('the tool-call matchers are synchronous and take names or { name, args }', () => {
+  expectTypeOf(expect({}).toHaveCalledTool('lookup_order')).toBeVoid()
+  expectTypeOf(expect({}).toHaveCalledTool('lookup_order', { id: 'A1' })).toBeVoid()
+  expectTypeOf(
+    expect([]).toHaveToolCalls(['search', { name: 'lookup_order', args: { id: 'A1' } }], {
+      ordered: false,
+      args: 'exact',
+    }),
+  ).toBeVoid()
+  expectTypeOf(expect([]).not.toHaveToolCalls([])).toBeVoid()
+})
+
 test('what must not compile', () => {
   // @ts-expect-error: the asymmetric form cannot work for async matchers
   void expect.toSatisfyRubric
@@ -56,6 +68,12 @@ test('what must not compile', () => {
   void expect('x').toPassScorer({ id: 'no-run' })
   // @ts-expect-error: threshold is a number
   void expect('x').toPassScorer(scorer, { threshold: '0.5' })
+  // @ts-expect-error: a tool's name is a string
+  expect({}).toHaveCalledTool(42)
+  // @ts-expect-error: an expected call needs a name
+  expect({}).toHaveToolCalls([{ args: {} }])
+  // @ts-expect-error: args is 'exact' or 'subset'
+  expect({}).toHaveToolCalls([], { args: 'fuzzy' })
 })
 
 test('records are typed on task.meta', ({ task }) => {

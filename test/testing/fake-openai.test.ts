@@ -285,8 +285,8 @@ test('fakeReply.embedding gives near-identical sentences a cosine similarity abo
   ]
   const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0)
   // The SDK asks for base64 by default and decodes it; `float` sends plain arrays.
-  for (const encoding_format of [undefined, 'float'] as const) {
-    const { data } = await client.embeddings.create({ model: 'embed', input, encoding_format })
+  for (const format of [{}, { encoding_format: 'float' as const }]) {
+    const { data } = await client.embeddings.create({ model: 'embed', input, ...format })
     const [a, b, c] = data.map((item) => item.embedding) as [number[], number[], number[]]
     expect(a).toHaveLength(256)
     expect(cosine(a, b)).toBeGreaterThan(0.8)
