@@ -1,5 +1,6 @@
 import { messages } from '../src/messages'
 import type { JudgeCall, Verdict } from '../src/records'
+import { formatShare, verdictTag } from '../src/rubric/rubric-reason'
 
 /** What an assertion found out, before `.not` is applied. @internal */
 export interface Evaluation {
@@ -13,6 +14,8 @@ export interface Evaluation {
   scorerId?: string | undefined
   /** toPassScorer decided on the scorer's `passed` rather than on a threshold. */
   decidedByPassed?: boolean | undefined
+  /** A rubric scored with `scoring: 'fraction'`: the weighted share of criteria met. */
+  share?: number | undefined
 }
 
 /** The body of a failed `toSatisfyRubric` (under the matcher hint). @internal */
@@ -20,8 +23,24 @@ export function rubricFailure(evaluation: Evaluation, negated: boolean, preview:
   const { verdicts } = evaluation
   const lines: string[] = []
   if (verdicts && verdicts.length > 0) {
-    if (negated) lines.push(messages.rubricMetNegated())
-    else {
+    if (negated && evaluation.share !== undefined) {
+      lines.push(
+        messages.rubricShareMetNegated(
+          formatShare(evaluation.share),
+          formatShare(evaluation.threshold ?? 1),
+        ),
+      )
+    } else if (negated) lines.push(messages.rubricMetNegated())
+    else if (evaluation.share !== undefined) {
+      const required = verdicts.filter((v) => v.required)
+      lines.push(
+        messages.rubricShareUnmet(
+          formatShare(evaluation.share),
+          formatShare(evaluation.threshold ?? 1),
+          required.filter((v) => !v.satisfied).length,
+        ),
+      )
+    } else {
       const anyRequired = verdicts.some((v) => v.required)
       const gating = anyRequired ? verdicts.filter((v) => v.required) : verdicts
       lines.push(
@@ -65,7 +84,7 @@ export function verdictLines(verdicts: readonly Verdict[]): string[] {
   const lines: string[] = []
   for (const verdict of verdicts) {
     const mark = verdict.satisfied ? '✓' : verdict.required ? '✗' : '○'
-    const tag = verdict.required ? '[required]' : '[optional]'
+    const tag = verdictTag(verdict)
     const agreement = verdict.agreement
       ? ` (${verdict.agreement.satisfied}/${verdict.agreement.total} samples)`
       : ''

@@ -92,6 +92,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       status: pass ? 'pass' : 'fail',
       score: evaluation.score,
       threshold: evaluation.threshold,
+      share: evaluation.share,
       verdicts: evaluation.verdicts,
       reason: evaluation.reason,
       judgeCalls: evaluation.judgeCalls,

@@ -3,13 +3,28 @@ import { withCallContext } from '../src/call-context'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import type { JudgeCall, Verdict } from '../src/records'
-import { cassetteOption, checkOptions, isScorer, rejectUnscored, scorerName } from './check-options'
+import {
+  cassetteOption,
+  checkOptions,
+  isScorer,
+  judgeReferences,
+  rejectUnscored,
+  scorerName,
+} from './check-options'
 import { scorerFailure } from './failure-message'
 import { runAssertion } from './run-assertion'
 
 type AsyncResult = Promise<{ pass: boolean; message: () => string }>
 
-const OPTIONS = ['threshold', 'input', 'groundTruth', 'requestContext', 'cassettes'] as const
+const OPTIONS = [
+  'threshold',
+  'input',
+  'groundTruth',
+  'expected',
+  'context',
+  'requestContext',
+  'cassettes',
+] as const
 
 /**
  * Run a scorer on the value under test; passes when its score reaches `threshold`. Without a
@@ -45,8 +60,11 @@ export function toPassScorer(
         throw new UsageError(messages.invalidThreshold(threshold))
       }
       const cassetteMode = cassetteOption('toPassScorer', opts.cassettes)
-      const run: Record<string, unknown> = { input: opts.input, output: received }
-      if (opts.groundTruth !== undefined) run.groundTruth = opts.groundTruth
+      const run: Record<string, unknown> = {
+        input: opts.input,
+        output: received,
+        ...judgeReferences('toPassScorer', opts),
+      }
       if (opts.requestContext !== undefined) run.requestContext = opts.requestContext
       const result: Record<string, any> = await withCallContext({ cassetteMode }, () =>
         scorer.run(run),
@@ -66,6 +84,7 @@ export function toPassScorer(
         judgeCalls: (result.judgeCalls as JudgeCall[] | undefined) ?? [],
         scorerId: id,
         decidedByPassed: byPassed,
+        share: typeof result.share === 'number' ? result.share : undefined,
       }
     },
     explain: scorerFailure,

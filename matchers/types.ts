@@ -5,18 +5,40 @@ import type { JudgeInput } from '../src/records'
 /** Criteria of a rubric: one per line of a string, or a list. */
 export type RubricCriteriaInput =
   | string
-  | (string | { description: string; required?: boolean | undefined; id?: string | undefined })[]
+  | (
+      | string
+      | {
+          description: string
+          required?: boolean | undefined
+          id?: string | undefined
+          /** Its share of the score with `scoring: 'fraction'`. Default `1`. */
+          weight?: number | undefined
+        }
+    )[]
 
 /** Options of `toSatisfyRubric`. */
 export interface ToSatisfyRubricOptions {
   /** The task the output answers (a string or a message list); shown to the judge. */
   input?: unknown
+  /** A reference answer the judge may compare the output with (Mastra's name). */
+  groundTruth?: unknown
+  /** evalite's name for `groundTruth`; give one of the two. */
+  expected?: unknown
+  /** A contract, policy or other material the judge judges the output against. */
+  context?: unknown
   /** The judge for this assertion; wins over every other setting. */
   judge?: JudgeInput | undefined
   /** Judge the rubric this many times and take a per-criterion majority. Default `1`. */
   samples?: number | undefined
   /** One judge call for the whole rubric (default), or one per criterion. */
   evaluation?: 'together' | 'separately' | undefined
+  /**
+   * `'all'` (default): every required criterion must be met. `'fraction'`: partial credit, the
+   * weighted share of criteria met must reach `threshold`, and only criteria marked required gate.
+   */
+  scoring?: 'all' | 'fraction' | undefined
+  /** With `scoring: 'fraction'`: the share (0 to 1) to reach. Default `1`. */
+  threshold?: number | undefined
   /** Cassette mode for this assertion only, e.g. `'off'` for an always-live smoke test. */
   cassettes?: CassetteMode | undefined
 }
@@ -26,7 +48,12 @@ export interface ToPassScorerOptions {
   /** Minimum score to pass. Default `1`; a rubric scorer passes on its own `passed`. */
   threshold?: number | undefined
   input?: unknown
+  /** The reference answer; a rubric scorer shows it to the judge. */
   groundTruth?: unknown
+  /** evalite's name for `groundTruth`. */
+  expected?: unknown
+  /** Given to the scorer as `additionalContext.context`; a rubric scorer shows it to the judge. */
+  context?: unknown
   requestContext?: unknown
   /** Cassette mode for this assertion only. */
   cassettes?: CassetteMode | undefined

@@ -1,5 +1,6 @@
 // Pure: turns the rubricate records of one test into the lines printed under it (DESIGN 9).
 import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records'
+import { verdictTag } from '../src/rubric/rubric-reason'
 import { type Colors, figures } from './figures'
 
 /** How lines are laid out. @internal */
@@ -31,10 +32,16 @@ function renderRubric(record: RubricateRecord, style: LineStyle, headed: boolean
   const verdicts = record.verdicts ?? []
   const lines: string[] = []
   let inner = style
-  if (headed || record.negated) {
+  // Partial credit always gets the heading: the share is what decided.
+  if (headed || record.negated || record.share !== undefined) {
     const required = verdicts.filter((v) => v.required)
     const met = required.filter((v) => v.satisfied).length
-    const counts = record.status === 'error' ? '' : `: ${met} of ${required.length} required met`
+    const counts =
+      record.status === 'error'
+        ? ''
+        : record.share !== undefined
+          ? `: share ${formatScore(record.share)}, threshold ${formatScore(record.threshold ?? 1)}${required.length > 0 ? `, ${met} of ${required.length} required met` : ''}`
+          : `: ${met} of ${required.length} required met`
     lines.push(
       `${style.indent}${statusSymbol(record, c)} ${c.dim(`rubric${notTag(record)}${counts}`)}`,
     )
@@ -48,7 +55,7 @@ function renderRubric(record: RubricateRecord, style: LineStyle, headed: boolean
 /** One criterion: symbol, tag, criterion, and the reasoning when unmet. @internal */
 export function verdictLine(verdict: Verdict, style: LineStyle): string {
   const { colors: c } = style
-  const tag = verdict.required ? '[required]' : '[optional]'
+  const tag = verdictTag(verdict)
   const symbol = verdict.satisfied
     ? c.green(figures.met)
     : verdict.required
@@ -77,10 +84,11 @@ function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
   if (record.status === 'error') {
     return [head, errorLine(record, { ...style, indent: `${style.indent}  ` })]
   }
+  const share = record.share === undefined ? '' : `, share ${formatScore(record.share)}`
   const compare =
     record.score === undefined
       ? ''
-      : `: score ${formatScore(record.score)}${record.threshold === undefined ? '' : `, threshold ${formatScore(record.threshold)}`}`
+      : `: score ${formatScore(record.score)}${share}${record.threshold === undefined ? '' : `, threshold ${formatScore(record.threshold)}`}`
   const reason = record.reason ? c.dim(`: ${oneLine(record.reason)}`) : ''
   const inner = { ...style, indent: `${style.indent}  ` }
   return [

@@ -211,6 +211,10 @@ export const messages = {
     format(
       `${matcher}() expects a list of tool calls, each a tool name or { name, args? }, but got ${show(value)}.`,
     ),
+  groundTruthAndExpected: (matcher: string): string =>
+    format(
+      `${matcher}() got both "groundTruth" and "expected", which are two names for the reference answer. Keep one.`,
+    ),
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
 
@@ -236,6 +240,12 @@ export const messages = {
   // matcher failure messages (rendered under the matcher hint)
   rubricUnmet: (unmet: number, total: number, counted: 'required criteria' | 'criteria'): string =>
     `Rubric not satisfied: ${unmet} of ${total} ${counted} unmet.`,
+  rubricShareUnmet: (share: string, threshold: string, requiredUnmet: number): string =>
+    requiredUnmet > 0
+      ? `Rubric not satisfied: ${requiredUnmet} required ${requiredUnmet === 1 ? 'criterion' : 'criteria'} unmet (share ${share} of the criteria met, threshold ${threshold}).`
+      : `Rubric not satisfied: share ${share} of the criteria met, below the threshold ${threshold}.`,
+  rubricShareMetNegated: (share: string, threshold: string): string =>
+    `Expected the rubric not to be satisfied, but share ${share} of the criteria met reaches the threshold ${threshold} and every required criterion is met.`,
   rubricMetNegated: (): string =>
     'Expected at least one required criterion to be unmet, but every required criterion is met.',
   rubricReasonOnly: (negated: boolean): string =>
@@ -398,6 +408,10 @@ export const messages = {
     format(
       `${where} has ${show(value)} as item ${index + 1}, which is not a criterion. Give a string, or { description, required? }.`,
     ),
+  rubricBadWeight: (where: string, position: string, value: unknown): string =>
+    format(
+      `${where} gives the criterion at ${position} the weight ${show(value)}. A weight is a number > 0 (default 1): its share of the score under scoring: 'fraction'.`,
+    ),
   rubricEmptyCriterion: (where: string, position: string): string =>
     format(
       `${where} has an empty criterion (${position}). Write what the output must do, or remove the entry.`,
@@ -417,6 +431,14 @@ export const messages = {
     ),
   rubricBadScale: (value: unknown): string =>
     format(`createRubricScorer() options.scale must be a number > 0, but is ${show(value)}.`),
+  rubricThresholdWithoutFraction: (): string =>
+    format(
+      "createRubricScorer() options.threshold applies to partial credit only: add scoring: 'fraction' (the weighted share of criteria met must reach the threshold), or remove the threshold (the default rule passes when every required criterion is met).",
+    ),
+  rubricBadThreshold: (value: unknown): string =>
+    format(
+      `createRubricScorer() options.threshold is a share of the criteria met: a number > 0 and <= 1, but is ${show(value)}.`,
+    ),
   rubricJudgeAndModel: (): string =>
     format(
       'createRubricScorer() got both `judge` and `model`, which are two names for the same option. Keep one.',
@@ -430,6 +452,14 @@ export const messages = {
   fakeUnsupportedPath: (path: string): string =>
     format(
       `The fake OpenAI server does not implement "${path}" for text replies (it speaks /chat/completions, /completions, /responses, /embeddings and /api/chat). Return fakeReply.raw({ status, body }) for other paths.`,
+    ),
+  fakeJudgeNotRubric: (path: string): string =>
+    format(
+      `fakeRubricJudge() got a request to "${path}" that is not a rubric prompt, and answers only those. Give it { otherwise } for other requests (an agent's calls, a scorer step's prompt).`,
+    ),
+  fakeJudgeNoRule: (criteria: readonly string[]): string =>
+    format(
+      `fakeRubricJudge() has no rule for ${criteria.map((criterion) => `"${criterion}"`).join(', ')}. Add one under the criterion's exact text, or pass one function that decides every criterion.`,
     ),
   fakeEmbeddingElsewhere: (path: string): string =>
     format(

@@ -108,6 +108,11 @@ export interface Verdict {
   reasoning: string
   /** With `samples > 1`: how many samples judged the criterion satisfied. */
   agreement?: { satisfied: number; total: number } | undefined
+  /**
+   * Set only under `scoring: 'fraction'`: the criterion's weight in the share. There, `required`
+   * means marked required (a gate); the others only count in the share.
+   */
+  weight?: number | undefined
 }
 
 /** One assertion's outcome, stored in `task.meta.rubricate` (plain JSON). */
@@ -119,6 +124,8 @@ export interface RubricateRecord {
   negated: boolean
   score?: number | undefined
   threshold?: number | undefined
+  /** A rubric scored with `scoring: 'fraction'`: the weighted share of criteria met, 0 to 1. */
+  share?: number | undefined
   verdicts?: Verdict[] | undefined
   reason?: string | undefined
   error?: { code: string; message: string } | undefined

@@ -13,6 +13,15 @@ export type {
   FakeUsage,
 } from './fake-reply'
 
+// Rules-based rubric judge, for startFakeOpenAI
+export { fakeRubricJudge } from './fake-rubric-judge'
+export type {
+  FakeRubricCase,
+  FakeRubricDecision,
+  FakeRubricJudgeOptions,
+  FakeRubricRule,
+} from './fake-rubric-judge'
+
 // Scripted judge
 export { scriptedJudge } from './scripted-judge'
 export type {

@@ -183,7 +183,7 @@ const usage: UsageCase[] = [
   {
     name: 'an unknown scorer option',
     act: scorerOptions({ sample: 3 }),
-    message: `${P} createRubricScorer() options got an unknown option "sample". Known options: "scale", "evaluation", "samples". Check the spelling.`,
+    message: `${P} createRubricScorer() options got an unknown option "sample". Known options: "scale", "evaluation", "samples", "scoring", "threshold". Check the spelling.`,
   },
   {
     name: 'a scale of 0',
@@ -333,7 +333,7 @@ const matcherUsage: MatcherCase[] = [
   {
     name: 'toSatisfyRubric with an unknown option',
     assertion: (judge) => expect('Hi').toSatisfyRubric(RUBRIC, { judge, inptu: 'q' } as never),
-    message: `${P} toSatisfyRubric() options got an unknown option "inptu". Known options: "input", "judge", "samples", "evaluation", "cassettes". Check the spelling.`,
+    message: `${P} toSatisfyRubric() options got an unknown option "inptu". Known options: "input", "groundTruth", "expected", "context", "judge", "samples", "evaluation", "scoring", "threshold", "cassettes". Check the spelling.`,
   },
   {
     name: 'toSatisfyRubric with options that are a string',
