@@ -28,9 +28,13 @@ declare module 'vitest' {
     ): Promise<void>
     /**
      * Run a scorer on the value; passes when its score reaches the threshold (default `1`).
-     * Must be awaited.
+     * A list of scorers passes when each does (`aggregate: 'all'`) or their mean reaches the
+     * threshold (`'mean'`). Must be awaited.
      */
-    toPassScorer(scorer: ScorerLike, options?: ToPassScorerOptions): Promise<void>
+    toPassScorer(
+      scorer: ScorerLike | readonly ScorerLike[],
+      options?: ToPassScorerOptions,
+    ): Promise<void>
     /**
      * The agent called the tool `name`, with arguments holding `args` when given. Reads an OpenAI
      * chat completion or Responses object, an AI SDK result or its steps, a Mastra agent result,

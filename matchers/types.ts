@@ -55,6 +55,10 @@ export interface ToPassScorerOptions {
   /** Given to the scorer as `additionalContext.context`; a rubric scorer shows it to the judge. */
   context?: unknown
   requestContext?: unknown
+  /** With a list of scorers: `'all'` (default) each must pass; `'mean'` their mean score must reach `threshold`. */
+  aggregate?: 'all' | 'mean' | undefined
+  /** `'skip'`: a not-scorable result (a `null` score) skips the test with its reason. Default `'error'`. */
+  notScorable?: 'error' | 'skip' | undefined
   /** Cassette mode for this assertion only. */
   cassettes?: CassetteMode | undefined
 }

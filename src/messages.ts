@@ -215,6 +215,16 @@ export const messages = {
     format(
       `${matcher}() got both "groundTruth" and "expected", which are two names for the reference answer. Keep one.`,
     ),
+  aggregateWithOneScorer: (): string =>
+    format(
+      'toPassScorer() option "aggregate" combines several scorers, but got one. Pass a list, toPassScorer([a, b], { aggregate }), or remove the option.',
+    ),
+  skipOutsideTest: (note: string): string =>
+    format(
+      `toPassScorer() was asked to skip the test (notScorable: 'skip'), but runs outside a test, where there is nothing to skip (${note}). Assert inside a test, or leave notScorable at 'error'.`,
+    ),
+  scorerSkipped: (id: string, reason: string | undefined): string =>
+    `[rubricate] skipped: the scorer "${id}" could not score the output${reason ? `: ${reason}` : ''}`,
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
 
@@ -261,6 +271,15 @@ export const messages = {
   scorerPassedNegated: (id: string, score: number): string =>
     `Scorer "${id}" passed (score ${score}); expected it not to.`,
   failureReason: (reason: string): string => `Reason: ${reason}`,
+  failureMetadata: (json: string): string => `Metadata: ${json}`,
+  scorersAll: (failed: number, total: number, negated: boolean): string =>
+    negated
+      ? `Every one of the ${total} scorers passed; expected at least one not to.`
+      : `${failed} of ${total} scorers did not pass; each must (aggregate "all").`,
+  scorersMean: (mean: number, threshold: number, negated: boolean): string =>
+    negated
+      ? `The scorers' mean score is ${Math.round(mean * 1000) / 1000}; expected less than ${threshold}.`
+      : `The scorers' mean score is ${Math.round(mean * 1000) / 1000}; expected at least ${threshold} (aggregate "mean").`,
   failureOutput: (preview: string, truncated: boolean): string =>
     `Output: ${JSON.stringify(preview)}${truncated ? ' (first 200 characters)' : ''}`,
   failureJudge: (models: string, sources: string, tokens: number | undefined): string =>
@@ -388,6 +407,19 @@ export const messages = {
     format(
       `Scorer "${id}" got ${show(value)} as its ${step} step. Give a function, or a prompt object { description, createPrompt }.`,
     ),
+  adaptScorerNotFunction: (value: unknown): string =>
+    format(
+      `adaptScorer() expects a scorer function, ({ input, output, expected }) => number | { score, metadata }, but got ${show(value)}.`,
+    ),
+  adaptedScorerBadScore: (id: string, value: unknown): string =>
+    format(
+      `The scorer "${id}" returned ${show(value)}, which is neither a number nor { score: number | null, metadata? }. Return a score between 0 and 1, or null to mark the output as not scorable.`,
+    ),
+  adaptedScorerError: (id: string, error: unknown): string =>
+    format(
+      `The scorer "${id}" reported an error instead of a score: ${show(error instanceof Error ? error.message : error)}. Check its judge (model, key, base URL); under rubricate, its model calls are recorded and replayed like an agent's.`,
+    ),
+  adaptedScorerNullScore: (): string => 'the scorer returned a null score',
   scorerBadScore: (id: string, value: unknown): string =>
     format(
       `Scorer "${id}" produced the score ${show(value)} in generateScore, which is not a finite number. Return a number.`,

@@ -126,6 +126,11 @@ export interface RubricateRecord {
   threshold?: number | undefined
   /** A rubric scored with `scoring: 'fraction'`: the weighted share of criteria met, 0 to 1. */
   share?: number | undefined
+  /** A scorer result's `metadata` (autoevals' rationale, say), as the scorer returned it. */
+  metadata?: Record<string, unknown> | undefined
+  /** `toPassScorer([a, b])`: how the scorers were combined, and each one's outcome. */
+  aggregate?: 'all' | 'mean' | undefined
+  scorers?: ScorerPartRecord[] | undefined
   verdicts?: Verdict[] | undefined
   reason?: string | undefined
   error?: { code: string; message: string } | undefined
@@ -142,6 +147,18 @@ export interface RubricateRecord {
    * earlier one, so `task.meta.rubricate` holds one record per loop.
    */
   loopId?: string | undefined
+}
+
+/** One scorer of a `toPassScorer([a, b])` assertion. */
+export interface ScorerPartRecord {
+  id: string
+  passed: boolean
+  score?: number | undefined
+  threshold?: number | undefined
+  reason?: string | undefined
+  share?: number | undefined
+  metadata?: Record<string, unknown> | undefined
+  verdicts?: Verdict[] | undefined
 }
 
 /** One iteration of a `runUntilComplete` loop, as recorded for the reporter. */

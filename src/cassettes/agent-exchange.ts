@@ -26,8 +26,12 @@ export async function runAgentExchange(
     headers: request.headers,
     redact: config.cassettes.redact,
   })
+  const { onModelCall } = context
   return runExchange({
     path: 'agent',
+    onExchange: onModelCall
+      ? (event) => onModelCall({ ...event, endpoint, model: prepared.model })
+      : undefined,
     request: prepared,
     url,
     config,
@@ -35,4 +39,22 @@ export async function runAgentExchange(
     testIsExact: context.test !== undefined,
     live,
   })
+}
+
+/**
+ * Tell the call context about a model call that goes live untouched (cassettes `off`): an adapted
+ * scorer still counts it as a judge call. Reads the body only when someone listens.
+ * @internal
+ */
+export async function notifyLiveModelCall(request: Request, endpoint: string): Promise<void> {
+  const { onModelCall } = currentCallContext()
+  if (!onModelCall) return
+  let model: string | undefined
+  try {
+    const body = (await request.clone().json()) as { model?: unknown }
+    if (typeof body?.model === 'string') model = body.model
+  } catch {
+    // Not JSON: the call is counted without a model name.
+  }
+  onModelCall({ source: 'live', endpoint, model })
 }

@@ -1,5 +1,5 @@
 import { resolveConfig } from '../config'
-import { runAgentExchange } from './agent-exchange'
+import { notifyLiveModelCall, runAgentExchange } from './agent-exchange'
 import { matchEndpoint } from './cassette-key'
 import { isLiveFailure, markLiveFailure } from './exchange'
 import { errorReply } from './msw-handlers'
@@ -35,8 +35,11 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
         request.method === 'POST'
           ? matchEndpoint(url.pathname, [...config.cassettes.match, ...(options.match ?? [])])
           : undefined
-      if (!endpoint || config.cassettes.mode === 'off')
+      if (!endpoint) return await base(request).catch(markLiveFailure)
+      if (config.cassettes.mode === 'off') {
+        await notifyLiveModelCall(request, endpoint)
         return await base(request).catch(markLiveFailure)
+      }
       return await runAgentExchange(request, url, endpoint, config, () => base(request))
     } catch (error) {
       if (isLiveFailure(error)) throw error

@@ -2,7 +2,7 @@ import type { HttpHandler } from 'msw'
 import { resolveConfig } from '../config'
 import { isRubricateError } from '../errors'
 import { messages } from '../messages'
-import { runAgentExchange } from './agent-exchange'
+import { notifyLiveModelCall, runAgentExchange } from './agent-exchange'
 import { matchEndpoint } from './cassette-key'
 import { type CassetteSession, cassetteSession } from './cassette-session'
 import { isLiveFailure } from './exchange'
@@ -47,9 +47,12 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
       const session = cassetteSession()
       try {
         const config = resolveConfig()
-        if (config.cassettes.mode === 'off') return undefined
         const url = new URL(request.url)
         const endpoint = matchEndpoint(url.pathname, patterns()) ?? url.pathname
+        if (config.cassettes.mode === 'off') {
+          await notifyLiveModelCall(request, endpoint)
+          return undefined
+        }
         return await runAgentExchange(request, url, endpoint, config, () =>
           globalThis.fetch(bypass(request)),
         )
