@@ -41,6 +41,17 @@ test("rubricate's own scorers are accepted", () => {
   void expect('x').toPassScorer(custom, { threshold: 0.5 })
 })
 
+test('toPassScorer takes a list of scorers and the new options; toSatisfyRubric partial credit', () => {
+  void expect('x').toPassScorer([scorer, scorer], { aggregate: 'mean', threshold: 0.5 })
+  void expect('x').toPassScorer(scorer, { notScorable: 'skip', expected: 'y', context: 'z' })
+  void expect('x').toSatisfyRubric([{ description: 'a', weight: 2 }], {
+    scoring: 'fraction',
+    threshold: 0.7,
+    groundTruth: 'ref',
+    context: { policy: 'p' },
+  })
+})
+
 test('the tool-call matchers are synchronous and take names or { name, args }', () => {
   expectTypeOf(expect({}).toHaveCalledTool('lookup_order')).toBeVoid()
   expectTypeOf(expect({}).toHaveCalledTool('lookup_order', { id: 'A1' })).toBeVoid()
@@ -68,6 +79,10 @@ test('what must not compile', () => {
   void expect('x').toPassScorer({ id: 'no-run' })
   // @ts-expect-error: threshold is a number
   void expect('x').toPassScorer(scorer, { threshold: '0.5' })
+  // @ts-expect-error: aggregate is 'all' or 'mean'
+  void expect('x').toPassScorer([scorer], { aggregate: 'sum' })
+  // @ts-expect-error: scoring is 'all' or 'fraction'
+  void expect('x').toSatisfyRubric('- a', { scoring: 'weighted' })
   // @ts-expect-error: a tool's name is a string
   expect({}).toHaveCalledTool(42)
   // @ts-expect-error: an expected call needs a name
