@@ -1,9 +1,11 @@
 import type {} from 'vitest'
 import type {
+  ExpectedToolCall,
   LabelsInput,
   RubricCriteriaInput,
   ScorerLike,
   ToAgreeWithLabelsOptions,
+  ToHaveToolCallsOptions,
   ToPassScorerOptions,
   ToSatisfyRubricOptions,
 } from './types'
@@ -28,9 +30,27 @@ declare module 'vitest' {
     ): Promise<void>
     /**
      * Run a scorer on the value; passes when its score reaches the threshold (default `1`).
-     * Must be awaited.
+     * A list of scorers passes when each does (`aggregate: 'all'`) or their mean reaches the
+     * threshold (`'mean'`). Must be awaited.
      */
-    toPassScorer(scorer: ScorerLike, options?: ToPassScorerOptions): Promise<void>
+    toPassScorer(
+      scorer: ScorerLike | readonly ScorerLike[],
+      options?: ToPassScorerOptions,
+    ): Promise<void>
+    /**
+     * The agent called the tool `name`, with arguments holding `args` when given. Reads an OpenAI
+     * chat completion or Responses object, an AI SDK result or its steps, a Mastra agent result,
+     * or a list of messages. Synchronous: no judge is called.
+     *
+     * @example
+     * expect(result).toHaveCalledTool('lookup_order', { id: 'A1' })
+     */
+    toHaveCalledTool(name: string, args?: unknown): void
+    /**
+     * The agent made exactly these tool calls (in this order unless `ordered: false`; arguments
+     * compared as a subset unless `args: 'exact'`). Synchronous: no judge is called.
+     */
+    toHaveToolCalls(expected: readonly ExpectedToolCall[], options?: ToHaveToolCallsOptions): void
     /**
      * Calibrate the judge under test against human labels: passes when Cohen's κ, the false-pass
      * rate and the others meet the thresholds given. Must be awaited; has no `.not`.

@@ -54,3 +54,23 @@ export function rejectUnscored(
     throw new UsageError(messages.matcherNotScorable(matcher, id, step, reason))
   }
 }
+
+/**
+ * The reference answer and context of a matcher's options, as a scorer run's `groundTruth` and
+ * `additionalContext.context`. `expected` (evalite's name) and `groundTruth` (Mastra's) are the
+ * same option; both at once is a usage error.
+ * @internal
+ */
+export function judgeReferences(
+  matcher: string,
+  options: Record<string, unknown>,
+): { groundTruth?: unknown; additionalContext?: Record<string, unknown> } {
+  if (options.groundTruth !== undefined && options.expected !== undefined) {
+    throw new UsageError(messages.groundTruthAndExpected(matcher))
+  }
+  const out: { groundTruth?: unknown; additionalContext?: Record<string, unknown> } = {}
+  const groundTruth = options.groundTruth ?? options.expected
+  if (groundTruth !== undefined) out.groundTruth = groundTruth
+  if (options.context !== undefined) out.additionalContext = { context: options.context }
+  return out
+}

@@ -1,5 +1,9 @@
 import { messages } from '../src/messages'
-import type { CalibrationRecord, JudgeCall, Verdict } from '../src/records'
+import type { CalibrationRecord, JudgeCall, ScorerPartRecord, Verdict } from '../src/records'
+import { formatShare, verdictTag } from '../src/rubric/rubric-reason'
+
+/** One scorer of several in a `toPassScorer([a, b])` assertion. @internal */
+export type ScorerPart = ScorerPartRecord
 
 /** What an assertion found out, before `.not` is applied. @internal */
 export interface Evaluation {
@@ -15,6 +19,15 @@ export interface Evaluation {
   decidedByPassed?: boolean | undefined
   /** toAgreeWithLabels: what the calibration measured. */
   calibration?: CalibrationRecord | undefined
+  /** A rubric scored with `scoring: 'fraction'`: the weighted share of criteria met. */
+  share?: number | undefined
+  /** A scorer result's metadata. */
+  metadata?: Record<string, unknown> | undefined
+  /** Several scorers: how they were combined, and each one's outcome. */
+  aggregate?: 'all' | 'mean' | undefined
+  parts?: ScorerPart[] | undefined
+  /** Set: the test is skipped with this note instead of passing or failing (`notScorable: 'skip'`). */
+  skip?: string | undefined
 }
 
 /** The body of a failed `toSatisfyRubric` (under the matcher hint). @internal */
@@ -22,8 +35,24 @@ export function rubricFailure(evaluation: Evaluation, negated: boolean, preview:
   const { verdicts } = evaluation
   const lines: string[] = []
   if (verdicts && verdicts.length > 0) {
-    if (negated) lines.push(messages.rubricMetNegated())
-    else {
+    if (negated && evaluation.share !== undefined) {
+      lines.push(
+        messages.rubricShareMetNegated(
+          formatShare(evaluation.share),
+          formatShare(evaluation.threshold ?? 1),
+        ),
+      )
+    } else if (negated) lines.push(messages.rubricMetNegated())
+    else if (evaluation.share !== undefined) {
+      const required = verdicts.filter((v) => v.required)
+      lines.push(
+        messages.rubricShareUnmet(
+          formatShare(evaluation.share),
+          formatShare(evaluation.threshold ?? 1),
+          required.filter((v) => !v.satisfied).length,
+        ),
+      )
+    } else {
       const anyRequired = verdicts.some((v) => v.required)
       const gating = anyRequired ? verdicts.filter((v) => v.required) : verdicts
       lines.push(
@@ -43,6 +72,7 @@ export function rubricFailure(evaluation: Evaluation, negated: boolean, preview:
 
 /** The body of a failed `toPassScorer` (under the matcher hint). @internal */
 export function scorerFailure(evaluation: Evaluation, negated: boolean, preview: string): string {
+  if (evaluation.parts) return scorersFailure(evaluation, evaluation.parts, negated, preview)
   const id = evaluation.scorerId ?? 'scorer'
   const score = evaluation.score ?? Number.NaN
   const threshold = evaluation.threshold ?? 1
@@ -59,7 +89,43 @@ export function scorerFailure(evaluation: Evaluation, negated: boolean, preview:
   } else if (evaluation.reason) {
     lines.push(messages.failureReason(evaluation.reason))
   }
+  if (evaluation.metadata) lines.push(messages.failureMetadata(compactJson(evaluation.metadata)))
   return [...lines, '', ...trailer(evaluation, preview)].join('\n')
+}
+
+// Several scorers: the aggregate's verdict, then one line per scorer with its score and reason.
+function scorersFailure(
+  evaluation: Evaluation,
+  parts: readonly ScorerPart[],
+  negated: boolean,
+  preview: string,
+): string {
+  const failed = parts.filter((part) => !part.passed).length
+  const head =
+    evaluation.aggregate === 'mean'
+      ? messages.scorersMean(evaluation.score ?? Number.NaN, evaluation.threshold ?? 1, negated)
+      : messages.scorersAll(failed, parts.length, negated)
+  const lines = [head, '']
+  for (const part of parts) {
+    const mark = evaluation.aggregate === 'mean' ? '·' : part.passed ? '✓' : '✗'
+    const score = part.score === undefined ? '' : ` score ${part.score}`
+    const threshold = part.threshold === undefined ? '' : `, threshold ${part.threshold}`
+    lines.push(`  ${mark} "${part.id}":${score}${threshold}`)
+    if (part.reason) lines.push(`      → ${part.reason.trim().split('\n')[0]}`)
+    if (part.metadata) lines.push(`      ${messages.failureMetadata(compactJson(part.metadata))}`)
+  }
+  return [...lines, '', ...trailer(evaluation, preview)].join('\n')
+}
+
+/** Compact JSON, cut at 300 characters. @internal */
+export function compactJson(value: unknown): string {
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text
 }
 
 /** One line per criterion (`✓` met, `✗` required unmet, `○` optional unmet), reasoning under it. @internal */
@@ -67,7 +133,7 @@ export function verdictLines(verdicts: readonly Verdict[]): string[] {
   const lines: string[] = []
   for (const verdict of verdicts) {
     const mark = verdict.satisfied ? '✓' : verdict.required ? '✗' : '○'
-    const tag = verdict.required ? '[required]' : '[optional]'
+    const tag = verdictTag(verdict)
     const agreement = verdict.agreement
       ? ` (${verdict.agreement.satisfied}/${verdict.agreement.total} samples)`
       : ''

@@ -1,19 +1,24 @@
 // rubricate/matchers: the `expect` matchers and their typings (ESM only: imports vitest).
 // `rubricate/setup` registers them; register them yourself with
-// `expect.extend({ toSatisfyRubric, toPassScorer, toAgreeWithLabels })` when you do not use the setup file.
+// `expect.extend({ toSatisfyRubric, toPassScorer, toAgreeWithLabels, toHaveCalledTool,
+// toHaveToolCalls })` when you do not use the setup file.
 import './augment'
 
 // Matchers
 export { toAgreeWithLabels } from './to-agree-with-labels'
+export { toHaveCalledTool } from './to-have-called-tool'
+export { toHaveToolCalls } from './to-have-tool-calls'
 export { toPassScorer } from './to-pass-scorer'
 export { toSatisfyRubric } from './to-satisfy-rubric'
 
 export type {
+  ExpectedToolCall,
   LabelsInput,
   RubricateMatcherState,
   RubricCriteriaInput,
   ScorerLike,
   ToAgreeWithLabelsOptions,
+  ToHaveToolCallsOptions,
   ToPassScorerOptions,
   ToSatisfyRubricOptions,
 } from './types'

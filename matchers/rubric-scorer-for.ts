@@ -15,7 +15,7 @@ const MAX_KEPT = 256
 
 /**
  * The rubric scorer that `toSatisfyRubric` runs for criteria given as text or a list, with the
- * matcher's `judge`, `samples` and `evaluation`. An empty rubric is a usage error; so are an empty
+ * matcher's `judge`, `samples`, `evaluation`, `scoring` and `threshold`. An empty rubric is a usage error; so are an empty
  * or duplicate criterion, named as the matcher's.
  * @internal
  */
@@ -35,6 +35,8 @@ export function rubricScorerFor(criteria: unknown, options: Record<string, unkno
     options: {
       samples: options.samples as number | undefined,
       evaluation: options.evaluation as 'together' | 'separately' | undefined,
+      scoring: options.scoring as 'all' | 'fraction' | undefined,
+      threshold: options.threshold as number | undefined,
     },
   })
   if (key !== undefined) {
@@ -45,11 +47,20 @@ export function rubricScorerFor(criteria: unknown, options: Record<string, unkno
 }
 
 function cacheKey(criteria: unknown, options: Record<string, unknown>): string | undefined {
-  const { judge, samples, evaluation } = options
+  const { judge, samples, evaluation, scoring, threshold } = options
   if (typeof criteria !== 'string') return undefined
   if (judge !== undefined && typeof judge !== 'string') return undefined
   // Anything but the expected types goes the long way, to its usage error.
   if (samples !== undefined && typeof samples !== 'number') return undefined
   if (evaluation !== undefined && typeof evaluation !== 'string') return undefined
-  return JSON.stringify([criteria, judge ?? null, samples ?? null, evaluation ?? null])
+  if (scoring !== undefined && typeof scoring !== 'string') return undefined
+  if (threshold !== undefined && typeof threshold !== 'number') return undefined
+  return JSON.stringify([
+    criteria,
+    judge ?? null,
+    samples ?? null,
+    evaluation ?? null,
+    scoring ?? null,
+    threshold ?? null,
+  ])
 }

@@ -93,11 +93,21 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       },
       () => assertion.evaluate(),
     )
+    if (evaluation.skip !== undefined) {
+      settled = true
+      // Vitest's own skip: it throws, and the test is reported as skipped with the note.
+      if (task?.context?.skip) task.context.skip(evaluation.skip)
+      throw new UsageError(messages.skipOutsideTest(evaluation.skip))
+    }
     const pass = evaluation.satisfied !== negated
     record({
       status: pass ? 'pass' : 'fail',
       score: evaluation.score,
       threshold: evaluation.threshold,
+      share: evaluation.share,
+      metadata: evaluation.metadata,
+      aggregate: evaluation.aggregate,
+      scorers: evaluation.parts,
       verdicts: evaluation.verdicts,
       reason: evaluation.reason,
       judgeCalls: evaluation.judgeCalls,
@@ -116,6 +126,8 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
         `${hint(assertion, negated)}\n\n${assertion.explain(evaluation, negated, text)}`,
     }
   } catch (error) {
+    // The skip of `notScorable: 'skip'`, on its way to Vitest's runner.
+    if ((error as { code?: unknown } | null)?.code === 'VITEST_PENDING') throw error
     const root = rootCause(error)
     // The failure thrown below may be caught (`test.fails`, a `try`, `.rejects`): the setup file
     // hears of it all the same, and fails the test if its result does not show it. Not after a

@@ -17,11 +17,13 @@ import { getState, stateSlot } from '../src/state'
 import { onUndecided } from '../src/undecided-hooks'
 import { currentTest, runInTest, testIdentity } from './current-test'
 import { toAgreeWithLabels } from './to-agree-with-labels'
+import { toHaveCalledTool } from './to-have-called-tool'
+import { toHaveToolCalls } from './to-have-tool-calls'
 import { toPassScorer } from './to-pass-scorer'
 import { toSatisfyRubric } from './to-satisfy-rubric'
 import { closeTest, missKey, noteUndecided, openTest, takeFileUndecided } from './undecided-calls'
 
-expect.extend({ toSatisfyRubric, toPassScorer })
+expect.extend({ toSatisfyRubric, toPassScorer, toHaveCalledTool, toHaveToolCalls })
 expect.extend({ toAgreeWithLabels })
 
 // The plugin's options (DESIGN 4.3). Without the plugin there are none, and the defaults apply.

@@ -3,21 +3,47 @@ import { withCallContext } from '../src/call-context'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import type { JudgeCall, Verdict } from '../src/records'
-import { cassetteOption, checkOptions, isScorer, rejectUnscored, scorerName } from './check-options'
-import { scorerFailure } from './failure-message'
+import {
+  cassetteOption,
+  checkOptions,
+  isScorer,
+  judgeReferences,
+  rejectUnscored,
+  scorerName,
+} from './check-options'
+import { type ScorerPart, scorerFailure } from './failure-message'
 import { runAssertion } from './run-assertion'
+import type { ScorerLike } from './types'
 
 type AsyncResult = Promise<{ pass: boolean; message: () => string }>
 
-const OPTIONS = ['threshold', 'input', 'groundTruth', 'requestContext', 'cassettes'] as const
+const OPTIONS = [
+  'threshold',
+  'input',
+  'groundTruth',
+  'expected',
+  'context',
+  'requestContext',
+  'cassettes',
+  // several scorers in one assertion, and not-scorable results as skipped tests
+  'aggregate',
+  'notScorable',
+] as const
+const AGGREGATES = ['all', 'mean'] as const
+const NOT_SCORABLE = ['error', 'skip'] as const
 
 /**
  * Run a scorer on the value under test; passes when its score reaches `threshold`. Without a
  * threshold, a scorer that reports `passed` (a rubric scorer) passes on it, any other on
- * `score >= 1`. A result with `noRubric` or `notScorable` is a usage error, not a pass.
+ * `score >= 1`. A result with `noRubric` or `notScorable` is a usage error, not a pass; with
+ * `notScorable: 'skip'` a not-scorable result skips the test instead, with its reason.
+ *
+ * Given a list of scorers, runs them all: `aggregate: 'all'` (default) passes when each one
+ * passes as above, `'mean'` when the mean of their scores reaches `threshold` (default 1).
  *
  * @example
  * await expect(reply).toPassScorer(helpfulness, { threshold: 0.8, input: question })
+ * await expect(reply).toPassScorer([tone, factuality], { aggregate: 'mean', threshold: 0.7 })
  */
 export function toPassScorer(
   this: MatcherState,
@@ -25,49 +51,126 @@ export function toPassScorer(
   scorer: unknown,
   options?: unknown,
 ): AsyncResult {
-  let threshold: number | undefined
-  let id = 'scorer'
+  const several = Array.isArray(scorer)
   return runAssertion({
     kind: 'scorer',
     matcher: 'toPassScorer',
     state: this,
     received,
-    expectedLabel: 'scorer',
+    expectedLabel: several ? 'scorers' : 'scorer',
     async evaluate() {
-      if (!isScorer(scorer)) throw new UsageError(messages.invalidScorer('toPassScorer', scorer))
-      id = scorerName(scorer)
+      const scorers = checkScorers(scorer)
       const opts = checkOptions('toPassScorer', options, OPTIONS)
-      threshold = opts.threshold as number | undefined
+      const threshold = opts.threshold as number | undefined
       if (
         threshold !== undefined &&
         !(typeof threshold === 'number' && Number.isFinite(threshold))
       ) {
         throw new UsageError(messages.invalidThreshold(threshold))
       }
-      const cassetteMode = cassetteOption('toPassScorer', opts.cassettes)
-      const run: Record<string, unknown> = { input: opts.input, output: received }
-      if (opts.groundTruth !== undefined) run.groundTruth = opts.groundTruth
-      if (opts.requestContext !== undefined) run.requestContext = opts.requestContext
-      const result: Record<string, any> = await withCallContext({ cassetteMode }, () =>
-        scorer.run(run),
-      )
-      rejectUnscored('toPassScorer', id, result)
-      const score = result.score
-      const byPassed = threshold === undefined && typeof result.passed === 'boolean'
-      if (!byPassed && !(typeof score === 'number' && Number.isFinite(score))) {
-        throw new UsageError(messages.matcherNoScore('toPassScorer', id, score))
+      const aggregate = choice('aggregate', opts.aggregate ?? 'all', AGGREGATES)
+      if (opts.aggregate !== undefined && !several) {
+        throw new UsageError(messages.aggregateWithOneScorer())
       }
+      const onNotScorable = choice('notScorable', opts.notScorable ?? 'error', NOT_SCORABLE)
+      const cassetteMode = cassetteOption('toPassScorer', opts.cassettes)
+      const run: Record<string, unknown> = {
+        input: opts.input,
+        output: received,
+        ...judgeReferences('toPassScorer', opts),
+      }
+      if (opts.requestContext !== undefined) run.requestContext = opts.requestContext
+      const results: Record<string, any>[] = await withCallContext({ cassetteMode }, () =>
+        Promise.all(scorers.map((one) => one.run(run))),
+      )
+      const judgeCalls: JudgeCall[] = results.flatMap(
+        (result) => (result.judgeCalls as JudgeCall[] | undefined) ?? [],
+      )
+      const parts: ScorerPart[] = []
+      for (const [index, result] of results.entries()) {
+        const id = scorerName(scorers[index] as ScorerLike)
+        const unscored = result.notScorable as { step?: string; reason?: string } | undefined
+        if (unscored && !result.noRubric && onNotScorable === 'skip') {
+          return { satisfied: false, judgeCalls, skip: messages.scorerSkipped(id, unscored.reason) }
+        }
+        rejectUnscored('toPassScorer', id, result)
+        const part = scorePart(id, result, aggregate === 'mean' ? undefined : threshold)
+        // Under a mean, one scorer has no threshold of its own: only its score counts.
+        if (aggregate === 'mean') delete part.threshold
+        parts.push(part)
+      }
+      if (!several) {
+        const [part] = parts as [ScorerPart]
+        return {
+          satisfied: part.passed,
+          score: part.score,
+          threshold: part.threshold,
+          verdicts: part.verdicts,
+          reason: part.reason,
+          judgeCalls,
+          scorerId: part.id,
+          decidedByPassed: part.threshold === undefined,
+          share: part.share,
+          metadata: part.metadata,
+        }
+      }
+      const mean = parts.reduce((sum, part) => sum + (part.score ?? 0), 0) / parts.length
       return {
-        satisfied: byPassed ? Boolean(result.passed) : (score as number) >= (threshold ?? 1),
-        score: typeof score === 'number' ? score : undefined,
-        threshold: byPassed ? undefined : (threshold ?? 1),
-        verdicts: result.verdicts as Verdict[] | undefined,
-        reason: result.reason,
-        judgeCalls: (result.judgeCalls as JudgeCall[] | undefined) ?? [],
-        scorerId: id,
-        decidedByPassed: byPassed,
+        satisfied:
+          aggregate === 'mean' ? mean >= (threshold ?? 1) : parts.every((part) => part.passed),
+        score: aggregate === 'mean' ? mean : undefined,
+        threshold: aggregate === 'mean' ? (threshold ?? 1) : threshold,
+        judgeCalls,
+        scorerId: parts.map((part) => part.id).join(', '),
+        aggregate,
+        parts,
       }
     },
     explain: scorerFailure,
   })
+}
+
+function checkScorers(value: unknown): ScorerLike[] {
+  const list = Array.isArray(value) ? value : [value]
+  if (Array.isArray(value) && value.length === 0) {
+    throw new UsageError(messages.invalidScorer('toPassScorer', value))
+  }
+  for (const item of list) {
+    if (!isScorer(item)) throw new UsageError(messages.invalidScorer('toPassScorer', item))
+  }
+  return list as ScorerLike[]
+}
+
+function choice<T extends string>(name: string, value: unknown, choices: readonly T[]): T {
+  if (!choices.includes(value as T)) {
+    throw new UsageError(messages.invalidChoice(`toPassScorer() option "${name}"`, value, choices))
+  }
+  return value as T
+}
+
+// One scorer's outcome: on its threshold when one is given, else on its own `passed`, else >= 1.
+function scorePart(
+  id: string,
+  result: Record<string, any>,
+  threshold: number | undefined,
+): ScorerPart {
+  const score = result.score
+  const byPassed = threshold === undefined && typeof result.passed === 'boolean'
+  if (!byPassed && !(typeof score === 'number' && Number.isFinite(score))) {
+    throw new UsageError(messages.matcherNoScore('toPassScorer', id, score))
+  }
+  return {
+    id,
+    passed: byPassed ? Boolean(result.passed) : (score as number) >= (threshold ?? 1),
+    score: typeof score === 'number' ? score : undefined,
+    threshold: byPassed ? undefined : (threshold ?? 1),
+    verdicts: result.verdicts as Verdict[] | undefined,
+    reason: typeof result.reason === 'string' ? result.reason : undefined,
+    share: typeof result.share === 'number' ? result.share : undefined,
+    metadata: isObject(result.metadata) ? result.metadata : undefined,
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

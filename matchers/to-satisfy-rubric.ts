@@ -3,15 +3,33 @@ import { withCallContext } from '../src/call-context'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import type { JudgeCall, Verdict } from '../src/records'
-import { cassetteOption, checkOptions, isScorer, rejectUnscored, scorerName } from './check-options'
+import {
+  cassetteOption,
+  checkOptions,
+  isScorer,
+  judgeReferences,
+  rejectUnscored,
+  scorerName,
+} from './check-options'
 import { rubricFailure } from './failure-message'
 import { rubricScorerFor } from './rubric-scorer-for'
 import { runAssertion } from './run-assertion'
 
 type AsyncResult = Promise<{ pass: boolean; message: () => string }>
 
-const OPTIONS = ['input', 'judge', 'samples', 'evaluation', 'cassettes'] as const
-const RUBRIC_OPTIONS = ['judge', 'samples', 'evaluation'] as const
+const OPTIONS = [
+  'input',
+  'groundTruth',
+  'expected',
+  'context',
+  'judge',
+  'samples',
+  'evaluation',
+  'scoring',
+  'threshold',
+  'cassettes',
+] as const
+const RUBRIC_OPTIONS = ['judge', 'samples', 'evaluation', 'scoring', 'threshold'] as const
 
 /**
  * Ask the judge whether the value under test satisfies every required criterion of a rubric
@@ -46,8 +64,13 @@ export function toSatisfyRubric(
       if (!isScorer(scorer)) throw new UsageError(messages.invalidCriteria(criteria))
       const id = scorerName(scorer)
       const rubric = scorer
+      const run = {
+        input: opts.input,
+        output: received,
+        ...judgeReferences('toSatisfyRubric', opts),
+      }
       const result: Record<string, any> = await withCallContext({ cassetteMode }, () =>
-        rubric.run({ input: opts.input, output: received }),
+        rubric.run(run),
       )
       rejectUnscored('toSatisfyRubric', id, result)
       const satisfied =
@@ -61,8 +84,19 @@ export function toSatisfyRubric(
         reason: result.reason,
         judgeCalls: (result.judgeCalls as JudgeCall[] | undefined) ?? [],
         scorerId: id,
+        ...shareOf(result),
       }
     },
     explain: rubricFailure,
   })
+}
+
+/** A partial-credit rubric's share and threshold, for the record and the failure message. @internal */
+export function shareOf(result: Record<string, any>): { share?: number; threshold?: number } {
+  return typeof result.share === 'number'
+    ? {
+        share: result.share,
+        threshold: typeof result.threshold === 'number' ? result.threshold : 1,
+      }
+    : {}
 }

@@ -6,18 +6,40 @@ import type { JudgeInput } from '../src/records'
 /** Criteria of a rubric: one per line of a string, or a list. */
 export type RubricCriteriaInput =
   | string
-  | (string | { description: string; required?: boolean | undefined; id?: string | undefined })[]
+  | (
+      | string
+      | {
+          description: string
+          required?: boolean | undefined
+          id?: string | undefined
+          /** Its share of the score with `scoring: 'fraction'`. Default `1`. */
+          weight?: number | undefined
+        }
+    )[]
 
 /** Options of `toSatisfyRubric`. */
 export interface ToSatisfyRubricOptions {
   /** The task the output answers (a string or a message list); shown to the judge. */
   input?: unknown
+  /** A reference answer the judge may compare the output with (Mastra's name). */
+  groundTruth?: unknown
+  /** evalite's name for `groundTruth`; give one of the two. */
+  expected?: unknown
+  /** A contract, policy or other material the judge judges the output against. */
+  context?: unknown
   /** The judge for this assertion; wins over every other setting. */
   judge?: JudgeInput | undefined
   /** Judge the rubric this many times and take a per-criterion majority. Default `1`. */
   samples?: number | undefined
   /** One judge call for the whole rubric (default), or one per criterion. */
   evaluation?: 'together' | 'separately' | undefined
+  /**
+   * `'all'` (default): every required criterion must be met. `'fraction'`: partial credit, the
+   * weighted share of criteria met must reach `threshold`, and only criteria marked required gate.
+   */
+  scoring?: 'all' | 'fraction' | undefined
+  /** With `scoring: 'fraction'`: the share (0 to 1) to reach. Default `1`. */
+  threshold?: number | undefined
   /** Cassette mode for this assertion only, e.g. `'off'` for an always-live smoke test. */
   cassettes?: CassetteMode | undefined
 }
@@ -27,8 +49,17 @@ export interface ToPassScorerOptions {
   /** Minimum score to pass. Default `1`; a rubric scorer passes on its own `passed`. */
   threshold?: number | undefined
   input?: unknown
+  /** The reference answer; a rubric scorer shows it to the judge. */
   groundTruth?: unknown
+  /** evalite's name for `groundTruth`. */
+  expected?: unknown
+  /** Given to the scorer as `additionalContext.context`; a rubric scorer shows it to the judge. */
+  context?: unknown
   requestContext?: unknown
+  /** With a list of scorers: `'all'` (default) each must pass; `'mean'` their mean score must reach `threshold`. */
+  aggregate?: 'all' | 'mean' | undefined
+  /** `'skip'`: a not-scorable result (a `null` score) skips the test with its reason. Default `'error'`. */
+  notScorable?: 'error' | 'skip' | undefined
   /** Cassette mode for this assertion only. */
   cassettes?: CassetteMode | undefined
 }
@@ -56,6 +87,17 @@ export interface ToAgreeWithLabelsOptions {
 
 /** A labelled set: a `.jsonl` or `.json` file (relative to the project root), or its examples. */
 export type LabelsInput = string | readonly LabelledExample[]
+
+/** An expected tool call: a tool name (any arguments), or a name and the arguments it must have. */
+export type ExpectedToolCall = string | { name: string; args?: unknown }
+
+/** Options of `toHaveToolCalls`. */
+export interface ToHaveToolCallsOptions {
+  /** The calls must be made in the expected order. Default `true`. */
+  ordered?: boolean | undefined
+  /** `'subset'`: the actual arguments hold at least the expected keys; `'exact'`: they are equal. Default `'subset'`. */
+  args?: 'exact' | 'subset' | undefined
+}
 
 /** Anything with a `run()` that returns a score: a scorer built with `createScorer` or `createRubricScorer`. */
 export interface ScorerLike {

@@ -1,6 +1,7 @@
 // Pure: the run as Markdown for a CI job summary ($GITHUB_STEP_SUMMARY): the summary lines, then a
 // table per test file with one row per criterion (test, criterion, verdict, reasoning).
 import type { RubricateRecord } from '../src/records'
+import { verdictTag } from '../src/rubric/rubric-reason'
 import type { FileReport, RunReport } from './collect-run'
 import { figures, plain } from './figures'
 import { calibrationSummary, calibrationTitle } from './render-calibration'
@@ -70,7 +71,7 @@ function recordRows(record: RubricateRecord): Row[] {
     ])
   }
   for (const verdict of record.verdicts ?? []) {
-    const tag = verdict.required ? '[required]' : '[optional]'
+    const tag = verdictTag(verdict)
     const mark = verdict.satisfied
       ? `${figures.met} met`
       : verdict.required

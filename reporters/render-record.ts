@@ -1,5 +1,6 @@
 // Pure: turns the rubricate records of one test into the lines printed under it (DESIGN 9).
 import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records'
+import { verdictTag } from '../src/rubric/rubric-reason'
 import { type Colors, figures } from './figures'
 import { renderCalibration } from './render-calibration'
 
@@ -35,10 +36,16 @@ function renderRubric(record: RubricateRecord, style: LineStyle, headed: boolean
   const verdicts = record.verdicts ?? []
   const lines: string[] = []
   let inner = style
-  if (headed || record.negated) {
+  // Partial credit always gets the heading: the share is what decided.
+  if (headed || record.negated || record.share !== undefined) {
     const required = verdicts.filter((v) => v.required)
     const met = required.filter((v) => v.satisfied).length
-    const counts = record.status === 'error' ? '' : `: ${met} of ${required.length} required met`
+    const counts =
+      record.status === 'error'
+        ? ''
+        : record.share !== undefined
+          ? `: share ${formatScore(record.share)}, threshold ${formatScore(record.threshold ?? 1)}${required.length > 0 ? `, ${met} of ${required.length} required met` : ''}`
+          : `: ${met} of ${required.length} required met`
     lines.push(
       `${style.indent}${statusSymbol(record, c)} ${c.dim(`rubric${notTag(record)}${counts}`)}`,
     )
@@ -52,7 +59,7 @@ function renderRubric(record: RubricateRecord, style: LineStyle, headed: boolean
 /** One criterion: symbol, tag, criterion, and the reasoning when unmet. @internal */
 export function verdictLine(verdict: Verdict, style: LineStyle): string {
   const { colors: c } = style
-  const tag = verdict.required ? '[required]' : '[optional]'
+  const tag = verdictTag(verdict)
   const symbol = verdict.satisfied
     ? c.green(figures.met)
     : verdict.required
@@ -76,21 +83,69 @@ function reasoning(verdict: Verdict, c: Colors): string {
 
 function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
   const { colors: c } = style
-  const name = record.scorerId ? `scorer "${record.scorerId}"` : 'scorer'
+  const name = record.scorers
+    ? `scorers (${record.aggregate ?? 'all'})`
+    : record.scorerId
+      ? `scorer "${record.scorerId}"`
+      : 'scorer'
   const head = `${style.indent}${statusSymbol(record, c)} ${name}${notTag(record)}`
   if (record.status === 'error') {
     return [head, errorLine(record, { ...style, indent: `${style.indent}  ` })]
   }
-  const compare =
-    record.score === undefined
-      ? ''
-      : `: score ${formatScore(record.score)}${record.threshold === undefined ? '' : `, threshold ${formatScore(record.threshold)}`}`
-  const reason = record.reason ? c.dim(`: ${oneLine(record.reason)}`) : ''
   const inner = { ...style, indent: `${style.indent}  ` }
+  if (record.scorers) {
+    // One line per scorer, under the aggregate's own.
+    return [
+      `${head}${scoreText(record)}`,
+      ...record.scorers.flatMap((part) => {
+        // Under a mean no single scorer passes or fails: it only adds its score.
+        const symbol =
+          record.aggregate === 'mean'
+            ? c.dim(figures.dot)
+            : part.passed
+              ? c.green(figures.met)
+              : c.red(figures.unmet)
+        const line = `${inner.indent}${symbol} scorer "${part.id}"${scoreText(part)}${reasonText(part, c)}`
+        const deeper = { ...inner, indent: `${inner.indent}  ` }
+        return [line, ...(part.verdicts ?? []).map((v) => verdictLine(v, deeper))]
+      }),
+    ]
+  }
   return [
-    `${head}${compare}${reason}`,
+    `${head}${scoreText(record)}${reasonText(record, c)}`,
     ...(record.verdicts ?? []).map((v) => verdictLine(v, inner)),
   ]
+}
+
+function scoreText(part: {
+  score?: number | undefined
+  threshold?: number | undefined
+  share?: number | undefined
+}): string {
+  if (part.score === undefined) return ''
+  const share = part.share === undefined ? '' : `, share ${formatScore(part.share)}`
+  const threshold = part.threshold === undefined ? '' : `, threshold ${formatScore(part.threshold)}`
+  return `: score ${formatScore(part.score)}${share}${threshold}`
+}
+
+// The reason, then the metadata a scorer returned (autoevals' rationale, say), cut to one line.
+function reasonText(
+  part: { reason?: string | undefined; metadata?: Record<string, unknown> | undefined },
+  c: Colors,
+): string {
+  const reason = part.reason ? `: ${oneLine(part.reason)}` : ''
+  const metadata = part.metadata
+    ? ` ${figures.dot} metadata ${truncate(json(part.metadata), 100)}`
+    : ''
+  return reason || metadata ? c.dim(`${reason}${metadata}`) : ''
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? ''
+  } catch {
+    return String(value)
+  }
 }
 
 function renderLoop(record: RubricateRecord, style: LineStyle): string[] {

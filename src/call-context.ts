@@ -37,6 +37,13 @@ export interface CallContext {
    * model), as it is sent: retries and requests that then fail included.
    */
   onLiveRequest?: (() => void) | undefined
+  /**
+   * Told about every model call recorded or replayed through msw or `createCassetteFetch` (the
+   * agent path) while set: an adapted scorer counts its own model calls as judge calls with it.
+   */
+  onModelCall?:
+    | ((event: ExchangeEvent & { endpoint: string; model?: string | undefined }) => void)
+    | undefined
 }
 
 // One storage per process, shared by every copy of the module: a context set by the setup file's

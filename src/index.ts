@@ -11,9 +11,18 @@ export type {
 } from './config'
 
 // Scorers
+export { adaptScorer } from './scorer/adapt-scorer'
 export { createScorer, Scorer } from './scorer/create-scorer'
 export { filterRun } from './scorer/filter-run'
 export { isNotScorable, notScorable } from './scorer/not-scorable'
+export type {
+  AdaptedScorer,
+  AdaptedScorerResult,
+  AdaptScorerOptions,
+  EvalScorerArgs,
+  EvalScorerFunction,
+  EvalScorerResult,
+} from './scorer/adapt-scorer'
 export type { ScorerConfig } from './scorer/create-scorer'
 export type { FilterRunOptions } from './scorer/filter-run'
 export type { NotScorable } from './scorer/not-scorable'
@@ -68,7 +77,8 @@ export type {
 export type { LabelledCriterion, LabelledExample } from './calibrate/label-set'
 
 // Agent output
-export { outputText, taskText } from './output'
+export { outputText, taskText, toolCalls } from './output'
+export type { ToolCall } from './output'
 
 // Agent loop
 export { runUntilComplete } from './loop'

@@ -163,6 +163,18 @@ export const messages = {
     format(
       `${what} could not be read as text for the judge: reading it threw ${show(cause instanceof Error ? cause.message : String(cause))}. Pass a string, or a plain object or array whose fields can be read.`,
     ),
+  toolCallsPromise: (): string =>
+    format(
+      'The value under test is a Promise, so its tool calls are not known yet. Await it first: `expect(await agent.generate(...)).toHaveCalledTool(...)`.',
+    ),
+  toolCallsStreaming: (): string =>
+    format(
+      "The value under test is a streaming result (the AI SDK's streamText or a Mastra stream) whose steps are not known yet. Pass its steps once the stream has finished: `expect(await result.steps).toHaveCalledTool(...)`.",
+    ),
+  toolCallsUnknownShape: (value: unknown): string =>
+    format(
+      `No tool calls can be read from ${show(value)}. Pass an OpenAI chat completion or Responses object, an AI SDK generateText result or its steps, a Mastra agent result, or a list of messages.`,
+    ),
   inputIsPromise: (): string =>
     format(
       'The `input` is a Promise, so the judge cannot be shown the task. Await it before passing it: `{ input: await input }`.',
@@ -208,6 +220,28 @@ export const messages = {
     format(
       `toSatisfyRubric() got a scorer as its rubric, so the options ${keys.map((k) => `"${k}"`).join(', ')} have no effect there. Set them on the scorer: createRubricScorer({ judge, criteria, options: { samples, evaluation } }).`,
     ),
+  toolNameNotString: (value: unknown): string =>
+    format(
+      `toHaveCalledTool() expects the tool's name as a non-empty string, but got ${show(value)}.`,
+    ),
+  toolCallsBadExpected: (matcher: string, value: unknown): string =>
+    format(
+      `${matcher}() expects a list of tool calls, each a tool name or { name, args? }, but got ${show(value)}.`,
+    ),
+  groundTruthAndExpected: (matcher: string): string =>
+    format(
+      `${matcher}() got both "groundTruth" and "expected", which are two names for the reference answer. Keep one.`,
+    ),
+  aggregateWithOneScorer: (): string =>
+    format(
+      'toPassScorer() option "aggregate" combines several scorers, but got one. Pass a list, toPassScorer([a, b], { aggregate }), or remove the option.',
+    ),
+  skipOutsideTest: (note: string): string =>
+    format(
+      `toPassScorer() was asked to skip the test (notScorable: 'skip'), but runs outside a test, where there is nothing to skip (${note}). Assert inside a test, or leave notScorable at 'error'.`,
+    ),
+  scorerSkipped: (id: string, reason: string | undefined): string =>
+    `[rubricate] skipped: the scorer "${id}" could not score the output${reason ? `: ${reason}` : ''}`,
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
   calibrationNoThreshold: (): string =>
@@ -345,6 +379,12 @@ export const messages = {
   // matcher failure messages (rendered under the matcher hint)
   rubricUnmet: (unmet: number, total: number, counted: 'required criteria' | 'criteria'): string =>
     `Rubric not satisfied: ${unmet} of ${total} ${counted} unmet.`,
+  rubricShareUnmet: (share: string, threshold: string, requiredUnmet: number): string =>
+    requiredUnmet > 0
+      ? `Rubric not satisfied: ${requiredUnmet} required ${requiredUnmet === 1 ? 'criterion' : 'criteria'} unmet (share ${share} of the criteria met, threshold ${threshold}).`
+      : `Rubric not satisfied: share ${share} of the criteria met, below the threshold ${threshold}.`,
+  rubricShareMetNegated: (share: string, threshold: string): string =>
+    `Expected the rubric not to be satisfied, but share ${share} of the criteria met reaches the threshold ${threshold} and every required criterion is met.`,
   rubricMetNegated: (): string =>
     'Expected at least one required criterion to be unmet, but every required criterion is met.',
   rubricReasonOnly: (negated: boolean): string =>
@@ -360,6 +400,15 @@ export const messages = {
   scorerPassedNegated: (id: string, score: number): string =>
     `Scorer "${id}" passed (score ${score}); expected it not to.`,
   failureReason: (reason: string): string => `Reason: ${reason}`,
+  failureMetadata: (json: string): string => `Metadata: ${json}`,
+  scorersAll: (failed: number, total: number, negated: boolean): string =>
+    negated
+      ? `Every one of the ${total} scorers passed; expected at least one not to.`
+      : `${failed} of ${total} scorers did not pass; each must (aggregate "all").`,
+  scorersMean: (mean: number, threshold: number, negated: boolean): string =>
+    negated
+      ? `The scorers' mean score is ${Math.round(mean * 1000) / 1000}; expected less than ${threshold}.`
+      : `The scorers' mean score is ${Math.round(mean * 1000) / 1000}; expected at least ${threshold} (aggregate "mean").`,
   failureOutput: (preview: string, truncated: boolean): string =>
     `Output: ${JSON.stringify(preview)}${truncated ? ' (first 200 characters)' : ''}`,
   failureJudge: (models: string, sources: string, tokens: number | undefined): string =>
@@ -415,6 +464,27 @@ export const messages = {
     ].join('\n'),
   calibrationJudgeCalls: (replayed: number, recorded: number, live: number): string =>
     `Judge calls: ${replayed} replayed, ${recorded} recorded, ${live} live.`,
+
+  // tool-call matcher failure messages (rendered under the matcher hint)
+  toolNotCalled: (name: string, withArgs: boolean, calls: number): string =>
+    calls === 0
+      ? `Expected a call of the tool "${name}", but no tool was called.`
+      : `Expected a call of the tool "${name}"${withArgs ? ' with these arguments' : ''}, but none of the ${calls} tool call${calls === 1 ? '' : 's'} matches.`,
+  toolCalledNegated: (name: string, withArgs: boolean, position: number): string =>
+    `Expected no call of the tool "${name}"${withArgs ? ' with these arguments' : ''}, but call ${position} is one.`,
+  toolCallsMismatch: (expected: number, actual: number, unmatched: number): string =>
+    expected !== actual
+      ? `Expected ${expected} tool call${expected === 1 ? '' : 's'}, but ${actual} ${actual === 1 ? 'was' : 'were'} made${unmatched > 0 ? `; ${unmatched} expected call${unmatched === 1 ? ' is' : 's are'} unmatched` : ''}.`
+      : `The tool calls differ from the expected ones: ${unmatched} of ${expected} expected call${expected === 1 ? ' is' : 's are'} unmatched.`,
+  toolCallsMatchedNegated: (): string =>
+    'Expected the tool calls to differ from these, but they match.',
+  toolCallLabel: (negated: boolean): string =>
+    `${negated ? 'Not expected' : 'Expected'} (args: subset)`,
+  toolCallsLabel: (negated: boolean, ordered: boolean, mode: string): string =>
+    `${negated ? 'Not expected' : 'Expected'} (${ordered ? 'in order' : 'any order'}, args: ${mode})`,
+  toolCallsActualLabel: (calls: number): string =>
+    `Actual (${calls} call${calls === 1 ? '' : 's'})`,
+  toolCallsNone: (): string => '(no tool calls)',
 
   // runUntilComplete: usage
   loopAgentNotFunction: (value: unknown): string =>
@@ -532,6 +602,19 @@ export const messages = {
     format(
       `Scorer "${id}" got ${show(value)} as its ${step} step. Give a function, or a prompt object { description, createPrompt }.`,
     ),
+  adaptScorerNotFunction: (value: unknown): string =>
+    format(
+      `adaptScorer() expects a scorer function, ({ input, output, expected }) => number | { score, metadata }, but got ${show(value)}.`,
+    ),
+  adaptedScorerBadScore: (id: string, value: unknown): string =>
+    format(
+      `The scorer "${id}" returned ${show(value)}, which is neither a number nor { score: number | null, metadata? }. Return a score between 0 and 1, or null to mark the output as not scorable.`,
+    ),
+  adaptedScorerError: (id: string, error: unknown): string =>
+    format(
+      `The scorer "${id}" reported an error instead of a score: ${show(error instanceof Error ? error.message : error)}. Check its judge (model, key, base URL); under rubricate, its model calls are recorded and replayed like an agent's.`,
+    ),
+  adaptedScorerNullScore: (): string => 'the scorer returned a null score',
   scorerBadScore: (id: string, value: unknown): string =>
     format(
       `Scorer "${id}" produced the score ${show(value)} in generateScore, which is not a finite number. Return a number.`,
@@ -552,6 +635,10 @@ export const messages = {
     format(
       `${where} has ${show(value)} as item ${index + 1}, which is not a criterion. Give a string, or { description, required? }.`,
     ),
+  rubricBadWeight: (where: string, position: string, value: unknown): string =>
+    format(
+      `${where} gives the criterion at ${position} the weight ${show(value)}. A weight is a number > 0 (default 1): its share of the score under scoring: 'fraction'.`,
+    ),
   rubricEmptyCriterion: (where: string, position: string): string =>
     format(
       `${where} has an empty criterion (${position}). Write what the output must do, or remove the entry.`,
@@ -571,6 +658,14 @@ export const messages = {
     ),
   rubricBadScale: (value: unknown): string =>
     format(`createRubricScorer() options.scale must be a number > 0, but is ${show(value)}.`),
+  rubricThresholdWithoutFraction: (): string =>
+    format(
+      "createRubricScorer() options.threshold applies to partial credit only: add scoring: 'fraction' (the weighted share of criteria met must reach the threshold), or remove the threshold (the default rule passes when every required criterion is met).",
+    ),
+  rubricBadThreshold: (value: unknown): string =>
+    format(
+      `createRubricScorer() options.threshold is a share of the criteria met: a number > 0 and <= 1, but is ${show(value)}.`,
+    ),
   rubricJudgeAndModel: (): string =>
     format(
       'createRubricScorer() got both `judge` and `model`, which are two names for the same option. Keep one.',
@@ -614,6 +709,18 @@ export const messages = {
   fakeUnsupportedPath: (path: string): string =>
     format(
       `The fake OpenAI server does not implement "${path}" for text replies (it speaks /chat/completions, /completions, /responses, /embeddings and /api/chat). Return fakeReply.raw({ status, body }) for other paths.`,
+    ),
+  fakeJudgeNotRubric: (path: string): string =>
+    format(
+      `fakeRubricJudge() got a request to "${path}" that is not a rubric prompt, and answers only those. Give it { otherwise } for other requests (an agent's calls, a scorer step's prompt).`,
+    ),
+  fakeJudgeNoRule: (criteria: readonly string[]): string =>
+    format(
+      `fakeRubricJudge() has no rule for ${criteria.map((criterion) => `"${criterion}"`).join(', ')}. Add one under the criterion's exact text, or pass one function that decides every criterion.`,
+    ),
+  fakeEmbeddingElsewhere: (path: string): string =>
+    format(
+      `The fake OpenAI server was given fakeReply.embedding() for a request to "${path}", but only /embeddings answers with vectors. Return fakeReply.text(...) for other paths (a reply function can choose by request.path).`,
     ),
 
   // complete runs and prune (DESIGN 7.9): why a run is not complete, in fragments

@@ -7,6 +7,7 @@
  * replayed assertion, and a loop's record is only final when the test ends.
  */
 import type { RubricateRecord, Verdict } from './records'
+import { verdictTag } from './rubric/rubric-reason'
 
 /** The annotation type of every rubricate annotation (JUnit: `<property name="rubricate">`). @internal */
 export const ANNOTATION_TYPE = 'rubricate'
@@ -49,7 +50,7 @@ export function recordAnnotations(record: RubricateRecord): RecordAnnotation[] {
 }
 
 function verdictText(verdict: Verdict): string {
-  const tag = verdict.required ? '[required]' : '[optional]'
+  const tag = verdictTag(verdict)
   const state = verdict.satisfied ? 'met' : 'unmet'
   const samples =
     verdict.agreement && verdict.agreement.total > 1

@@ -121,6 +121,11 @@ export interface Verdict {
   reasoning: string
   /** With `samples > 1`: how many samples judged the criterion satisfied. */
   agreement?: { satisfied: number; total: number } | undefined
+  /**
+   * Set only under `scoring: 'fraction'`: the criterion's weight in the share. There, `required`
+   * means marked required (a gate); the others only count in the share.
+   */
+  weight?: number | undefined
 }
 
 /** One assertion's outcome, stored in `task.meta.rubricate` (plain JSON). */
@@ -132,6 +137,13 @@ export interface RubricateRecord {
   negated: boolean
   score?: number | undefined
   threshold?: number | undefined
+  /** A rubric scored with `scoring: 'fraction'`: the weighted share of criteria met, 0 to 1. */
+  share?: number | undefined
+  /** A scorer result's `metadata` (autoevals' rationale, say), as the scorer returned it. */
+  metadata?: Record<string, unknown> | undefined
+  /** `toPassScorer([a, b])`: how the scorers were combined, and each one's outcome. */
+  aggregate?: 'all' | 'mean' | undefined
+  scorers?: ScorerPartRecord[] | undefined
   verdicts?: Verdict[] | undefined
   reason?: string | undefined
   error?: { code: string; message: string } | undefined
@@ -190,6 +202,18 @@ export interface CalibrationThresholds {
   maxFalseFail?: number | undefined
   /** Fail when the accuracy is below this. */
   minAccuracy?: number | undefined
+}
+
+/** One scorer of a `toPassScorer([a, b])` assertion. */
+export interface ScorerPartRecord {
+  id: string
+  passed: boolean
+  score?: number | undefined
+  threshold?: number | undefined
+  reason?: string | undefined
+  share?: number | undefined
+  metadata?: Record<string, unknown> | undefined
+  verdicts?: Verdict[] | undefined
 }
 
 /** One iteration of a `runUntilComplete` loop, as recorded for the reporter. */

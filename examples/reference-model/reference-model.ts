@@ -7,6 +7,7 @@ import codeWriting from '../code-writing/code-writing.rules'
 import customScorer from '../custom-scorer/custom-scorer.rules'
 import datasetEval from '../dataset-eval/dataset-eval.rules'
 import failing from '../failing/failing.rules'
+import orderAgent from '../order-agent/order-agent.rules'
 import researchReport from '../research-report/research-report.rules'
 import supportAgent from '../support-agent/support-agent.rules'
 import { rubricJudge } from './rubric-judge'
@@ -17,6 +18,7 @@ const EXAMPLES: Record<string, ExampleRules> = {
   'custom-scorer': customScorer,
   'dataset-eval': datasetEval,
   failing,
+  'order-agent': orderAgent,
   'research-report': researchReport,
   'support-agent': supportAgent,
 }
@@ -46,9 +48,18 @@ function readRequest(raw: FakeRequest): ModelRequest {
   const body = (raw.body ?? {}) as {
     model?: string
     messages?: { role: string; content: unknown }[]
+    input?: { role?: string; content?: unknown }[] | string
+    instructions?: string
     response_format?: { json_schema?: { name?: string } }
   }
-  const messages = body.messages ?? []
+  // Chat Completions sends `messages`; the Responses API `input` items (messages among them,
+  // the system prompt as a `system` or `developer` one) and perhaps `instructions`.
+  const items =
+    typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input
+  const messages = (body.messages ?? items ?? [])
+    .filter((item): item is { role: string; content: unknown } => typeof item.role === 'string')
+    .map((item) => (item.role === 'developer' ? { ...item, role: 'system' } : item))
+  if (body.instructions) messages.unshift({ role: 'system', content: body.instructions })
   const text = (role: string) =>
     messages.filter((message) => message.role === role).map((message) => textOf(message.content))
   return {

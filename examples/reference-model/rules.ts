@@ -20,7 +20,7 @@ export interface Rule {
   /** Named in the error when no rule matches. */
   name: string
   match: (request: ModelRequest) => boolean
-  reply: (request: ModelRequest) => FakeReplyInput
+  reply: (request: ModelRequest) => FakeReplyInput | Promise<FakeReplyInput>
 }
 
 /** The verdict on one rubric criterion. */

@@ -6,6 +6,11 @@ export interface RubricCriterion {
   description: string
   /** Default `true`. An unmet optional criterion shows in the reason but does not fail the rubric. */
   required?: boolean | undefined
+  /**
+   * Its share of the score with `scoring: 'fraction'`: a positive number. Default `1`. Not sent to
+   * the judge, so it never changes a cassette key.
+   */
+  weight?: number | undefined
   /** Accepted for compatibility with Mastra; verdicts are identified as `c1`, `c2`, ... */
   id?: string | undefined
 }
@@ -19,34 +24,46 @@ export interface ParsedCriterion {
   id: string
   description: string
   required: boolean
+  /** Default `1`. */
+  weight: number
+  /** Marked `required: true` or `(required)`: a gate under `scoring: 'fraction'` too. */
+  markedRequired: boolean
 }
 
 const LIST_MARKER = /^(?:[-*+•]|\d{1,3}[.)])(?=\s|$)\s*/
 const CHECKBOX = /^\[[ xX]\](?=\s|$)\s*/
 const OPTIONAL_START = /^\(optional\)\s*/i
 const OPTIONAL_END = /\s*\(optional\)$/i
+const REQUIRED_START = /^\(required\)\s*/i
+const REQUIRED_END = /\s*\(required\)$/i
 
 /**
  * Parse a rubric. A string gives one criterion per non-empty line (`\n`, `\r\n` or `\r`), with a leading list marker
  * (`-`, `*`, `+`, `•`, `1.`, `1)`) and a markdown checkbox (`[ ]`, `[x]`) stripped; a line that
- * starts or ends with `(optional)` is optional. Array items are strings (parsed the same way) or
- * `{ description, required? }`. An empty criterion or a duplicate is a usage error; an empty
+ * starts or ends with `(optional)` is optional, one with `(required)` explicitly required. Array
+ * items are strings (parsed the same way) or `{ description, required?, weight? }`. An empty criterion or a duplicate is a usage error; an empty
  * rubric gives an empty list (the caller decides what that means).
  * @internal
  */
 export function parseCriteria(input: unknown, where: string): ParsedCriterion[] {
-  let items: { description: string; required: boolean; position: string }[]
+  let items: {
+    description: string
+    required: boolean
+    markedRequired: boolean
+    weight: number
+    position: string
+  }[]
   if (typeof input === 'string') {
     items = input
       // Any line break: \n, \r\n, and a lone \r (old Mac files, some text areas and terminals).
       .split(/\r\n|\r|\n/)
       .map((line, index) => ({ line, position: `line ${index + 1}` }))
       .filter(({ line }) => line.trim() !== '')
-      .map(({ line, position }) => ({ ...parseLine(line), position }))
+      .map(({ line, position }) => ({ ...parseLine(line), weight: 1, position }))
   } else if (Array.isArray(input)) {
     items = input.map((item: unknown, index) => {
       const position = `item ${index + 1}`
-      if (typeof item === 'string') return { ...parseLine(item), position }
+      if (typeof item === 'string') return { ...parseLine(item), weight: 1, position }
       const criterion = item as RubricCriterion | null
       if (
         typeof criterion !== 'object' ||
@@ -55,9 +72,15 @@ export function parseCriteria(input: unknown, where: string): ParsedCriterion[] 
       ) {
         throw new UsageError(messages.rubricBadItem(where, index, item))
       }
+      const weight = criterion.weight ?? 1
+      if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) {
+        throw new UsageError(messages.rubricBadWeight(where, position, weight))
+      }
       return {
         description: criterion.description.trim(),
         required: criterion.required !== false,
+        markedRequired: criterion.required === true,
+        weight,
         position,
       }
     })
@@ -76,16 +99,30 @@ export function parseCriteria(input: unknown, where: string): ParsedCriterion[] 
       )
     }
     seen.set(key, item.position)
-    return { id: `c${index + 1}`, description: item.description, required: item.required }
+    return {
+      id: `c${index + 1}`,
+      description: item.description,
+      required: item.required,
+      weight: item.weight,
+      markedRequired: item.markedRequired,
+    }
   })
 }
 
-function parseLine(line: string): { description: string; required: boolean } {
+function parseLine(line: string): {
+  description: string
+  required: boolean
+  markedRequired: boolean
+} {
   let text = line.trim().replace(LIST_MARKER, '').replace(CHECKBOX, '').trim()
   let required = true
+  let markedRequired = false
   if (OPTIONAL_START.test(text) || OPTIONAL_END.test(text)) {
     required = false
     text = text.replace(OPTIONAL_START, '').replace(OPTIONAL_END, '').trim()
+  } else if (REQUIRED_START.test(text) || REQUIRED_END.test(text)) {
+    markedRequired = true
+    text = text.replace(REQUIRED_START, '').replace(REQUIRED_END, '').trim()
   }
-  return { description: text, required }
+  return { description: text, required, markedRequired }
 }

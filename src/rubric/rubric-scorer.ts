@@ -13,8 +13,13 @@ import { type ParsedCriterion, parseCriteria, type RubricInput } from './criteri
 import { majorityVerdicts } from './majority'
 import { type RubricReply, rubricReplySchema } from './reply-schema'
 import { findRubric } from './resolve-rubric'
-import { RUBRIC_INSTRUCTIONS, RUBRIC_PROMPT_VERSION, rubricPrompt } from './rubric-prompt'
-import { gatingVerdicts, NO_RUBRIC_REASON, rubricReason } from './rubric-reason'
+import {
+  RUBRIC_INSTRUCTIONS,
+  RUBRIC_PROMPT_VERSION,
+  type RubricReferences,
+  rubricPrompt,
+} from './rubric-prompt'
+import { gatingVerdicts, NO_RUBRIC_REASON, rubricReason, weightedShare } from './rubric-reason'
 
 /** Options of a rubric scorer. */
 export interface RubricScorerOptions {
@@ -24,6 +29,16 @@ export interface RubricScorerOptions {
   evaluation?: 'together' | 'separately' | undefined
   /** Judge every call this many times (seeds `1..n`) and take the majority per criterion. Default `1`. */
   samples?: number | undefined
+  /**
+   * `'all'`: the score is `scale` when every required criterion is met, else 0 (Mastra's rule).
+   * `'fraction'`: partial credit. The score is `scale` times the weighted share of criteria met
+   * (each criterion's `weight`, default 1), and the rubric passes when the share reaches
+   * `threshold`; only criteria marked required (`required: true`, `(required)`) gate, and one of
+   * them unmet makes the score 0. Default `'all'`.
+   */
+  scoring?: 'all' | 'fraction' | undefined
+  /** With `scoring: 'fraction'`: the share (0 to 1) the rubric must reach to pass. Default `1`. */
+  threshold?: number | undefined
 }
 
 /** Options of {@link createRubricScorer}. `model` (Mastra's name) and `judge` are aliases. */
@@ -45,6 +60,8 @@ export type RubricAnalysis =
       passed: boolean
       verdicts: Verdict[]
       overallAssessment?: string | undefined
+      /** With `scoring: 'fraction'`: the weighted share of criteria met, 0 to 1. */
+      share?: number | undefined
     }
 
 /** The result of a rubric scorer's run: a scorer result plus the verdicts. */
@@ -55,6 +72,10 @@ export type RubricScorerResult = ScorerResult<any, any, undefined, RubricAnalysi
   verdicts: Verdict[]
   /** Set when no rubric was found: the run passed by default without calling the judge. */
   noRubric?: true | undefined
+  /** With `scoring: 'fraction'`: the weighted share of criteria met, 0 to 1. */
+  share?: number | undefined
+  /** With `scoring: 'fraction'`: the share the rubric had to reach. */
+  threshold?: number | undefined
 }
 
 /** A scorer that judges an output against a rubric. */
@@ -70,7 +91,8 @@ export interface RubricScorer {
 
 // The keys each options object accepts; anything else is a usage error naming the nearest one.
 const CONFIG_KEYS = ['judge', 'model', 'criteria', 'options']
-const OPTION_KEYS = ['scale', 'evaluation', 'samples']
+// `scoring` and `threshold` are partial credit's.
+const OPTION_KEYS = ['scale', 'evaluation', 'samples', 'scoring', 'threshold']
 
 /**
  * A scorer that judges an output against a rubric (compatible with Mastra's): each criterion gets
@@ -92,7 +114,8 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
     throw new UsageError(messages.rubricJudgeAndModel())
   }
   const judgeInput = config.judge ?? config.model
-  const { scale, evaluation, samples } = validateOptions(config.options ?? {})
+  const { scale, evaluation, samples, scoring, threshold } = validateOptions(config.options ?? {})
+  const fraction = scoring === 'fraction'
   let fixed: ParsedCriterion[] | undefined
   if (config.criteria !== undefined) {
     fixed = parseCriteria(config.criteria, 'createRubricScorer() criteria')
@@ -101,10 +124,15 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
 
   const analyze = async (context: StepContext): Promise<RubricAnalysis> => {
     const internals = stepInternals(context)
-    const criteria = fixed ?? runtimeCriteria(context.run)
-    if (criteria.length === 0) return { noRubric: true }
+    const parsed = fixed ?? runtimeCriteria(context.run)
+    if (parsed.length === 0) return { noRubric: true }
+    // Under partial credit only criteria marked required gate, and the judge is told so.
+    const criteria = fraction
+      ? parsed.map((criterion) => ({ ...criterion, required: criterion.markedRequired }))
+      : parsed
     const task = taskText(context.run.input)
     const output = outputText(context.run.output)
+    const references = referencesOf(context.run)
     const judge = resolveJudge(judgeInput)
     const groups =
       evaluation === 'separately' ? criteria.map((criterion) => [criterion]) : [criteria]
@@ -121,7 +149,7 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
             judge,
             step: internals.step,
             system: RUBRIC_INSTRUCTIONS,
-            prompt: rubricPrompt(listed, task, output),
+            prompt: rubricPrompt(listed, task, output, references),
             output: rubricReplySchema(listed.length),
             schemaName: 'rubric_verdicts',
             seed,
@@ -140,13 +168,16 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
     const replies = settled.map((outcome) => (outcome as PromiseFulfilledResult<RubricReply>).value)
     const verdicts = groups.flatMap((group, groupIndex) => {
       const groupReplies = replies.slice(groupIndex * seeds.length, (groupIndex + 1) * seeds.length)
-      return majorityVerdicts(groupReplies.map((reply) => toVerdicts(group, reply)))
+      return majorityVerdicts(groupReplies.map((reply) => toVerdicts(group, reply, fraction)))
     })
+    const gatesMet = gatingVerdicts(verdicts).every((verdict) => verdict.satisfied)
+    const share = fraction ? weightedShare(verdicts) : undefined
     return {
       noRubric: false,
-      passed: gatingVerdicts(verdicts).every((verdict) => verdict.satisfied),
+      passed: gatesMet && (share === undefined || share >= threshold),
       verdicts,
       overallAssessment: evaluation === 'separately' ? undefined : replies[0]?.overallAssessment,
+      ...(share === undefined ? {} : { share }),
     }
   }
 
@@ -157,13 +188,18 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
     judge: { model: judgeInput, instructions: RUBRIC_INSTRUCTIONS },
   })
     .analyze(analyze)
-    .generateScore(({ results }) =>
-      results.analyzeStepResult.noRubric || results.analyzeStepResult.passed ? scale : 0,
-    )
+    .generateScore(({ results }) => {
+      const analysis = results.analyzeStepResult
+      if (analysis.noRubric) return scale
+      if (analysis.share === undefined) return analysis.passed ? scale : 0
+      // A required criterion unmet gates the score too, so a threshold on it cannot pass.
+      const gatesMet = gatingVerdicts(analysis.verdicts).every((verdict) => verdict.satisfied)
+      return gatesMet ? analysis.share * scale : 0
+    })
     .generateReason(({ results }) => {
       const analysis = results.analyzeStepResult
       if (analysis.noRubric) return NO_RUBRIC_REASON
-      return rubricReason(analysis.verdicts, analysis.overallAssessment)
+      return rubricReason(analysis.verdicts, analysis.overallAssessment, threshold)
     })
 
   return {
@@ -176,9 +212,22 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
       const result = await inner.run(run)
       const analysis = result.analyzeStepResult as RubricAnalysis
       if (analysis.noRubric) return { ...result, passed: true, verdicts: [], noRubric: true }
-      return { ...result, passed: analysis.passed, verdicts: analysis.verdicts }
+      const base = { ...result, passed: analysis.passed, verdicts: analysis.verdicts }
+      return analysis.share === undefined ? base : { ...base, share: analysis.share, threshold }
     },
   }
+}
+
+// The reference answer is the run's `groundTruth`; the context its `additionalContext.context`.
+// Both are judged as text the way outputs are (strings as they are, objects as JSON).
+function referencesOf(run: PreparedRun): RubricReferences {
+  const references: RubricReferences = {}
+  if (run.groundTruth !== undefined && run.groundTruth !== null) {
+    references.reference = outputText(run.groundTruth)
+  }
+  const context = run.additionalContext?.context
+  if (context !== undefined && context !== null) references.context = outputText(context)
+  return references
 }
 
 function runtimeCriteria(run: PreparedRun): ParsedCriterion[] {
@@ -189,17 +238,23 @@ function runtimeCriteria(run: PreparedRun): ParsedCriterion[] {
   return parseCriteria(found.value, found.where)
 }
 
-function toVerdicts(group: readonly ParsedCriterion[], reply: RubricReply): Verdict[] {
+function toVerdicts(
+  group: readonly ParsedCriterion[],
+  reply: RubricReply,
+  fraction: boolean,
+): Verdict[] {
   return group.map((criterion, index) => {
     const verdict = reply.criteria[`c${index + 1}`] as RubricReply['criteria'][string]
-    // criterion and required come from the rubric, never from the judge.
-    return {
+    // criterion, required and weight come from the rubric, never from the judge.
+    const out: Verdict = {
       id: criterion.id,
       criterion: criterion.description,
       required: criterion.required,
       satisfied: verdict.satisfied,
       reasoning: verdict.reasoning,
     }
+    if (fraction) out.weight = criterion.weight
+    return out
   })
 }
 
@@ -207,6 +262,8 @@ function validateOptions(options: RubricScorerOptions): {
   scale: number
   evaluation: 'together' | 'separately'
   samples: number
+  scoring: 'all' | 'fraction'
+  threshold: number
 } {
   const where = 'createRubricScorer() options'
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
@@ -225,5 +282,15 @@ function validateOptions(options: RubricScorerOptions): {
   if (!Number.isInteger(samples) || samples < 1) {
     throw new UsageError(messages.notPositiveInteger(`${where}.samples`, samples))
   }
-  return { scale, evaluation, samples }
+  const { scoring = 'all', threshold } = options
+  if (scoring !== 'all' && scoring !== 'fraction') {
+    throw new UsageError(messages.invalidChoice(`${where}.scoring`, scoring, ['all', 'fraction']))
+  }
+  if (threshold !== undefined) {
+    if (scoring !== 'fraction') throw new UsageError(messages.rubricThresholdWithoutFraction())
+    if (typeof threshold !== 'number' || !(threshold > 0 && threshold <= 1)) {
+      throw new UsageError(messages.rubricBadThreshold(threshold))
+    }
+  }
+  return { scale, evaluation, samples, scoring, threshold: threshold ?? 1 }
 }

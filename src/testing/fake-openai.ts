@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { gzipSync } from 'node:zlib'
 import { messages } from '../messages'
-import { type ReplyBody, renderReply } from './fake-render'
+import { type ReplyBody, renderEmbedding, renderReply } from './fake-render'
 import {
+  type FakeEmbeddingOptions,
   type FakeReply,
   type FakeReplyInput,
   type FakeTextOptions,
@@ -163,10 +164,21 @@ async function respond(res: ServerResponse, request: FakeRequest, reply: FakeRep
     send(res, reply)
     return
   }
-  const { content, options } = reply as Extract<FakeReply, { content: string }>
-  const rendered = renderReply(request, content, options)
+  let rendered: ReplyBody
+  let options: FakeTextOptions = {}
+  if (kind === 'embedding') {
+    rendered = renderEmbedding(request, (reply as { options: FakeEmbeddingOptions }).options)
+  } else {
+    const text = reply as Extract<FakeReply, { content: string }>
+    options = text.options
+    rendered = renderReply(request, text.content, options)
+  }
   if (rendered.kind === 'unsupported') {
-    send(res, fakeReply.status(404, { message: messages.fakeUnsupportedPath(request.path) }))
+    const message =
+      kind === 'embedding'
+        ? messages.fakeEmbeddingElsewhere(request.path)
+        : messages.fakeUnsupportedPath(request.path)
+    send(res, fakeReply.status(404, { message }))
     return
   }
   if (rendered.kind === 'json') {

@@ -1,5 +1,5 @@
 import { ollamaChat, ollamaLines } from './fake-ollama'
-import type { FakeTextOptions, FakeUsage } from './fake-reply'
+import type { FakeEmbeddingOptions, FakeTextOptions, FakeUsage } from './fake-reply'
 import type { FakeRequest } from './fake-request'
 
 /**
@@ -45,7 +45,7 @@ export function renderReply(
       : { kind: 'json', body: ollamaChat(base, content, usage, options) }
   }
   if (request.path.endsWith('/responses')) {
-    const response = responseObject(id, model, content, usage)
+    const response = responseObject(id, model, content, usage, options)
     return request.stream
       ? { kind: 'sse', events: responseEvents(response, content, options) }
       : { kind: 'json', body: response }
@@ -167,22 +167,42 @@ function chatChunks(
   return events
 }
 
-function responseObject(id: string, model: string, content: string, usage: FakeUsage) {
+function responseObject(
+  id: string,
+  model: string,
+  content: string,
+  usage: FakeUsage,
+  options: FakeTextOptions,
+) {
+  const calls = toolCalls(options) ?? []
+  // Tool calls and no text: only the function calls, as the Responses API answers a tool turn.
+  const message =
+    calls.length > 0 && content === ''
+      ? []
+      : [
+          {
+            id: `msg_${id}`,
+            type: 'message' as const,
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: content, annotations: [] }],
+          },
+        ]
+  const functionCalls = calls.map((call, index) => ({
+    id: `fc_${id}_${index}`,
+    type: 'function_call' as const,
+    status: 'completed',
+    call_id: call.id,
+    name: call.function.name,
+    arguments: call.function.arguments,
+  }))
   return {
     id: `resp_${id}`,
     object: 'response',
     created_at: CREATED,
     status: 'completed',
     model,
-    output: [
-      {
-        id: `msg_${id}`,
-        type: 'message',
-        role: 'assistant',
-        status: 'completed',
-        content: [{ type: 'output_text', text: content, annotations: [] }],
-      },
-    ],
+    output: [...message, ...functionCalls],
     usage: {
       input_tokens: usage.prompt_tokens,
       output_tokens: usage.completion_tokens,
@@ -196,42 +216,95 @@ function responseEvents(
   content: string,
   options: FakeTextOptions,
 ): string[] {
-  const itemId = response.output[0]?.id
   let sequence = 0
   const event = (type: string, data: object) =>
     sse({ type, sequence_number: sequence++, ...data }, type)
   const events = [
     event('response.created', { response: { ...response, status: 'in_progress', output: [] } }),
   ]
-  for (const delta of split(content, options)) {
+  response.output.forEach((item, outputIndex) => {
+    if (item.type === 'message') {
+      for (const delta of split(content, options)) {
+        events.push(
+          event('response.output_text.delta', {
+            item_id: item.id,
+            output_index: outputIndex,
+            content_index: 0,
+            delta,
+          }),
+        )
+      }
+      events.push(
+        event('response.output_text.done', {
+          item_id: item.id,
+          output_index: outputIndex,
+          content_index: 0,
+          text: content,
+        }),
+      )
+      return
+    }
+    // A function call streams as the API streams it: the item, its arguments, the finished item.
+    const at = { item_id: item.id, output_index: outputIndex }
     events.push(
-      event('response.output_text.delta', {
-        item_id: itemId,
-        output_index: 0,
-        content_index: 0,
-        delta,
+      event('response.output_item.added', {
+        output_index: outputIndex,
+        item: { ...item, status: 'in_progress', arguments: '' },
       }),
+      event('response.function_call_arguments.delta', { ...at, delta: item.arguments }),
+      event('response.function_call_arguments.done', { ...at, arguments: item.arguments }),
+      event('response.output_item.done', { output_index: outputIndex, item }),
     )
-  }
-  events.push(
-    event('response.output_text.done', {
-      item_id: itemId,
-      output_index: 0,
-      content_index: 0,
-      text: content,
-    }),
-  )
+  })
   events.push(event('response.completed', { response }))
   return events
 }
 
 function embeddings(body: Record<string, any>, model: string, usage: FakeUsage) {
   const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input]
+  return embeddingList(
+    body,
+    model,
+    usage,
+    inputs.map((input) => vectorOf(String(input))),
+  )
+}
+
+/**
+ * An embeddings reply of `fakeReply.embedding()`: bag-of-words vectors, or the given ones. Only
+ * the embeddings endpoint has vectors to give; anything else is "unsupported".
+ * @internal
+ */
+export function renderEmbedding(request: FakeRequest, options: FakeEmbeddingOptions): ReplyBody {
+  if (!request.path.endsWith('/embeddings')) return { kind: 'unsupported' }
+  const body = (
+    typeof request.body === 'object' && request.body !== null ? request.body : {}
+  ) as Record<string, any>
+  const model = options.model ?? (typeof body.model === 'string' ? body.model : 'fake-model')
+  const inputs: unknown[] = Array.isArray(body.input) ? body.input : [body.input]
+  const dimensions =
+    options.dimensions ?? (Number.isInteger(body.dimensions) ? body.dimensions : 256)
+  const vectors = inputs.map((input, index) =>
+    options.vectors
+      ? [...(options.vectors[index % options.vectors.length] ?? [])]
+      : wordVector(String(input), dimensions),
+  )
+  return {
+    kind: 'json',
+    body: embeddingList(body, model, estimateUsage(request.bodyText, ''), vectors),
+  }
+}
+
+function embeddingList(
+  body: Record<string, any>,
+  model: string,
+  usage: FakeUsage,
+  vectors: number[][],
+) {
   return {
     object: 'list',
     model,
-    data: inputs.map((input, index) => {
-      const vector = vectorOf(String(input))
+    data: vectors.map((vector, index) => {
       // The openai SDK asks for base64 (little-endian float32) by default and decodes it.
       const embedding =
         body.encoding_format === 'base64'
@@ -249,4 +322,31 @@ function vectorOf(text: string): number[] {
   for (let i = 0; i < text.length; i++)
     vector[i % 8] = ((vector[i % 8] ?? 0) + text.charCodeAt(i)) % 997
   return vector.map((v) => v / 997)
+}
+
+// Each word adds +1 or -1 (a hash bit) to a slot chosen by its hash; the sum is scaled to length 1,
+// so the dot product of two vectors is about the cosine of their word counts. The sign makes two
+// words that share a slot cancel out on average instead of always looking alike. A text without
+// words gets a fixed vector.
+function wordVector(text: string, dimensions: number): number[] {
+  const vector = new Array<number>(dimensions).fill(0)
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  for (const word of words) {
+    const hash = fnv1a(word)
+    const slot = (hash >>> 1) % dimensions
+    vector[slot] = (vector[slot] ?? 0) + (hash & 1 ? 1 : -1)
+  }
+  // No words, or words that cancelled out: a fixed vector rather than a division by zero.
+  if (!vector.some((value) => value !== 0)) vector[0] = 1
+  const length = Math.hypot(...vector)
+  return vector.map((value) => value / length)
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash
 }

@@ -39,9 +39,22 @@ export interface FakeTextOptions {
   gzip?: boolean | undefined
 }
 
+/** How an embeddings reply computes its vectors. */
+export interface FakeEmbeddingOptions {
+  /**
+   * Length of each vector. Default: the request's `dimensions`, else `256`. Ignored with `vectors`.
+   */
+  dimensions?: number | undefined
+  /** The vectors to return, one per input, instead of computed ones. */
+  vectors?: readonly (readonly number[])[] | undefined
+  /** Model name in the reply. Default: the request's `model`. */
+  model?: string | undefined
+}
+
 /** A reply, as built by the `fakeReply` helpers. */
 export type FakeReply =
   | { [KIND]: 'text'; content: string; options: FakeTextOptions }
+  | { [KIND]: 'embedding'; options: FakeEmbeddingOptions }
   | {
       [KIND]: 'raw'
       status: number
@@ -77,6 +90,19 @@ export const fakeReply = {
   /** An assistant message whose text is `value` as JSON: what a judge with structured output answers. */
   json(value: unknown, options: FakeTextOptions = {}): FakeReply {
     return { [KIND]: 'text', content: JSON.stringify(value), options }
+  },
+  /**
+   * An embeddings reply whose vectors make similar texts similar: each text is a normalised bag of
+   * its words (lower-cased, hashed into `dimensions` slots), so the cosine similarity of two texts
+   * grows with the words they share ("The refund arrives in 5 days" and "The refund arrives
+   * within 5 days" score about 0.83). Sent as base64 when the request asks for
+   * `encoding_format: 'base64'`, as the openai SDK does by default.
+   *
+   * @example
+   * const server = await startFakeOpenAI({ reply: fakeReply.embedding() })
+   */
+  embedding(options: FakeEmbeddingOptions = {}): FakeReply {
+    return { [KIND]: 'embedding', options }
   },
   /** An HTTP error in OpenAI's shape, e.g. `fakeReply.status(429, { retryAfter: 1 })`. */
   status(status: number, options: FakeErrorOptions = {}): FakeReply {

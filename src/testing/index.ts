@@ -5,12 +5,22 @@ export { startFakeOpenAI } from './fake-openai'
 export { fakeReply } from './fake-reply'
 export type { FakeOpenAI, FakeOpenAIOptions, FakeReplyFunction, FakeRequest } from './fake-openai'
 export type {
+  FakeEmbeddingOptions,
   FakeErrorOptions,
   FakeReply,
   FakeReplyInput,
   FakeTextOptions,
   FakeUsage,
 } from './fake-reply'
+
+// Rules-based rubric judge, for startFakeOpenAI
+export { fakeRubricJudge } from './fake-rubric-judge'
+export type {
+  FakeRubricCase,
+  FakeRubricDecision,
+  FakeRubricJudgeOptions,
+  FakeRubricRule,
+} from './fake-rubric-judge'
 
 // Scripted judge
 export { scriptedJudge } from './scripted-judge'

@@ -289,7 +289,7 @@ test('bad criteria, scorers and options are usage errors that say what to pass',
     ],
     [
       () => expect('x').toSatisfyRubric(met, { sample: 3 } as never),
-      '[rubricate] toSatisfyRubric() options got an unknown option "sample". Did you mean "samples"? Known options: "input", "judge", "samples", "evaluation", "cassettes".',
+      '[rubricate] toSatisfyRubric() options got an unknown option "sample". Did you mean "samples"? Known options: "input", "groundTruth", "expected", "context", "judge", "samples", "evaluation", "scoring", "threshold", "cassettes".',
     ],
     [
       () => expect('x').toSatisfyRubric(met, { samples: 3 }),

@@ -59,6 +59,29 @@ test('toAgreeWithLabels takes a labelled set and thresholds, and returns Promise
   )
 })
 
+test('toPassScorer takes a list of scorers and the new options; toSatisfyRubric partial credit', () => {
+  void expect('x').toPassScorer([scorer, scorer], { aggregate: 'mean', threshold: 0.5 })
+  void expect('x').toPassScorer(scorer, { notScorable: 'skip', expected: 'y', context: 'z' })
+  void expect('x').toSatisfyRubric([{ description: 'a', weight: 2 }], {
+    scoring: 'fraction',
+    threshold: 0.7,
+    groundTruth: 'ref',
+    context: { policy: 'p' },
+  })
+})
+
+test('the tool-call matchers are synchronous and take names or { name, args }', () => {
+  expectTypeOf(expect({}).toHaveCalledTool('lookup_order')).toBeVoid()
+  expectTypeOf(expect({}).toHaveCalledTool('lookup_order', { id: 'A1' })).toBeVoid()
+  expectTypeOf(
+    expect([]).toHaveToolCalls(['search', { name: 'lookup_order', args: { id: 'A1' } }], {
+      ordered: false,
+      args: 'exact',
+    }),
+  ).toBeVoid()
+  expectTypeOf(expect([]).not.toHaveToolCalls([])).toBeVoid()
+})
+
 test('what must not compile', () => {
   // @ts-expect-error: the labelled set is required
   void expect('openai/x').toAgreeWithLabels()
@@ -80,6 +103,16 @@ test('what must not compile', () => {
   void expect('x').toPassScorer({ id: 'no-run' })
   // @ts-expect-error: threshold is a number
   void expect('x').toPassScorer(scorer, { threshold: '0.5' })
+  // @ts-expect-error: aggregate is 'all' or 'mean'
+  void expect('x').toPassScorer([scorer], { aggregate: 'sum' })
+  // @ts-expect-error: scoring is 'all' or 'fraction'
+  void expect('x').toSatisfyRubric('- a', { scoring: 'weighted' })
+  // @ts-expect-error: a tool's name is a string
+  expect({}).toHaveCalledTool(42)
+  // @ts-expect-error: an expected call needs a name
+  expect({}).toHaveToolCalls([{ args: {} }])
+  // @ts-expect-error: args is 'exact' or 'subset'
+  expect({}).toHaveToolCalls([], { args: 'fuzzy' })
 })
 
 test('records are typed on task.meta', ({ task }) => {

@@ -199,7 +199,7 @@ const usage: UsageCase[] = [
   {
     name: 'an unknown scorer option',
     act: scorerOptions({ sample: 3 }),
-    message: `${P} createRubricScorer() options got an unknown option "sample". Did you mean "samples"? Known options: "scale", "evaluation", "samples".`,
+    message: `${P} createRubricScorer() options got an unknown option "sample". Did you mean "samples"? Known options: "scale", "evaluation", "samples", "scoring", "threshold".`,
   },
   {
     name: 'a misspelt createRubricScorer option ("criterion")',
@@ -519,7 +519,7 @@ const matcherUsage: MatcherCase[] = [
   {
     name: 'toSatisfyRubric with an unknown option',
     assertion: (judge) => expect('Hi').toSatisfyRubric(RUBRIC, { judge, inptu: 'q' } as never),
-    message: `${P} toSatisfyRubric() options got an unknown option "inptu". Did you mean "input"? Known options: "input", "judge", "samples", "evaluation", "cassettes".`,
+    message: `${P} toSatisfyRubric() options got an unknown option "inptu". Did you mean "input"? Known options: "input", "groundTruth", "expected", "context", "judge", "samples", "evaluation", "scoring", "threshold", "cassettes".`,
   },
   {
     name: 'toSatisfyRubric with options that are a string',

@@ -134,8 +134,8 @@ test('bad options are usage errors that say what is allowed', () => {
   expect(message({ samples: 1.5 })).toBe(
     '[rubricate] createRubricScorer() options.samples must be a positive integer, but is 1.5.',
   )
-  expect(message({ threshold: 1 })).toBe(
-    '[rubricate] createRubricScorer() options got an unknown option "threshold". Known options: "scale", "evaluation", "samples". Check the spelling.',
+  expect(message({ treshold: 1 })).toBe(
+    '[rubricate] createRubricScorer() options got an unknown option "treshold". Known options: "scale", "evaluation", "samples", "scoring", "threshold". Check the spelling.',
   )
 })
 

@@ -236,6 +236,87 @@ test('speaks the Responses API, plain and streamed', async () => {
   expect(text).toBe('from responses')
 })
 
+test('returns function_call items on the Responses API when the reply has tool calls, plain and streamed', async () => {
+  const reply = fakeReply.text('', {
+    toolCalls: [{ id: 'call_1', name: 'lookup_order', arguments: '{"id":"A1"}' }],
+  })
+  const { client } = await start({ reply })
+  const response = await client.responses.create({ model: 'gpt-test', input: 'where is A1?' })
+  expect(response.output).toEqual([
+    {
+      id: 'fc_fake-0_0',
+      type: 'function_call',
+      status: 'completed',
+      call_id: 'call_1',
+      name: 'lookup_order',
+      arguments: '{"id":"A1"}',
+    },
+  ])
+  const stream = await client.responses.create({ model: 'gpt-test', input: 'x', stream: true })
+  const events: { type: string; item?: unknown }[] = []
+  for await (const event of stream) events.push(event)
+  expect(events.map((event) => event.type)).toEqual([
+    'response.created',
+    'response.output_item.added',
+    'response.function_call_arguments.delta',
+    'response.function_call_arguments.done',
+    'response.output_item.done',
+    'response.completed',
+  ])
+  expect(events[4]?.item).toMatchObject({ type: 'function_call', name: 'lookup_order' })
+})
+
+test('returns text and function calls together on the Responses API', async () => {
+  const reply = fakeReply.text('Looking it up.', {
+    toolCalls: [{ name: 'lookup_order', arguments: '{}' }],
+  })
+  const { client } = await start({ reply })
+  const response = await client.responses.create({ model: 'gpt-test', input: 'x' })
+  expect(response.output.map((item) => item.type)).toEqual(['message', 'function_call'])
+  expect(response.output_text).toBe('Looking it up.')
+})
+
+test('fakeReply.embedding gives near-identical sentences a cosine similarity above 0.8, in base64 too', async () => {
+  const { client } = await start({ reply: fakeReply.embedding() })
+  const input = [
+    'The refund arrives in 5 days.',
+    'The refund arrives within 5 days.',
+    'Our office is closed on Sundays.',
+  ]
+  const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0)
+  // The SDK asks for base64 by default and decodes it; `float` sends plain arrays.
+  for (const format of [{}, { encoding_format: 'float' as const }]) {
+    const { data } = await client.embeddings.create({ model: 'embed', input, ...format })
+    const [a, b, c] = data.map((item) => item.embedding) as [number[], number[], number[]]
+    expect(a).toHaveLength(256)
+    expect(cosine(a, b)).toBeGreaterThan(0.8)
+    expect(cosine(a, c)).toBeLessThan(0.3)
+  }
+  expect(server?.requests[0]?.body.encoding_format).toBe('base64')
+})
+
+test('fakeReply.embedding honours dimensions and returns given vectors as they are', async () => {
+  const { client } = await start({ reply: fakeReply.embedding() })
+  const sized = await client.embeddings.create({ model: 'e', input: 'hi', dimensions: 16 })
+  expect(sized.data[0]?.embedding).toHaveLength(16)
+  server?.setReply(fakeReply.embedding({ vectors: [[0.5, 0.25]] }))
+  const given = await client.embeddings.create({ model: 'e', input: ['a', 'b'] })
+  expect(given.data.map((item) => item.embedding)).toEqual([
+    [0.5, 0.25],
+    [0.5, 0.25],
+  ])
+})
+
+test('fakeReply.embedding on another endpoint answers 404 saying only /embeddings has vectors', async () => {
+  const { client } = await start({ reply: fakeReply.embedding() })
+  await expect(client.chat.completions.create(ask('x'))).rejects.toMatchObject({
+    status: 404,
+    message: expect.stringContaining(
+      '[rubricate] The fake OpenAI server was given fakeReply.embedding() for a request to "/v1/chat/completions", but only /embeddings answers with vectors.',
+    ),
+  })
+})
+
 test('answers embeddings with deterministic vectors', async () => {
   const { client } = await start()
   const first = await client.embeddings.create({ model: 'embed-test', input: ['alpha', 'beta'] })

@@ -30,6 +30,7 @@ export async function runAgentExchange(
   // Each exchange is counted once, as what it turned out to be: a live stream reports when it
   // ends, after this function has returned; one that throws (a replay miss, a failed connection,
   // a refused recording) without having reported is a failed call.
+  const { onModelCall } = context
   let counted = false
   const count = (outcome: AgentCallOutcome) => {
     if (counted) return
@@ -45,10 +46,31 @@ export async function runAgentExchange(
       test: context.test ?? session.currentTest(),
       testIsExact: context.test !== undefined,
       live,
-      onExchange: (event) => count(event.source),
+      onExchange: (event) => {
+        count(event.source)
+        onModelCall?.({ ...event, endpoint, model: prepared.model })
+      },
     })
   } catch (error) {
     count('failed')
     throw error
   }
+}
+
+/**
+ * Tell the call context about a model call that goes live untouched (cassettes `off`): an adapted
+ * scorer still counts it as a judge call. Reads the body only when someone listens.
+ * @internal
+ */
+export async function notifyLiveModelCall(request: Request, endpoint: string): Promise<void> {
+  const { onModelCall } = currentCallContext()
+  if (!onModelCall) return
+  let model: string | undefined
+  try {
+    const body = (await request.clone().json()) as { model?: unknown }
+    if (typeof body?.model === 'string') model = body.model
+  } catch {
+    // Not JSON: the call is counted without a model name.
+  }
+  onModelCall({ source: 'live', endpoint, model })
 }

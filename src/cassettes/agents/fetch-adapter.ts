@@ -2,7 +2,7 @@ import { resolveConfig } from '../../config'
 import { isLiveFailure, markLiveFailure } from '../exchange/exchange'
 import { cassetteSession } from '../run/cassette-session'
 import { matchEndpoint } from '../store/cassette-key'
-import { runAgentExchange } from './agent-exchange'
+import { notifyLiveModelCall, runAgentExchange } from './agent-exchange'
 import { errorReply } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 
@@ -39,6 +39,7 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
       if (!endpoint) return await base(request).catch(markLiveFailure)
       if (config.cassettes.mode === 'off') {
         cassetteSession().countAgentCall('live')
+        await notifyLiveModelCall(request, endpoint)
         return await base(request).catch(markLiveFailure)
       }
       return await runAgentExchange(request, url, endpoint, config, () => base(request))

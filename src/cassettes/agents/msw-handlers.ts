@@ -5,7 +5,7 @@ import { messages } from '../../messages'
 import { isLiveFailure } from '../exchange/exchange'
 import { type CassetteSession, cassetteSession } from '../run/cassette-session'
 import { matchEndpoint } from '../store/cassette-key'
-import { runAgentExchange } from './agent-exchange'
+import { notifyLiveModelCall, runAgentExchange } from './agent-exchange'
 import { loadMsw } from './msw-loader'
 
 /** Options of {@link createCassetteHandlers}. */
@@ -47,13 +47,14 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
       const session = cassetteSession()
       try {
         const config = resolveConfig()
+        const url = new URL(request.url)
+        const endpoint = matchEndpoint(url.pathname, patterns()) ?? url.pathname
         if (config.cassettes.mode === 'off') {
           // Passed through to the network as it is, and counted as the live call it is.
           session.countAgentCall('live')
+          await notifyLiveModelCall(request, endpoint)
           return undefined
         }
-        const url = new URL(request.url)
-        const endpoint = matchEndpoint(url.pathname, patterns()) ?? url.pathname
         return await runAgentExchange(request, url, endpoint, config, () =>
           globalThis.fetch(bypass(request)),
         )
