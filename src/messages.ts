@@ -3,6 +3,8 @@
  * happened, why, and what to do. Values are quoted with double quotes.
  */
 
+import { redactOutput } from './cassettes/redaction'
+
 const PREFIX = '[rubricate]'
 
 /** The parts of a cassette miss message. @internal */
@@ -21,9 +23,12 @@ export interface CassetteMissDetails {
   dir: string
 }
 
-/** Prefix a message. @internal */
+/**
+ * Prefix a message, redacted of every known secret: every message passes through here, so none
+ * prints a key, a URL's credentials or the raw reply of a judge that echoed one. @internal
+ */
 export function format(text: string): string {
-  return `${PREFIX} ${text}`
+  return `${PREFIX} ${redactOutput(text)}`
 }
 
 /** Render any value for a message: strings quoted, the rest as short JSON. @internal */
@@ -287,6 +292,10 @@ export const messages = {
   judgeBadBaseURL: (model: string, url: string, where: string): string =>
     format(
       `The judge "${model}" has the base URL ${show(url)} (${where}), which is not an http(s) URL. Give the endpoint's full URL, such as "https://api.openai.com/v1" or "http://localhost:11434/v1".`,
+    ),
+  judgeBaseURLCredentials: (model: string, url: string, where: string): string =>
+    format(
+      `The judge "${model}" has the base URL ${show(url)} (${where}), which holds credentials (user:password@). Requests cannot carry credentials in their URL (fetch refuses them), so no request was made. Remove them from the URL and send them as a header instead, e.g. headers: { authorization: "Basic <base64 of user:password>" } in the judge object, or apiKey for a bearer token.`,
     ),
   judgeNotACompletion: (model: string, url: string, what: string): string =>
     format(

@@ -5,6 +5,7 @@ import { afterAll, afterEach, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
 import { withCallContext } from '../../src/call-context'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/msw-server'
+import { placeholderOf } from '../../src/cassettes/secret-patterns'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, filesUnder, testIn, useCassetteFolder } from './support'
 
@@ -260,7 +261,7 @@ test('secrets in the environment, headers, query and body stay out of agent cass
     await server.close()
     configureRubricate({ cassettes: { mode: 'replay' } })
     const replayed = await client.chat.completions.create(body)
-    expect(replayed.choices[0]?.message.content).toBe('seen [REDACTED]')
+    expect(replayed.choices[0]?.message.content).toBe(`seen ${placeholderOf('query-secret-123')}`)
   } finally {
     delete process.env.OPENAI_API_KEY
   }
