@@ -12,6 +12,7 @@ import type {
   Vitest,
 } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
+import { redactOutput } from '../src/cassettes/redaction'
 import { ANNOTATION_TYPE } from '../src/record-annotations'
 import type { RubricateRecord } from '../src/records'
 import { annotateTest } from './annotate-test'
@@ -110,7 +111,9 @@ export class RubricReporter extends DefaultReporter {
       this.renderSucceed = renderSucceed
     }
     const indent = ` ${'  '.repeat(depth(test))}  `
-    for (const line of renderRecords(records, { indent, colors: colorsFor(1) })) this.log(line)
+    // Verdict lines quote outputs and reasonings, which may echo a key.
+    for (const line of renderRecords(records, { indent, colors: colorsFor(1) }))
+      this.log(redactOutput(line))
   }
 
   protected override printTestSuite(testSuite: TestSuite): void {

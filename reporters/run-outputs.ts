@@ -12,6 +12,7 @@ import type {
 } from 'vitest/node'
 import { experimental_getRunnerTask } from 'vitest/node'
 import { storeFor } from '../src/cassettes/cassette-store'
+import { redactOutput } from '../src/cassettes/redaction'
 import { runMarkerPath, writeRunMarker } from '../src/cassettes/run-marker'
 import type { ModelPrice } from '../src/config'
 import { messages } from '../src/messages'
@@ -125,7 +126,8 @@ export class RunOutputs {
     const path = isAbsolute(target) ? target : resolve(ctx.config.root, target)
     try {
       await mkdir(dirname(path), { recursive: true })
-      await writeFile(path, `${JSON.stringify(json, null, 2)}\n`)
+      // Redacted as a whole: a key echoed in an output, a reasoning or a judge URL is in no field.
+      await writeFile(path, redactOutput(`${JSON.stringify(json, null, 2)}\n`))
     } catch (error) {
       ctx.logger.error(messages.reportNotWritten(path, String((error as Error).message)))
     }
@@ -135,7 +137,7 @@ export class RunOutputs {
     const path = process.env.GITHUB_STEP_SUMMARY
     if (!path || !markdown || this.options.jobSummary === false) return
     try {
-      await appendFile(path, markdown)
+      await appendFile(path, redactOutput(markdown))
     } catch (error) {
       this.ctx!.logger.error(messages.reportNotWritten(path, String((error as Error).message)))
     }

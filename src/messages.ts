@@ -297,6 +297,10 @@ export const messages = {
     format(
       `The judge "${model}" has the base URL ${show(url)} (${where}), which holds credentials (user:password@). Requests cannot carry credentials in their URL (fetch refuses them), so no request was made. Remove them from the URL and send them as a header instead, e.g. headers: { authorization: "Basic <base64 of user:password>" } in the judge object, or apiKey for a bearer token.`,
     ),
+  judgeBaseURLQuery: (model: string, url: string, where: string): string =>
+    format(
+      `The judge "${model}" has the base URL ${show(url)} (${where}), which holds a query string. The OpenAI SDK appends "/chat/completions" after it, so requests would go to the wrong path; no request was made. Give the base URL without "?...", and the parameters as query: { name: "value" } in the judge object.`,
+    ),
   judgeNotACompletion: (model: string, url: string, what: string): string =>
     format(
       `The judge "${model}" at "${url}" answered HTTP 200, but with ${what} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (it usually ends in "/v1"), not at a web page, a proxy's login page or another API.`,
