@@ -526,7 +526,7 @@ export const messages = {
       '',
       'Commands:',
       '  stats    entries, bytes, models and the oldest entry of the cassette folder',
-      '  verify   check that every file parses, every key matches its content, and no secret is stored',
+      '  verify   check that every file parses, every key matches its request, and no secret is stored (replies are not checked: review them)',
       '  prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
       '',
       'Options:',
@@ -558,7 +558,7 @@ export const messages = {
         : []),
     ].join('\n'),
   cliVerifyPassed: (entries: number, dir: string): string =>
-    `✓ ${count(entries)} ${entries === 1 ? 'entry' : 'entries'} in ${dir} verified: every file parses, every key matches its content, no secret found.`,
+    `✓ ${count(entries)} ${entries === 1 ? 'entry' : 'entries'} in ${dir} verified: every file parses, every key matches its request, no secret found. The recorded replies are data that only a review can vouch for.`,
   cliVerifyFailed: (
     problems: readonly { file: string; problem: string }[],
     entries: number,

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { configureRubricate } from '../../src'
+import { verifyCassettes } from '../../src/cassettes/cassette-verify'
 import { fakeReply } from '../../src/testing'
 import { filesUnder, useCassetteFolder } from '../cassettes/support'
 import { assertDistIsBuilt, fixturesDir, repoRoot } from '../support/run-vitest'
@@ -164,6 +165,17 @@ describe('4. Cassette faults', () => {
       )
     },
   )
+
+  test('a file saved with a UTF-8 byte order mark replays, and "rubricate cassettes verify" accepts it', async () => {
+    const { server, judge, file, text } = await recordOne()
+    await writeFile(file, `\uFEFF${text}`)
+    mode('replay')
+    const result = await judgeRubric(judge)
+    expect(result.judgeCalls[0]?.source).toBe('replayed')
+    expect(result.verdicts).toEqual(SPLIT_VERDICTS)
+    expect(server.requests).toHaveLength(0)
+    expect((await verifyCassettes(folder.dir)).problems).toEqual([])
+  })
 
   test('a file holding another entry (its key does not match its name) is RUBRICATE_CASSETTE_CORRUPT', async () => {
     const other = await recordOne('Another output.')

@@ -431,4 +431,32 @@ describe('6. Secrets', () => {
       },
     ])
   })
+
+  test('"rubricate cassettes verify" finds well-known key formats and encoded env secrets in stored entries', async () => {
+    const body = { model: 'gpt-agent', messages: [{ role: 'user', content: 'hi' }] }
+    const store = new CassetteStore(folder.dir)
+    const plant = (content: string, n: number) => {
+      const planted = { ...body, n }
+      return store.write({
+        v: 1,
+        key: computeKey('chat/completions', planted),
+        recordedAt: '2026-01-01T00:00:00.000Z',
+        request: { method: 'POST', endpoint: 'chat/completions', body: planted },
+        response: {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          json: { choices: [{ index: 0, message: { role: 'assistant', content } }] },
+        },
+      })
+    }
+    await plant('Use ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5 to push.', 1)
+    await plant('Connect to postgres://app:Db-Pa55word-x1@db/app', 2)
+    await plant(`Basic ${Buffer.from('me:Zq9x8c7v6b5n4m3l2k1jH').toString('base64')}`, 3)
+    const report = await verifyCassettes(folder.dir, { GITHUB_PAT: 'Zq9x8c7v6b5n4m3l2k1jH' })
+    expect(report.problems.map((p) => p.problem).sort()).toEqual([
+      'it holds GITHUB_PAT at "response.json.choices[0].message.content"; remove it and rotate the secret',
+      'it holds a GitHub token at "response.json.choices[0].message.content"; remove it and rotate the secret',
+      'it holds a password in a URL at "response.json.choices[0].message.content"; remove it and rotate the secret',
+    ])
+  })
 })
