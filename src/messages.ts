@@ -317,6 +317,10 @@ export const messages = {
     format(
       `The judge "${model}" replied with output that does not match the expected format, also after one repair attempt that fed the error back. It is reported as an error, neither a pass nor a fail.\nLast problem: ${problem}\nRaw reply: ${JSON.stringify(raw.length > 1000 ? `${raw.slice(0, 997)}...` : raw)}\nTry a stronger judge model, or structuredOutput: "json_schema" if the endpoint supports it.`,
     ),
+  judgeOutputReplayed: (message: string, file: string, command: string): string =>
+    format(
+      `${causeText(message)}\nThis reply was replayed from the cassette entry "${file}", so it fails the same way on every replay. Record the judge's answer again with:\n  ${command}\nor delete the file and run with RUBRICATE_CASSETTES=auto.`,
+    ),
   // problems with a judge reply, fed back to the judge in the repair turn (so without the prefix)
   judgeReplyAmbiguous: (count: number): string =>
     `The reply holds ${count} different JSON objects that each match the format, so it is unclear which one is your answer. Reply with your own verdict only, as exactly one JSON object.`,
@@ -473,6 +477,19 @@ export const messages = {
   cassetteWriteFailed: (file: string, reason: string): string =>
     format(
       `Could not write the cassette file "${file}": ${reason}. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay.`,
+    ),
+  failedExchangeNotRecorded: (file: string, endpoint: string, status: number): string =>
+    format(
+      `Did not record the HTTP ${status} reply to this ${endpoint} call over "${file}", which holds a successful reply to the same request: a failed exchange never replaces a good recording. The call itself got the HTTP ${status}; fix its cause (the model name, the endpoint, the key) and record again.`,
+    ),
+  cassetteReplayedError: (
+    file: string,
+    endpoint: string,
+    status: number,
+    recordedBy: string | undefined,
+  ): string =>
+    format(
+      `A ${endpoint} call was answered from "${file}", a recording of an HTTP ${status} error${recordedBy ? ` (recorded by "${recordedBy}")` : ''}. Code that swallows the error can pass its test on a failed call. If the error is not what the test means to record, fix its cause and re-record with RUBRICATE_CASSETTES=record.`,
     ),
   cassetteMiss: (miss: CassetteMissDetails): string =>
     format(

@@ -1,9 +1,10 @@
-import type { ResolvedConfig } from '../config'
+import { currentCallContext } from '../call-context'
+import { type ResolvedConfig, resolveConfig } from '../config'
 import { CassetteMissError } from '../errors'
 import { messages } from '../messages'
 import type { CassetteMissRecord, TestIdentity } from '../records'
 import { modeReason } from './cassette-mode'
-import type { CassetteStore } from './cassette-store'
+import { type CassetteStore, storeFor } from './cassette-store'
 import { findNearest } from './nearest-entry'
 import { displayPath, testLabel } from './paths'
 
@@ -124,6 +125,24 @@ export function recordCommand(test: TestIdentity, withName: boolean): string {
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join(' ')
   return `RUBRICATE_CASSETTES=auto npx vitest run ${file} -t "${pattern.replace(/[\\"$`]/g, '\\$&')}"`
+}
+
+/**
+ * Where the judge reply of `key` was replayed from, and the command that records it again: for
+ * an error that a replayed reply caused, which would otherwise repeat on every replay.
+ * @internal
+ */
+export function replayedFrom(key: string): { file: string; command: string } {
+  const context = currentCallContext()
+  const config = resolveConfig({ cassettes: context.cassetteMode })
+  const file = displayPath(storeFor(config.cassettes.dir).file(key))
+  const command = context.test
+    ? recordCommand(context.test, true).replace(
+        'RUBRICATE_CASSETTES=auto',
+        'RUBRICATE_CASSETTES=record',
+      )
+    : 'RUBRICATE_CASSETTES=record npx vitest run'
+  return { file, command }
 }
 
 function shellQuote(path: string): string {

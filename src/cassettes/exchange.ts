@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config'
 import { SecretInCassetteError } from '../errors'
 import { messages } from '../messages'
 import type { TestIdentity } from '../records'
+import { stateSlot } from '../state'
 import type { CassetteEntry, CassetteResponse, SseChunk } from './cassette-entry'
 import { requestModel } from './cassette-key'
 import { buildMiss } from './cassette-miss'
@@ -11,7 +12,7 @@ import { cassetteSession } from './cassette-session'
 import { type CassetteStore, storeFor } from './cassette-store'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { warnIfOld } from './max-age'
-import { testLabel } from './paths'
+import { displayPath, testLabel } from './paths'
 import { type PreparedRequest, refreshPrepared, runHook } from './prepared-request'
 import { usageOf } from './price-table'
 import { findSecret, redactJson, redactText, redactUrl } from './redaction'
@@ -120,6 +121,7 @@ function serve(input: ExchangeInput, store: CassetteStore): Response | undefined
   const entry = store.read(input.request.key)
   if (!entry) return undefined
   warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
+  if (input.path === 'agent' && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
   cassetteSession().markUsed(entry.key)
   input.onExchange?.({ source: 'replayed', key: entry.key })
   return replayResponse(entry, { timings: input.config.cassettes.replayTimings })
@@ -150,7 +152,7 @@ async function liveAndRecord(
           headers: storedHeaders(live.headers),
           sse: chunks,
         })
-        finish(true, key)
+        finish(key !== undefined, key)
       } catch (error) {
         finish(false)
         cassetteSession().recordError(error as Error)
@@ -168,13 +170,16 @@ async function liveAndRecord(
       usageOf(body.json),
     )
   }
-  if (isRecordableStatus(live.status)) {
+  // The judge path takes only JSON: a 200 web page (a proxy's login page) is an error it reports,
+  // never a reply to replay.
+  const usable = input.path !== 'judge' || body.json !== undefined
+  if (isRecordableStatus(live.status) && usable) {
     const key = await record(input, store, {
       status: live.status,
       headers: storedHeaders(live.headers),
       ...body,
     })
-    finish(true, key)
+    finish(key !== undefined, key)
   } else {
     finish(false)
   }
@@ -190,12 +195,49 @@ function limited(input: ExchangeInput): Promise<Response> {
   return input.path === 'judge' ? withLiveLimits(input.config, live) : live()
 }
 
-/** Redact, hook, rescan, write; the key written. @internal */
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300
+}
+
+const warnedErrors = stateSlot('cassette-replayed-error-warned', () => new Set<string>())
+
+/**
+ * Say once per entry that an agent's call was answered with a recorded HTTP error: an app that
+ * swallows the error would otherwise pass its test on a failed call.
+ */
+function warnReplayedError(entry: CassetteEntry, store: CassetteStore): void {
+  if (warnedErrors.has(entry.key)) return
+  warnedErrors.add(entry.key)
+  console.warn(
+    messages.cassetteReplayedError(
+      displayPath(store.file(entry.key)),
+      entry.request.endpoint,
+      entry.response.status,
+      entry.recordedBy,
+    ),
+  )
+}
+
+/** True when the store holds a successful reply for `key` (an unreadable file holds none). */
+function holdsSuccess(store: CassetteStore, key: string): boolean {
+  try {
+    const entry = store.read(key)
+    return entry !== undefined && isSuccess(entry.response.status)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Redact, hook, rescan, write; the key written, or `undefined` when nothing was: a failed exchange
+ * (an HTTP error) is never written over a successful recording of the same request.
+ * @internal
+ */
 async function record(
   input: ExchangeInput,
   store: CassetteStore,
   response: CassetteResponse,
-): Promise<string> {
+): Promise<string | undefined> {
   const request = refreshPrepared(input.request)
   const secrets = request.secrets
   let entry: CassetteEntry = {
@@ -234,6 +276,16 @@ async function record(
         spelled.path,
       ),
     )
+  }
+  if (!isSuccess(entry.response.status) && holdsSuccess(store, entry.key)) {
+    console.warn(
+      messages.failedExchangeNotRecorded(
+        displayPath(store.file(entry.key)),
+        entry.request.endpoint,
+        entry.response.status,
+      ),
+    )
+    return undefined
   }
   await store.write(entry)
   cassetteSession().markUsed(entry.key)

@@ -1,4 +1,5 @@
 import { type ExchangeEvent, withCallContext } from '../call-context'
+import { replayedFrom } from '../cassettes/cassette-miss'
 import { cached } from '../cassettes/judge-transport'
 import { isRubricateError, JudgeOutputError, JudgeRequestError } from '../errors'
 import { messages } from '../messages'
@@ -102,7 +103,16 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
     )
     return { ...result, call: finish('success') }
   } catch (error) {
-    finish('failed')
+    const call = finish('failed')
+    // A reply replayed from a cassette fails the same way on every replay: say where it is.
+    if (error instanceof JudgeOutputError && call.source === 'replayed' && call.cassetteKey) {
+      const { file, command } = replayedFrom(call.cassetteKey)
+      // No `cause`: the same failure, told in full, not a wrapper that rootCause() would look past.
+      throw new JudgeOutputError(
+        messages.judgeOutputReplayed(error.message, file, command),
+        error.rawText,
+      )
+    }
     throw error
   }
 }
