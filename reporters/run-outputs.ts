@@ -43,6 +43,8 @@ export interface FinishedRun {
 export class RunOutputs {
   private ctx: Vitest | undefined
   private startedAt = new Date()
+  /** Every test file of the suite (absolute), when the run may be complete. */
+  private suiteFiles: string[] | undefined
   private readonly options: RubricOutputOptions
 
   constructor(options: RubricOutputOptions) {
@@ -68,9 +70,8 @@ export class RunOutputs {
       testModules.map((module) => experimental_getRunnerTask(module) as unknown as FileTaskLike),
       root,
     )
-    const completeness = runCompleteness(
-      await this.facts(report, testModules, unhandledErrors, reason),
-    )
+    const facts = await this.facts(report, testModules, unhandledErrors, reason)
+    const completeness = runCompleteness(facts)
     const used = usedKeysByDir(report)
     const unused = completeness.complete ? await countUnused(used) : undefined
     const summary = summariseRun(report, { prices: this.options.prices, unused })
@@ -78,7 +79,7 @@ export class RunOutputs {
     await Promise.all([
       writeArtifacts ? this.writeJson(toJsonReport(report, summary, completeness)) : undefined,
       writeArtifacts ? this.writeJobSummary(renderMarkdown(report, summary)) : undefined,
-      this.writeMarker(root, completeness, used),
+      this.writeMarker(root, completeness, used, this.suiteFiles),
     ])
     return { report, summary, completeness }
   }
@@ -91,6 +92,7 @@ export class RunOutputs {
   ): Promise<RunFacts> {
     const ctx = this.ctx!
     const config = ctx.config
+    this.suiteFiles = undefined
     const fileFilters = (ctx as unknown as { filenamePattern?: unknown }).filenamePattern
     const filesRun = new Set(testModules.map((m) => `${m.project.name}\0${m.moduleId}`)).size
     let filesTotal: number | undefined
@@ -99,13 +101,16 @@ export class RunOutputs {
       try {
         const specs = await ctx.globTestSpecifications()
         filesTotal = new Set(specs.map((s) => `${s.project.name}\0${s.moduleId}`)).size
+        this.suiteFiles = [...new Set(specs.map((s) => s.moduleId))].sort()
       } catch {
         filesTotal = undefined
       }
     }
+    const excludeFilters = (config as unknown as { cliExclude?: unknown }).cliExclude
     return {
       reason,
       unhandledErrors: unhandledErrors.length,
+      excludeFilters: Array.isArray(excludeFilters) ? (excludeFilters as string[]) : undefined,
       testNamePattern: config.testNamePattern?.source,
       fileFilters: Array.isArray(fileFilters) ? (fileFilters as string[]) : undefined,
       projectFilters: config.project,
@@ -147,10 +152,14 @@ export class RunOutputs {
     root: string,
     completeness: Completeness,
     used: Map<string, Set<string>>,
+    files: string[] | undefined,
   ): Promise<void> {
+    const configFile = this.ctx!.vite?.config.configFile
     try {
       await writeRunMarker(root, {
         v: 1,
+        config: typeof configFile === 'string' ? configFile : undefined,
+        files,
         startedAt: this.startedAt.toISOString(),
         finishedAt: new Date().toISOString(),
         complete: completeness.complete,
@@ -159,7 +168,12 @@ export class RunOutputs {
       })
     } catch (error) {
       const reason = String((error as Error).message)
-      this.ctx!.logger.error(messages.markerNotWritten(runMarkerPath(root), reason))
+      this.ctx!.logger.error(
+        messages.markerNotWritten(
+          runMarkerPath(root, typeof configFile === 'string' ? configFile : undefined),
+          reason,
+        ),
+      )
     }
   }
 }

@@ -415,6 +415,8 @@ export const messages = {
     testNamePattern: (pattern: string): string => `it was filtered with -t "${pattern}"`,
     fileFilter: (filters: readonly string[]): string =>
       `it was filtered to files matching ${list(filters)}`,
+    excludeFilter: (filters: readonly string[]): string =>
+      `it left out files matching ${list(filters)} (--exclude)`,
     notEveryFile: (ran: number, total: number): string =>
       `only ${ran} of ${total} test files ran (a file filter, --changed, --related or --project)`,
     projectFilter: (projects: readonly string[]): string =>
@@ -459,6 +461,10 @@ export const messages = {
   prunedKeptNewer: (count: number, dir: string): string =>
     format(
       `Kept ${count} unused ${count === 1 ? 'entry' : 'entries'} in "${dir}" written after the last complete run started; a newer run decides about ${count === 1 ? 'it' : 'them'}.`,
+    ),
+  prunedKeptOthers: (count: number, dir: string): string =>
+    format(
+      `Kept ${count} unused ${count === 1 ? 'entry' : 'entries'} in "${dir}" recorded by test files that the last complete run does not include (another Vitest config sharing the folder?). A complete run of that config, then prune, decides about ${count === 1 ? 'it' : 'them'}.`,
     ),
   markerNotWritten: (path: string, reason: string): string =>
     format(

@@ -12,7 +12,15 @@ import { withCallContext } from '../../src/call-context'
 import { verifyCassettes } from '../../src/cassettes/cassette-verify'
 import { fakeReply } from '../../src/testing'
 import { filesUnder, testIn, useCassetteFolder } from '../cassettes/support'
-import { assertDistIsBuilt, fixturesDir, repoRoot } from '../support/run-vitest'
+import { keys as pruneKeys } from '../fixtures/prune/keys'
+import {
+  assertDistIsBuilt,
+  copyFixture,
+  fixturesDir,
+  removeCopy,
+  repoRoot,
+  runVitest,
+} from '../support/run-vitest'
 import {
   failureOf,
   judgeRubric,
@@ -441,7 +449,80 @@ describe('4. Cassette faults', () => {
       'replayed',
     )
   })
+
+  test('prune refuses after "vitest run --exclude <file>", and deletes nothing', async () => {
+    const root = await copyFixture('prune')
+    onTestFinished(() => removeCopy(root))
+    expect((await runVitest(root, ['--exclude', 'angry.test.ts'])).exitCode).toBe(0)
+    const refused = await pruneIn(root)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(
+      'was not complete: it left out files matching "angry.test.ts" (--exclude).',
+    )
+    expect(await entriesIn(root)).toHaveLength(3)
+  }, 60_000)
+
+  test("prune keeps what another config sharing the cassette folder recorded or used, and deletes only the run's own unused entries", async () => {
+    const root = await copyFixture('prune')
+    onTestFinished(() => removeCopy(root))
+    const other = 'e'.repeat(64)
+    const shared = 'f'.repeat(64)
+    const plant = async (key: string, recordedBy: string) => {
+      await mkdir(join(root, '__cassettes__', key.slice(0, 2)), { recursive: true })
+      await writeFile(
+        join(root, '__cassettes__', key.slice(0, 2), `${key}.json`),
+        `${JSON.stringify({
+          v: 1,
+          key,
+          recordedAt: '2026-01-01T00:00:00.000Z',
+          recordedBy,
+          request: { method: 'POST', endpoint: 'chat/completions', body: {} },
+          response: { status: 200, headers: {}, json: {} },
+        })}\n`,
+      )
+    }
+    // Recorded by the other config's test; and one recorded by this suite's file but used by the
+    // other config only.
+    await plant(other, 'other.spec.ts > uses the shared folder')
+    await plant(shared, 'refund.test.ts > a test since renamed')
+    await writeFile(
+      join(root, 'other.spec.ts'),
+      `import { test } from 'vitest'\nimport { usage } from '../records'\n\ntest('uses the shared folder', ({ task }) => {\n  task.file.meta.rubricateCassettes = usage({ used: ['${shared}'] })\n})\n`,
+    )
+    await writeFile(
+      join(root, 'vitest.other.config.ts'),
+      `import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: { include: ['*.spec.ts'], reporters: ['rubricate/reporter'] },\n})\n`,
+    )
+    expect((await runVitest(root, ['--config', 'vitest.other.config.ts'])).exitCode).toBe(0)
+    expect((await runVitest(root)).exitCode).toBe(0)
+    const pruned = await pruneIn(root)
+    expect(pruned.code).toBe(0)
+    expect(pruned.stdout).toContain(`__cassettes__/5b/${pruneKeys.retired}.json`)
+    expect(pruned.stdout).toContain(
+      '[rubricate] Kept 1 unused entry in "__cassettes__" recorded by test files that the last complete run does not include (another Vitest config sharing the folder?).',
+    )
+    expect(await entriesIn(root)).toEqual(
+      [pruneKeys.angry, pruneKeys.refund, other, shared]
+        .map((k) => `${k.slice(0, 2)}/${k}.json`)
+        .sort(),
+    )
+  }, 60_000)
 })
+
+async function pruneIn(root: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return promisify(execFile)(
+    process.execPath,
+    [join(repoRoot, 'dist/cli.js'), 'cassettes', 'prune'],
+    { cwd: root },
+  ).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  )
+}
+
+async function entriesIn(root: string): Promise<string[]> {
+  return (await filesUnder(join(root, '__cassettes__'))).sort()
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
