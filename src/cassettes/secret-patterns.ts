@@ -27,13 +27,25 @@ export function placeholderOf(value: string): string {
 /** A well-known key format: what it is called, a cheap literal probe, and the pattern. @internal */
 export interface KeyFormat {
   label: string
-  /** Literals of which one must occur for the pattern to be tried (`includes` is cheap). */
-  probes: readonly string[]
+  /** A cheap test that must pass for the pattern to be tried. */
+  probe: (text: string) => boolean
   pattern: RegExp
   /** The capture group that holds the secret part, when not the whole match. */
   group?: number | undefined
   /** What stays before the placeholder (`Bearer `). */
   keep?: string | undefined
+}
+
+/**
+ * True when `char` occurs in `text` right after one of `prefixes`. Looking for one character is
+ * a vectorised scan; `includes('ghp_')` on English text costs ~4 µs per 4 KB, as it stops at
+ * every "g".
+ */
+function before(text: string, char: string, prefixes: readonly string[]): boolean {
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) {
+    for (const prefix of prefixes) if (text.startsWith(prefix, at - prefix.length)) return true
+  }
+  return false
 }
 
 /**
@@ -45,33 +57,57 @@ export interface KeyFormat {
 export const KEY_FORMATS: readonly KeyFormat[] = [
   {
     label: 'a PEM private key',
-    probes: ['-----BEGIN'],
+    probe: (text) => text.includes('-----BEGIN'),
     pattern: /-----BEGIN[A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?-----END[A-Z ]{0,40}PRIVATE KEY-----/g,
   },
   {
     label: 'a GitHub token',
-    probes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    probe: (text) => before(text, '_', ['ghp', 'gho', 'ghu', 'ghs', 'ghr', 'github']),
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g,
   },
   {
     label: 'a Stripe key',
-    probes: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_'],
+    probe: (text) => before(text, '_', ['sk', 'rk']),
     pattern: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{10,}/g,
   },
   {
     label: 'an AWS access key id',
-    probes: ['AKIA', 'ASIA'],
+    probe: (text) => text.includes('AKIA') || text.includes('ASIA'),
     pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
   },
-  { label: 'a Google API key', probes: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
-  { label: 'a Slack token', probes: ['xox'], pattern: /\bxox[abposr]-[0-9A-Za-z-]{10,}/g },
-  { label: 'a Hugging Face token', probes: ['hf_'], pattern: /\bhf_[A-Za-z0-9]{30,}/g },
-  { label: 'a Groq key', probes: ['gsk_'], pattern: /\bgsk_[A-Za-z0-9]{20,}/g },
-  { label: 'an xAI key', probes: ['xai-'], pattern: /\bxai-[A-Za-z0-9]{20,}/g },
-  { label: 'an "sk-..." API key', probes: ['sk-'], pattern: /sk-[A-Za-z0-9_-]{20,}/g },
+  {
+    label: 'a Google API key',
+    probe: (text) => text.includes('AIza'),
+    pattern: /\bAIza[0-9A-Za-z_-]{35}/g,
+  },
+  {
+    label: 'a Slack token',
+    probe: (text) => before(text, '-', ['xoxa', 'xoxb', 'xoxp', 'xoxo', 'xoxs', 'xoxr']),
+    pattern: /\bxox[abposr]-[0-9A-Za-z-]{10,}/g,
+  },
+  {
+    label: 'a Hugging Face token',
+    probe: (text) => before(text, '_', ['hf']),
+    pattern: /\bhf_[A-Za-z0-9]{30,}/g,
+  },
+  {
+    label: 'a Groq key',
+    probe: (text) => before(text, '_', ['gsk']),
+    pattern: /\bgsk_[A-Za-z0-9]{20,}/g,
+  },
+  {
+    label: 'an xAI key',
+    probe: (text) => before(text, '-', ['xai']),
+    pattern: /\bxai-[A-Za-z0-9]{20,}/g,
+  },
+  {
+    label: 'an "sk-..." API key',
+    probe: (text) => before(text, '-', ['sk']),
+    pattern: /sk-[A-Za-z0-9_-]{20,}/g,
+  },
   {
     label: 'a "Bearer ..." token',
-    probes: ['Bearer'],
+    probe: (text) => text.includes('Bearer'),
     pattern: /Bearer\s+([A-Za-z0-9._~+/=-]{8,})/g,
     group: 1,
     keep: 'Bearer ',
@@ -79,7 +115,7 @@ export const KEY_FORMATS: readonly KeyFormat[] = [
   {
     // postgres://user:password@host, redis://:password@host, https://user:password@proxy...
     label: 'a password in a URL',
-    probes: ['://'],
+    probe: (text) => text.includes('://'),
     // A placeholder already in its place is not a password.
     pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]*:(?!\[REDACTED)([^\s@/"'<>]{3,})@/gi,
     group: 1,
@@ -89,7 +125,7 @@ export const KEY_FORMATS: readonly KeyFormat[] = [
 /** The first key format `text` holds, if any. @internal */
 export function keyFormatIn(text: string): KeyFormat | undefined {
   for (const format of KEY_FORMATS) {
-    if (!format.probes.some((probe) => text.includes(probe))) continue
+    if (!format.probe(text)) continue
     format.pattern.lastIndex = 0
     if (format.pattern.test(text)) return format
   }
@@ -100,7 +136,7 @@ export function keyFormatIn(text: string): KeyFormat | undefined {
 export function redactKeyFormats(text: string): string {
   let out = text
   for (const format of KEY_FORMATS) {
-    if (!format.probes.some((probe) => out.includes(probe))) continue
+    if (!format.probe(out)) continue
     out = out.replace(format.pattern, (match: string, ...groups: unknown[]) => {
       if (format.group === undefined) return placeholderOf(match)
       const secret = groups[format.group - 1] as string
