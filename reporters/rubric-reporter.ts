@@ -1,5 +1,6 @@
 // The default Vitest reporter plus rubricate's lines: verdicts under each test, the run summary
 // before Vitest's own, and the run's files. A thin class: the text comes from pure renderers.
+/** Options of {@link RubricReporter}: those of Vitest's default reporter, plus rubricate's. */
 import type {
   RunnerTestFile,
   SerializedError,
@@ -12,6 +13,7 @@ import type {
   Vitest,
 } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
+import { redactOutput } from '../src/cassettes/redaction/redaction'
 import type { EvalRowRecord } from '../src/eval-records'
 import { ANNOTATION_TYPE } from '../src/record-annotations'
 import type { RubricateRecord } from '../src/records'
@@ -23,7 +25,6 @@ import { renderRecords } from './render-record'
 import { renderSummary } from './render-summary'
 import { type FinishedRun, type RubricOutputOptions, RunOutputs } from './run-outputs'
 
-/** Options of {@link RubricReporter}: those of Vitest's default reporter, plus rubricate's. */
 export interface RubricReporterOptions extends RubricOutputOptions {
   /** Vitest's live summary at the bottom of a terminal. Default `true`. */
   summary?: boolean | undefined
@@ -115,8 +116,9 @@ export class RubricReporter extends DefaultReporter {
     const colors = colorsFor(1)
     const row = (test.meta() as { rubricateEvalRow?: EvalRowRecord | undefined }).rubricateEvalRow
     const rowLine = row ? renderEvalRow(row, colors) : undefined
-    if (rowLine) this.log(`${indent}${rowLine}`)
-    for (const line of renderRecords(records, { indent, colors })) this.log(line)
+    if (rowLine) this.log(redactOutput(`${indent}${rowLine}`))
+    // Verdict lines quote outputs and reasonings, which may echo a key.
+    for (const line of renderRecords(records, { indent, colors })) this.log(redactOutput(line))
   }
 
   protected override printTestSuite(testSuite: TestSuite): void {

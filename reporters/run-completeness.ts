@@ -9,6 +9,8 @@ export interface RunFacts {
   testNamePattern?: string | undefined
   /** File filters given on the command line. */
   fileFilters?: readonly string[] | undefined
+  /** `--exclude` patterns given on the command line: they leave files out of the suite itself. */
+  excludeFilters?: readonly string[] | undefined
   /** `--project` filters. */
   projectFilters?: readonly string[] | undefined
   shard?: { index: number; count: number } | undefined
@@ -37,6 +39,9 @@ export function runCompleteness(facts: RunFacts): Completeness {
   if (facts.projectFilters && facts.projectFilters.length > 0) {
     reasons.push(m.projectFilter(facts.projectFilters))
   }
+  // Excluded files are missing from the suite's own file list too, so counting files cannot tell.
+  if (facts.excludeFilters && facts.excludeFilters.length > 0)
+    reasons.push(m.excludeFilter(facts.excludeFilters))
   if (facts.fileFilters && facts.fileFilters.length > 0)
     reasons.push(m.fileFilter(facts.fileFilters))
   else if (!facts.shard && facts.filesTotal !== undefined && facts.filesRun < facts.filesTotal) {

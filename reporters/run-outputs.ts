@@ -1,6 +1,7 @@
 // The I/O of a finished run, shared by both reporters: collect the records, decide whether the run
 // was complete, count unused cassette entries, write the JSON report, the job-summary Markdown and
 // the run marker that `rubricate cassettes prune` reads.
+/** Options shared by `RubricReporter` and the summary-only reporter. */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import type {
@@ -11,6 +12,7 @@ import type {
   Vitest,
 } from 'vitest/node'
 import { experimental_getRunnerTask } from 'vitest/node'
+import { redactOutput } from '../src/cassettes/redaction/redaction'
 import { runMarkerPath, writeRunMarker } from '../src/cassettes/run/run-marker'
 import { storeFor } from '../src/cassettes/store/cassette-store'
 import type { ModelPrice } from '../src/config'
@@ -21,7 +23,6 @@ import { renderMarkdown } from './render-markdown'
 import { type Completeness, type RunFacts, runCompleteness } from './run-completeness'
 import { type RunSummary, summariseRun } from './run-summary'
 
-/** Options shared by `RubricReporter` and the summary-only reporter. */
 export interface RubricOutputOptions {
   /** Where to write the JSON report. Default: `test.outputFile.rubricate`, else no file. */
   outputFile?: string | undefined
@@ -42,6 +43,8 @@ export interface FinishedRun {
 export class RunOutputs {
   private ctx: Vitest | undefined
   private startedAt = new Date()
+  /** Every test file of the suite (absolute), when the run may be complete. */
+  private suiteFiles: string[] | undefined
   private readonly options: RubricOutputOptions
 
   constructor(options: RubricOutputOptions) {
@@ -67,9 +70,8 @@ export class RunOutputs {
       testModules.map((module) => experimental_getRunnerTask(module) as unknown as FileTaskLike),
       root,
     )
-    const completeness = runCompleteness(
-      await this.facts(report, testModules, unhandledErrors, reason),
-    )
+    const facts = await this.facts(report, testModules, unhandledErrors, reason)
+    const completeness = runCompleteness(facts)
     const used = usedKeysByDir(report)
     const unused = completeness.complete ? await countUnused(used) : undefined
     const summary = summariseRun(report, { prices: this.options.prices, unused })
@@ -77,7 +79,7 @@ export class RunOutputs {
     await Promise.all([
       writeArtifacts ? this.writeJson(toJsonReport(report, summary, completeness)) : undefined,
       writeArtifacts ? this.writeJobSummary(renderMarkdown(report, summary)) : undefined,
-      this.writeMarker(root, completeness, used),
+      this.writeMarker(root, completeness, used, this.suiteFiles),
     ])
     return { report, summary, completeness }
   }
@@ -90,6 +92,7 @@ export class RunOutputs {
   ): Promise<RunFacts> {
     const ctx = this.ctx!
     const config = ctx.config
+    this.suiteFiles = undefined
     const fileFilters = (ctx as unknown as { filenamePattern?: unknown }).filenamePattern
     const filesRun = new Set(testModules.map((m) => `${m.project.name}\0${m.moduleId}`)).size
     let filesTotal: number | undefined
@@ -98,13 +101,16 @@ export class RunOutputs {
       try {
         const specs = await ctx.globTestSpecifications()
         filesTotal = new Set(specs.map((s) => `${s.project.name}\0${s.moduleId}`)).size
+        this.suiteFiles = [...new Set(specs.map((s) => s.moduleId))].sort()
       } catch {
         filesTotal = undefined
       }
     }
+    const excludeFilters = (config as unknown as { cliExclude?: unknown }).cliExclude
     return {
       reason,
       unhandledErrors: unhandledErrors.length,
+      excludeFilters: Array.isArray(excludeFilters) ? (excludeFilters as string[]) : undefined,
       testNamePattern: config.testNamePattern?.source,
       fileFilters: Array.isArray(fileFilters) ? (fileFilters as string[]) : undefined,
       projectFilters: config.project,
@@ -125,7 +131,8 @@ export class RunOutputs {
     const path = isAbsolute(target) ? target : resolve(ctx.config.root, target)
     try {
       await mkdir(dirname(path), { recursive: true })
-      await writeFile(path, `${JSON.stringify(json, null, 2)}\n`)
+      // Redacted as a whole: a key echoed in an output, a reasoning or a judge URL is in no field.
+      await writeFile(path, redactOutput(`${JSON.stringify(json, null, 2)}\n`))
     } catch (error) {
       ctx.logger.error(messages.reportNotWritten(path, String((error as Error).message)))
     }
@@ -135,7 +142,7 @@ export class RunOutputs {
     const path = process.env.GITHUB_STEP_SUMMARY
     if (!path || !markdown || this.options.jobSummary === false) return
     try {
-      await appendFile(path, markdown)
+      await appendFile(path, redactOutput(markdown))
     } catch (error) {
       this.ctx!.logger.error(messages.reportNotWritten(path, String((error as Error).message)))
     }
@@ -145,10 +152,14 @@ export class RunOutputs {
     root: string,
     completeness: Completeness,
     used: Map<string, Set<string>>,
+    files: string[] | undefined,
   ): Promise<void> {
+    const configFile = this.ctx!.vite?.config.configFile
     try {
       await writeRunMarker(root, {
         v: 1,
+        config: typeof configFile === 'string' ? configFile : undefined,
+        files,
         startedAt: this.startedAt.toISOString(),
         finishedAt: new Date().toISOString(),
         complete: completeness.complete,
@@ -157,7 +168,12 @@ export class RunOutputs {
       })
     } catch (error) {
       const reason = String((error as Error).message)
-      this.ctx!.logger.error(messages.markerNotWritten(runMarkerPath(root), reason))
+      this.ctx!.logger.error(
+        messages.markerNotWritten(
+          runMarkerPath(root, typeof configFile === 'string' ? configFile : undefined),
+          reason,
+        ),
+      )
     }
   }
 }

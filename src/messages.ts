@@ -3,6 +3,8 @@
  * happened, why, and what to do. Values are quoted with double quotes.
  */
 
+import { redactOutput } from './cassettes/redaction/redaction'
+
 const PREFIX = '[rubricate]'
 
 /** The parts of a cassette miss message. @internal */
@@ -21,9 +23,12 @@ export interface CassetteMissDetails {
   dir: string
 }
 
-/** Prefix a message. @internal */
+/**
+ * Prefix a message, redacted of every known secret: every message passes through here, so none
+ * prints a key, a URL's credentials or the raw reply of a judge that echoed one. @internal
+ */
 export function format(text: string): string {
-  return `${PREFIX} ${text}`
+  return `${PREFIX} ${redactOutput(text)}`
 }
 
 /** Render any value for a message: strings quoted, the rest as short JSON. @internal */
@@ -549,6 +554,14 @@ export const messages = {
     format(
       `The judge "${model}" has the base URL ${show(url)} (${where}), which is not an http(s) URL. Give the endpoint's full URL, such as "https://api.openai.com/v1" or "http://localhost:11434/v1".`,
     ),
+  judgeBaseURLCredentials: (model: string, url: string, where: string): string =>
+    format(
+      `The judge "${model}" has the base URL ${show(url)} (${where}), which holds credentials (user:password@). Requests cannot carry credentials in their URL (fetch refuses them), so no request was made. Remove them from the URL and send them as a header instead, e.g. headers: { authorization: "Basic <base64 of user:password>" } in the judge object, or apiKey for a bearer token.`,
+    ),
+  judgeBaseURLQuery: (model: string, url: string, where: string): string =>
+    format(
+      `The judge "${model}" has the base URL ${show(url)} (${where}), which holds a query string. The OpenAI SDK appends "/chat/completions" after it, so requests would go to the wrong path; no request was made. Give the base URL without "?...", and the parameters as query: { name: "value" } in the judge object.`,
+    ),
   judgeNotACompletion: (model: string, url: string, what: string): string =>
     format(
       `The judge "${model}" at "${url}" answered HTTP 200, but with ${what} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (it usually ends in "/v1"), not at a web page, a proxy's login page or another API.`,
@@ -564,6 +577,10 @@ export const messages = {
   judgeOutputInvalid: (model: string, problem: string, raw: string): string =>
     format(
       `The judge "${model}" replied with output that does not match the expected format, also after one repair attempt that fed the error back. It is reported as an error, neither a pass nor a fail.\nLast problem: ${problem}\nRaw reply: ${JSON.stringify(raw.length > 1000 ? `${raw.slice(0, 997)}...` : raw)}\nTry a stronger judge model, or structuredOutput: "json_schema" if the endpoint supports it.`,
+    ),
+  judgeOutputReplayed: (message: string, file: string, command: string): string =>
+    format(
+      `${causeText(message)}\nThis reply was replayed from the cassette entry "${file}", so it fails the same way on every replay. Record the judge's answer again with:\n  ${command}\nor delete the file and run with RUBRICATE_CASSETTES=auto.`,
     ),
   // problems with a judge reply, fed back to the judge in the repair turn (so without the prefix)
   judgeReplyAmbiguous: (count: number): string =>
@@ -730,6 +747,8 @@ export const messages = {
     testNamePattern: (pattern: string): string => `it was filtered with -t "${pattern}"`,
     fileFilter: (filters: readonly string[]): string =>
       `it was filtered to files matching ${list(filters)}`,
+    excludeFilter: (filters: readonly string[]): string =>
+      `it left out files matching ${list(filters)} (--exclude)`,
     notEveryFile: (ran: number, total: number): string =>
       `only ${ran} of ${total} test files ran (a file filter, --changed, --related or --project)`,
     projectFilter: (projects: readonly string[]): string =>
@@ -775,6 +794,10 @@ export const messages = {
     format(
       `Kept ${count} unused ${count === 1 ? 'entry' : 'entries'} in "${dir}" written after the last complete run started; a newer run decides about ${count === 1 ? 'it' : 'them'}.`,
     ),
+  prunedKeptOthers: (count: number, dir: string): string =>
+    format(
+      `Kept ${count} unused ${count === 1 ? 'entry' : 'entries'} in "${dir}" recorded by test files that the last complete run does not include (another Vitest config sharing the folder?). A complete run of that config, then prune, decides about ${count === 1 ? 'it' : 'them'}.`,
+    ),
   markerNotWritten: (path: string, reason: string): string =>
     format(
       `Could not record this run in "${path}" (${reason}), so "rubricate cassettes prune" will not know which entries it used. Check that the folder is writable.`,
@@ -792,6 +815,19 @@ export const messages = {
   cassetteWriteFailed: (file: string, reason: string): string =>
     format(
       `Could not write the cassette file "${file}": ${reason}. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay.`,
+    ),
+  failedExchangeNotRecorded: (file: string, endpoint: string, status: number): string =>
+    format(
+      `Did not record the HTTP ${status} reply to this ${endpoint} call over "${file}", which holds a successful reply to the same request: a failed exchange never replaces a good recording. The call itself got the HTTP ${status}; fix its cause (the model name, the endpoint, the key) and record again.`,
+    ),
+  cassetteReplayedError: (
+    file: string,
+    endpoint: string,
+    status: number,
+    recordedBy: string | undefined,
+  ): string =>
+    format(
+      `A ${endpoint} call was answered from "${file}", a recording of an HTTP ${status} error${recordedBy ? ` (recorded by "${recordedBy}")` : ''}. Code that swallows the error can pass its test on a failed call. If the error is not what the test means to record, fix its cause and re-record with RUBRICATE_CASSETTES=record.`,
     ),
   cassetteMiss: (miss: CassetteMissDetails): string =>
     format(
@@ -849,7 +885,7 @@ export const messages = {
       '',
       'Commands:',
       '  stats    entries, bytes, models and the oldest entry of the cassette folder',
-      '  verify   check that every file parses, every key matches its content, and no secret is stored',
+      '  verify   check that every file parses, every key matches its request, and no secret is stored (replies are not checked: review them)',
       '  prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
       '',
       'rubricate calibrate <labels> [--judge <model>] [--compare <model>] [--json]: the judge against human labels',
@@ -903,7 +939,7 @@ export const messages = {
         : []),
     ].join('\n'),
   cliVerifyPassed: (entries: number, dir: string): string =>
-    `✓ ${count(entries)} ${entries === 1 ? 'entry' : 'entries'} in ${dir} verified: every file parses, every key matches its content, no secret found.`,
+    `✓ ${count(entries)} ${entries === 1 ? 'entry' : 'entries'} in ${dir} verified: every file parses, every key matches its request, no secret found. The recorded replies are data that only a review can vouch for.`,
   cliVerifyFailed: (
     problems: readonly { file: string; problem: string }[],
     entries: number,

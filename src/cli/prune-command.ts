@@ -36,6 +36,7 @@ export async function pruneCommand(args: readonly string[], io: CommandIO): Prom
           : messages.pruned(dryRun, files, result.total, dir, finishedAt),
       )
       if (result.keptNewer > 0) io.out(messages.prunedKeptNewer(result.keptNewer, dir))
+      if (result.keptOthers > 0) io.out(messages.prunedKeptOthers(result.keptOthers, dir))
     }
     return 0
   } catch (error) {

@@ -1,4 +1,6 @@
+/** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
 import { type ExchangeEvent, withCallContext } from '../call-context'
+import { replayedFrom } from '../cassettes/exchange/cassette-miss'
 import { isRubricateError, JudgeOutputError, JudgeRequestError } from '../errors'
 import { messages } from '../messages'
 import type {
@@ -21,7 +23,6 @@ import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
 import { type PreparedSchema, requestSchema } from './output-schema'
 import { repairInstruction, resolveStructuredOutput, schemaInstruction } from './structured-output'
 
-/** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
 export interface JudgeCallOptions {
   /** The judge, already resolved through the configuration. */
   judge: JudgeInput
@@ -112,12 +113,22 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
     )
     return { ...result, call: finish('success') }
   } catch (error) {
-    finish('failed')
+    const call = finish('failed')
+    let failure = error
+    // A reply replayed from a cassette fails the same way on every replay: say where it is.
+    if (error instanceof JudgeOutputError && call.source === 'replayed' && call.cassetteKey) {
+      const { file, command } = replayedFrom(call.cassetteKey)
+      // No `cause`: the same failure, told in full, not a wrapper that rootCause() would look past.
+      failure = new JudgeOutputError(
+        messages.judgeOutputReplayed(error.message, file, command),
+        error.rawText,
+      )
+    }
     // A scorer run by the agent's code, or a loop's check, may catch it: the test still hears of
     // it. Not an abort: the caller ended the call (a timeout fails the test by itself, a loop's
     // check deadline is the loop's to count).
-    if (!signal.aborted) reportUndecided(error)
-    throw error
+    if (!signal.aborted) reportUndecided(failure)
+    throw failure
   }
 }
 

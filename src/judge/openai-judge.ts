@@ -1,5 +1,7 @@
+/** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type OpenAI from 'openai'
+import { redactUrl } from '../cassettes/redaction/redaction'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
@@ -8,7 +10,6 @@ import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
 import { isStructuredOutputRejection } from './structured-output'
 
-/** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
 export interface EndpointRequest {
   system?: string | undefined
   prompt: string
@@ -91,9 +92,16 @@ export async function completeWithEndpoint(
   onRequest: () => void,
 ): Promise<JudgeReply> {
   const baseURL = endpoint.baseURL ?? nonEmpty(process.env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL
-  if (!isHttpURL(baseURL)) {
+  const problem = baseURLProblem(baseURL)
+  if (problem) {
     const where = endpoint.baseURL !== undefined ? 'baseURL in the judge object' : 'OPENAI_BASE_URL'
-    throw new UsageError(messages.judgeBadBaseURL(endpoint.model, baseURL, where))
+    throw new UsageError(
+      problem === 'credentials'
+        ? messages.judgeBaseURLCredentials(endpoint.model, redactUrl(baseURL), where)
+        : problem === 'query'
+          ? messages.judgeBaseURLQuery(endpoint.model, redactUrl(baseURL), where)
+          : messages.judgeBadBaseURL(endpoint.model, baseURL, where),
+    )
   }
   const apiKey = endpoint.apiKey ?? nonEmpty(process.env.OPENAI_API_KEY)
   const params = body(endpoint.model, request)
@@ -313,15 +321,21 @@ function endpointURL(baseURL: string, query: Record<string, string> | undefined)
 }
 
 // "localhost:11434" parses as a URL with the scheme "localhost:"; only http(s) reaches a server.
-const httpURLs = new Map<string, boolean>()
+// A URL with `user:password@` is refused by fetch itself ("Request cannot be constructed from a
+// URL that includes credentials"), which the SDK would retry as a connection error. A query
+// string is kept by the SDK in front of the path it appends ("/v1?api-key=k/chat/completions").
+type URLProblem = 'not-http' | 'credentials' | 'query' | undefined
+const urlProblems = new Map<string, URLProblem>()
 
-function isHttpURL(value: string): boolean {
-  let known = httpURLs.get(value)
-  if (known === undefined) {
-    known = URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
-    if (httpURLs.size < 64) httpURLs.set(value, known)
-  }
-  return known
+function baseURLProblem(value: string): URLProblem {
+  if (urlProblems.has(value)) return urlProblems.get(value)
+  let problem: URLProblem
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (!url || !/^https?:$/.test(url.protocol)) problem = 'not-http'
+  else if (url.username || url.password) problem = 'credentials'
+  else if (url.search) problem = 'query'
+  if (urlProblems.size < 64) urlProblems.set(value, problem)
+  return problem
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

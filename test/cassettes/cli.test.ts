@@ -80,13 +80,13 @@ test('stats counts entries, bytes, endpoints and models, and names the oldest en
 test('verify passes a folder of good entries, and an empty or missing folder', async () => {
   expect(await run('cassettes', 'verify')).toBe(0)
   expect(out).toEqual([
-    '✓ 0 entries in __cassettes__/ verified: every file parses, every key matches its content, no secret found.',
+    '✓ 0 entries in __cassettes__/ verified: every file parses, every key matches its request, no secret found. The recorded replies are data that only a review can vouch for.',
   ])
   await record(entry('m', 'a', '2026-01-01T00:00:00.000Z'))
   out = []
   expect(await run('cassettes', 'verify', '--dir', '__cassettes__')).toBe(0)
   expect(out).toEqual([
-    '✓ 1 entry in __cassettes__/ verified: every file parses, every key matches its content, no secret found.',
+    '✓ 1 entry in __cassettes__/ verified: every file parses, every key matches its request, no secret found. The recorded replies are data that only a review can vouch for.',
   ])
 })
 
@@ -147,6 +147,6 @@ test('the built bin runs verify', async () => {
     { cwd },
   )
   expect(stdout).toBe(
-    '✓ 1 entry in __cassettes__/ verified: every file parses, every key matches its content, no secret found.\n',
+    '✓ 1 entry in __cassettes__/ verified: every file parses, every key matches its request, no secret found. The recorded replies are data that only a review can vouch for.\n',
   )
 })

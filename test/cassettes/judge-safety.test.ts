@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { configureRubricate, createScorer, rootCause } from '../../src'
 import { withCallContext } from '../../src/call-context'
+import { placeholderOf } from '../../src/cassettes/redaction/secret-patterns'
 import { getState } from '../../src/state'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
@@ -50,16 +51,17 @@ test('a key in the environment, a header, the query string and the body is in no
   }
   const [entry] = await entriesUnder(folder.dir)
   expect(entry.request.body.messages.at(-1).content).toBe(
-    'Score this. My key is [REDACTED], the token [REDACTED], the query key [REDACTED].',
+    `Score this. My key is ${placeholderOf(SECRET)}, the token ${placeholderOf('tok-9f8e7d6c5b4a')}, the query key ${placeholderOf('AIzaSyQuery0123456')}.`,
   )
-  expect(entry.response.json.choices[0].message.content).toBe('echo: Bearer [REDACTED] [REDACTED]')
+  const echoed = `echo: Bearer ${placeholderOf(SECRET)} ${placeholderOf('AIzaSyQuery0123456')}`
+  expect(entry.response.json.choices[0].message.content).toBe(echoed)
 
   await server.close()
   configureRubricate({ cassettes: { mode: 'replay' } })
   const replayed = await scorerFor(judge, prompt).run({ output: 'x' })
   expect(replayed.judgeCalls[0]).toMatchObject({ source: 'replayed', cassetteKey: entry.key })
   // The reply is served as it was stored: redacted.
-  expect(replayed.reason).toBe('echo: Bearer [REDACTED] [REDACTED]')
+  expect(replayed.reason).toBe(echoed)
   expect(recorded.reason).toBe(`echo: Bearer ${SECRET} AIzaSyQuery0123456`)
 })
 

@@ -1,3 +1,4 @@
+// What the setup file does at its top level: every client below is intercepted.
 import { createOpenAI } from '@ai-sdk/openai'
 import { streamText } from 'ai'
 import OpenAI from 'openai'
@@ -5,10 +6,10 @@ import { afterAll, afterEach, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
 import { withCallContext } from '../../src/call-context'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
+import { placeholderOf } from '../../src/cassettes/redaction/secret-patterns'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, filesUnder, testIn, useCassetteFolder } from './support'
 
-// What the setup file does at its top level: every client below is intercepted.
 const session = startCassetteServer()
 const folder = useCassetteFolder()
 let server: FakeOpenAI | undefined
@@ -260,7 +261,7 @@ test('secrets in the environment, headers, query and body stay out of agent cass
     await server.close()
     configureRubricate({ cassettes: { mode: 'replay' } })
     const replayed = await client.chat.completions.create(body)
-    expect(replayed.choices[0]?.message.content).toBe('seen [REDACTED]')
+    expect(replayed.choices[0]?.message.content).toBe(`seen ${placeholderOf('query-secret-123')}`)
   } finally {
     delete process.env.OPENAI_API_KEY
   }

@@ -2,13 +2,13 @@ import { expect, test } from 'vitest'
 import {
   envSecrets,
   findSecret,
-  REDACTED,
   redactJson,
   redactText,
   redactUrl,
   requestSecrets,
   secretSet,
 } from '../../src/cassettes/redaction/redaction'
+import { placeholderOf } from '../../src/cassettes/redaction/secret-patterns'
 
 test('values of secret-named environment variables are secrets; plain words and short values are not', () => {
   const env = {
@@ -43,10 +43,12 @@ test('redaction replaces known secrets, sk- keys and Bearer tokens, and leaves t
       'use tok_12345678 or sk-abcdefghijklmnopqrstuvwx with Bearer abc.def-123456 to Bear news',
       set,
     ),
-  ).toBe(`use ${REDACTED} or ${REDACTED} with Bearer ${REDACTED} to Bear news`)
+  ).toBe(
+    `use ${placeholderOf('tok_12345678')} or ${placeholderOf('sk-abcdefghijklmnopqrstuvwx')} with Bearer ${placeholderOf('abc.def-123456')} to Bear news`,
+  )
   const body = { a: ['x tok_12345678'], b: { c: 1 } }
   const out = redactJson(body, set) as typeof body
-  expect(out).toEqual({ a: [`x ${REDACTED}`], b: { c: 1 } })
+  expect(out).toEqual({ a: [`x ${placeholderOf('tok_12345678')}`], b: { c: 1 } })
   expect(out.b).toBe(body.b)
   const clean = { a: 'nothing here' }
   expect(redactJson(clean, set)).toBe(clean)
@@ -69,7 +71,7 @@ test('the rescan finds a secret that survived, with its path, including in objec
 test('a JSON-escaped form of a secret is found in raw stream text', () => {
   const set = secretSet([{ value: 'pa"ss\\word1', label: 'P_SECRET' }])
   const raw = `data: ${JSON.stringify({ text: 'pa"ss\\word1' })}\n\n`
-  expect(redactText(raw, set)).toBe(`data: {"text":"${REDACTED}"}\n\n`)
+  expect(redactText(raw, set)).toBe(`data: {"text":"${placeholderOf('pa"ss\\word1')}"}\n\n`)
 })
 
 test('URLs shown in messages lose their userinfo and secret query parameters', () => {

@@ -6,11 +6,21 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
-import { describe, expect, onTestFinished, test } from 'vitest'
-import { configureRubricate } from '../../src'
+import { describe, expect, onTestFinished, test, vi } from 'vitest'
+import { configureRubricate, createCassetteFetch } from '../../src'
+import { withCallContext } from '../../src/call-context'
+import { verifyCassettes } from '../../src/cassettes/maintenance/cassette-verify'
 import { fakeReply } from '../../src/testing'
-import { filesUnder, useCassetteFolder } from '../cassettes/support'
-import { assertDistIsBuilt, fixturesDir, repoRoot } from '../support/run-vitest'
+import { filesUnder, testIn, useCassetteFolder } from '../cassettes/support'
+import { keys as pruneKeys } from '../fixtures/prune/keys'
+import {
+  assertDistIsBuilt,
+  copyFixture,
+  fixturesDir,
+  removeCopy,
+  repoRoot,
+  runVitest,
+} from '../support/run-vitest'
 import {
   failureOf,
   judgeRubric,
@@ -164,6 +174,106 @@ describe('4. Cassette faults', () => {
       )
     },
   )
+
+  test('a file saved with a UTF-8 byte order mark replays, and "rubricate cassettes verify" accepts it', async () => {
+    const { server, judge, file, text } = await recordOne()
+    await writeFile(file, `\uFEFF${text}`)
+    mode('replay')
+    const result = await judgeRubric(judge)
+    expect(result.judgeCalls[0]?.source).toBe('replayed')
+    expect(result.verdicts).toEqual(SPLIT_VERDICTS)
+    expect(server.requests).toHaveLength(0)
+    expect((await verifyCassettes(folder.dir)).problems).toEqual([])
+  })
+
+  test.for([
+    { name: 'an HTTP 404', reply: fakeReply.status(404), warns: true },
+    { name: 'an HTTP 400', reply: fakeReply.status(400), warns: true },
+    {
+      name: 'a 200 HTML login page',
+      reply: fakeReply.raw({
+        headers: { 'content-type': 'text/html' },
+        body: '<html><body>Sign in</body></html>',
+      }),
+      warns: false,
+    },
+  ])(
+    're-recording while the judge answers $name fails the call and leaves the good entry as it was',
+    async ({ reply, warns }) => {
+      const { judge, file, text } = await recordOne()
+      const failing = await judgeServer(reply)
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      onTestFinished(() => warn.mockRestore())
+      mode('record')
+      await failureOf(judgeRubric(failing.judge))
+      expect(failing.server.requests.length).toBeGreaterThan(0)
+      expect(await readFile(file, 'utf8')).toBe(text)
+      const said = warn.mock.calls.map((args) => String(args[0]))
+      if (warns) {
+        expect(said).toContainEqual(
+          expect.stringMatching(
+            /^\[rubricate\] Did not record the HTTP 40[04] reply to this chat\/completions call over ".+", which holds a successful reply to the same request: a failed exchange never replaces a good recording\./,
+          ),
+        )
+      }
+      mode('replay')
+      const replayed = await judgeRubric(judge)
+      expect(replayed.judgeCalls[0]?.source).toBe('replayed')
+      expect(replayed.verdicts).toEqual(SPLIT_VERDICTS)
+    },
+  )
+
+  test('a 200 HTML page from the judge is never recorded, so the next run asks again', async () => {
+    const { server, judge } = await judgeServer(
+      fakeReply.raw({ headers: { 'content-type': 'text/html' }, body: '<html>Sign in</html>' }),
+    )
+    mode('auto')
+    await failureOf(judgeRubric(judge))
+    expect(await filesUnder(folder.dir)).toEqual([])
+    const before = server.requests.length
+    await failureOf(judgeRubric(judge))
+    expect(server.requests.length).toBeGreaterThan(before)
+  })
+
+  test('a recorded judge reply that ends in RUBRICATE_JUDGE_OUTPUT names its cassette file and the re-record command on replay', async () => {
+    const { judge } = await judgeServer(fakeReply.text('I would rather not say.'))
+    mode('auto')
+    const live = await failureOf(judgeRubric(judge))
+    expect(live.root.code).toBe('RUBRICATE_JUDGE_OUTPUT')
+    expect(live.root.message).not.toContain('replayed from the cassette entry')
+    mode('replay')
+    const { root } = await failureOf(
+      withCallContext({ test: testIn('judged reply') }, () => judgeRubric(judge)),
+    )
+    expect(root.code).toBe('RUBRICATE_JUDGE_OUTPUT')
+    expect(root.message).toMatch(
+      /\nThis reply was replayed from the cassette entry ".+\/[0-9a-f]{2}\/[0-9a-f]{64}\.json", so it fails the same way on every replay\. Record the judge's answer again with:\n {2}RUBRICATE_CASSETTES=record npx vitest run .+ -t "judged reply"\nor delete the file and run with RUBRICATE_CASSETTES=auto\.$/,
+    )
+  })
+
+  test("an agent's call recorded as an HTTP 400 says so when it is replayed, once per entry", async () => {
+    const { server } = await judgeServer(fakeReply.status(400, { message: 'Unknown model' }))
+    const client = createCassetteFetch()
+    const call = () =>
+      client(`${server.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-nope', messages: [{ role: 'user', content: 'hi' }] }),
+      })
+    mode('auto')
+    expect((await call()).status).toBe(400)
+    expect(await filesUnder(folder.dir)).toHaveLength(1)
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    onTestFinished(() => warn.mockRestore())
+    mode('replay')
+    expect((await call()).status).toBe(400)
+    expect((await call()).status).toBe(400)
+    const said = warn.mock.calls.map((args) => String(args[0]))
+    expect(said).toHaveLength(1)
+    expect(said[0]).toMatch(
+      /^\[rubricate\] A chat\/completions call was answered from ".+\.json", a recording of an HTTP 400 error\. Code that swallows the error can pass its test on a failed call\./,
+    )
+  })
 
   test('a file holding another entry (its key does not match its name) is RUBRICATE_CASSETTE_CORRUPT', async () => {
     const other = await recordOne('Another output.')
@@ -339,7 +449,80 @@ describe('4. Cassette faults', () => {
       'replayed',
     )
   })
+
+  test('prune refuses after "vitest run --exclude <file>", and deletes nothing', async () => {
+    const root = await copyFixture('prune')
+    onTestFinished(() => removeCopy(root))
+    expect((await runVitest(root, ['--exclude', 'angry.test.ts'])).exitCode).toBe(0)
+    const refused = await pruneIn(root)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(
+      'was not complete: it left out files matching "angry.test.ts" (--exclude).',
+    )
+    expect(await entriesIn(root)).toHaveLength(3)
+  }, 60_000)
+
+  test("prune keeps what another config sharing the cassette folder recorded or used, and deletes only the run's own unused entries", async () => {
+    const root = await copyFixture('prune')
+    onTestFinished(() => removeCopy(root))
+    const other = 'e'.repeat(64)
+    const shared = 'f'.repeat(64)
+    const plant = async (key: string, recordedBy: string) => {
+      await mkdir(join(root, '__cassettes__', key.slice(0, 2)), { recursive: true })
+      await writeFile(
+        join(root, '__cassettes__', key.slice(0, 2), `${key}.json`),
+        `${JSON.stringify({
+          v: 1,
+          key,
+          recordedAt: '2026-01-01T00:00:00.000Z',
+          recordedBy,
+          request: { method: 'POST', endpoint: 'chat/completions', body: {} },
+          response: { status: 200, headers: {}, json: {} },
+        })}\n`,
+      )
+    }
+    // Recorded by the other config's test; and one recorded by this suite's file but used by the
+    // other config only.
+    await plant(other, 'other.spec.ts > uses the shared folder')
+    await plant(shared, 'refund.test.ts > a test since renamed')
+    await writeFile(
+      join(root, 'other.spec.ts'),
+      `import { test } from 'vitest'\nimport { usage } from '../records'\n\ntest('uses the shared folder', ({ task }) => {\n  task.file.meta.rubricateCassettes = usage({ used: ['${shared}'] })\n})\n`,
+    )
+    await writeFile(
+      join(root, 'vitest.other.config.ts'),
+      `import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: { include: ['*.spec.ts'], reporters: ['rubricate/reporter'] },\n})\n`,
+    )
+    expect((await runVitest(root, ['--config', 'vitest.other.config.ts'])).exitCode).toBe(0)
+    expect((await runVitest(root)).exitCode).toBe(0)
+    const pruned = await pruneIn(root)
+    expect(pruned.code).toBe(0)
+    expect(pruned.stdout).toContain(`__cassettes__/5b/${pruneKeys.retired}.json`)
+    expect(pruned.stdout).toContain(
+      '[rubricate] Kept 1 unused entry in "__cassettes__" recorded by test files that the last complete run does not include (another Vitest config sharing the folder?).',
+    )
+    expect(await entriesIn(root)).toEqual(
+      [pruneKeys.angry, pruneKeys.refund, other, shared]
+        .map((k) => `${k.slice(0, 2)}/${k}.json`)
+        .sort(),
+    )
+  }, 60_000)
 })
+
+async function pruneIn(root: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return promisify(execFile)(
+    process.execPath,
+    [join(repoRoot, 'dist/cli.js'), 'cassettes', 'prune'],
+    { cwd: root },
+  ).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  )
+}
+
+async function entriesIn(root: string): Promise<string[]> {
+  return (await filesUnder(join(root, '__cassettes__'))).sort()
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

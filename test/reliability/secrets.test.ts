@@ -2,6 +2,7 @@
 // formats providers use. None reaches a cassette file, replays still find their entries, and
 // where redaction cannot remove a secret the entry is refused (RUBRICATE_SECRET_IN_CASSETTE).
 
+// What the setup file does at its top level, for the agent path; the judge bypasses it.
 import { readFile } from 'node:fs/promises'
 import http from 'node:http'
 import { join } from 'node:path'
@@ -11,13 +12,13 @@ import { configureRubricate, createRubricScorer, type OpenAICompatibleJudge } fr
 import { withCallContext } from '../../src/call-context'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
 import { verifyCassettes } from '../../src/cassettes/maintenance/cassette-verify'
+import { placeholderOf } from '../../src/cassettes/redaction/secret-patterns'
 import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { type FakeRequest, fakeReply } from '../../src/testing'
 import { filesUnder, testIn, useCassetteFolder } from '../cassettes/support'
 import { failureOf, judgeServer, RUBRIC, SPLIT_VERDICT } from './support'
 
-// What the setup file does at its top level, for the agent path; the judge bypasses it.
 const session = startCassetteServer()
 const folder = useCassetteFolder()
 
@@ -70,7 +71,16 @@ interface JudgeCase {
   judge?: Partial<OpenAICompatibleJudge>
   /** The output under test (the secret in the prompt body). */
   output?: string
+  /** Other text that must be in no cassette (an encoded form of the secret). */
+  also?: string[]
 }
+
+const PEM_KEY = [
+  '-----BEGIN RSA PRIVATE KEY-----',
+  'MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu',
+  'KUpRKfFLfRYC9AIKjbJTWit+CqvjWYzvQwECAwEAAQJAIJLixBy2qpFoS4DSmoEm',
+  '-----END RSA PRIVATE KEY-----',
+].join('\n')
 
 const judgeCases: JudgeCase[] = [
   {
@@ -134,12 +144,57 @@ const judgeCases: JudgeCase[] = [
     env: { DB_PASSWORD: 'p@ss"w\\rd-2026!' },
     output: 'The password is p@ss"w\\rd-2026! and nothing else.',
   },
+  {
+    name: 'a token in an X-Auth header',
+    secret: 'xa-9Kq2Lm4Np6Rt8Vb0',
+    judge: { headers: { 'x-auth': 'xa-9Kq2Lm4Np6Rt8Vb0' } },
+  },
+  {
+    name: 'a token from GITHUB_PAT in the prompt body',
+    secret: 'Zq9x8c7v6b5n4m3l2k1jH',
+    env: { GITHUB_PAT: 'Zq9x8c7v6b5n4m3l2k1jH' },
+    output: 'Cloned with Zq9x8c7v6b5n4m3l2k1jH.',
+  },
+  {
+    name: 'the password inside DATABASE_URL, alone in the prompt body',
+    secret: 'Db-Pa55word-x1',
+    env: { DATABASE_URL: 'postgres://app:Db-Pa55word-x1@db.internal:5432/app' },
+    output: 'The database password is Db-Pa55word-x1.',
+  },
+  {
+    name: 'the base64 of "user:<OPENAI_API_KEY>" in the prompt body',
+    secret: 'sk-Base64Ab12Cd34Ef56Gh78Ij',
+    env: { OPENAI_API_KEY: 'sk-Base64Ab12Cd34Ef56Gh78Ij' },
+    output: `Basic ${Buffer.from('user:sk-Base64Ab12Cd34Ef56Gh78Ij').toString('base64')}`,
+    also: [Buffer.from('user:sk-Base64Ab12Cd34Ef56Gh78Ij').toString('base64')],
+  },
+  ...(
+    [
+      ['a GitHub fine-grained token', 'github_pat_11ABCDEFG0aBcDeFgHiJkL_mNoPqRsTuVwXyZ0123456789'],
+      ['a GitHub classic token', 'ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5'],
+      ['an AWS access key id', 'AKIAIOSFODNN7EXAMPL3'],
+      ['a Google API key', 'AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q'],
+      ['a Slack token', 'xoxb-1234567890-0987654321-AbCdEfGhIjKl'],
+      ['a Stripe live key', 'sk_live_51AbCdEfGhIjKlMnOpQrStUv'],
+      ['a Hugging Face token', 'hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567'],
+      ['a Groq key', 'gsk_AbCdEfGhIjKlMnOpQrStUvWxYz0123'],
+      ['an xAI key', 'xai-AbCdEfGhIjKlMnOpQrStUvWxYz0123'],
+      ['a PEM private key', PEM_KEY],
+      ['a password in a database URL', 'mysql://root:My5ql-R00t-pw@10.0.0.5:3306/shop'],
+    ] as const
+  ).map(
+    ([name, secret]): JudgeCase => ({
+      name: `${name} that the model echoes, in no environment variable`,
+      secret: secret.includes('://') ? 'My5ql-R00t-pw' : secret,
+      output: `Here it is: ${secret} (done).`,
+    }),
+  ),
 ]
 
 describe('6. Secrets', () => {
   test.for(judgeCases)(
     'the judge path: $name is in no cassette, and the replay still finds its entry',
-    async ({ secret, env, judge: extra, output }) => {
+    async ({ secret, env, judge: extra, output, also }) => {
       for (const [name, value] of Object.entries(env ?? {})) vi.stubEnv(name, value)
       const { server, judge } = await judgeServer(echoingVerdict, extra)
       const run = () =>
@@ -147,7 +202,9 @@ describe('6. Secrets', () => {
       process.env.RUBRICATE_CASSETTES = 'auto'
       const live = await run()
       expect(live.judgeCalls[0]?.source).toBe('recorded')
-      expectNowhere(await cassetteText(), secret)
+      const text = await cassetteText()
+      expectNowhere(text, secret)
+      for (const form of also ?? []) expect(text).not.toContain(form)
       await server.close()
       process.env.RUBRICATE_CASSETTES = 'replay'
       const replayed = await run()
@@ -156,6 +213,46 @@ describe('6. Secrets', () => {
         cassetteKey: live.judgeCalls[0]?.cassetteKey,
       })
       expect(replayed.passed).toBe(false)
+    },
+  )
+
+  test.for([
+    {
+      name: 'two sk- keys',
+      first: 'My key is sk-live-AAAAAAAAAAAAAAAAAAAAAAAA.',
+      second: 'My key is sk-live-BBBBBBBBBBBBBBBBBBBBBBBB.',
+    },
+    {
+      name: 'two Bearer tokens',
+      first: 'Sent Bearer tokenAAAA.1111.aaaa',
+      second: 'Sent Bearer tokenBBBB.2222.bbbb',
+    },
+    {
+      name: 'two values of an env secret',
+      env: ['SERVICE_SECRET', 'first-Secret-1111', 'second-Secret-2222'],
+      first: 'It says first-Secret-1111.',
+      second: 'It says second-Secret-2222.',
+    },
+  ])(
+    'outputs that differ only in a redacted secret ($name) key apart: the second is a miss, not a replay of the first',
+    async ({ env, first, second }) => {
+      if (env) vi.stubEnv(env[0] as string, env[1] as string)
+      const { server, judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT))
+      const run = (output: string) =>
+        createRubricScorer({ judge, criteria: RUBRIC }).run({ output })
+      process.env.RUBRICATE_CASSETTES = 'auto'
+      const recorded = await run(first)
+      expect(recorded.judgeCalls[0]?.source).toBe('recorded')
+      const text = await cassetteText()
+      expect(text).toMatch(/\[REDACTED:[0-9a-f]{8}\]/)
+      await server.close()
+      process.env.RUBRICATE_CASSETTES = 'replay'
+      if (env) vi.stubEnv(env[0] as string, env[2] as string)
+      const { root } = await failureOf(run(second))
+      expect(root.code).toBe('RUBRICATE_CASSETTE_MISS')
+      // The first output still replays.
+      if (env) vi.stubEnv(env[0] as string, env[1] as string)
+      expect((await run(first)).judgeCalls[0]?.source).toBe('replayed')
     },
   )
 
@@ -186,7 +283,7 @@ describe('6. Secrets', () => {
     expectNowhere(text, 'tok_9f8e7d6c5b4a3f2e')
     await server.close()
     process.env.RUBRICATE_CASSETTES = 'replay'
-    expect((await ask()).choices[0]?.message.content).toContain('[REDACTED]')
+    expect((await ask()).choices[0]?.message.content).toContain(placeholderOf(key))
   })
 
   test('the agent path: a password in the URL userinfo (Basic auth) is in no cassette', async () => {
@@ -246,7 +343,7 @@ describe('6. Secrets', () => {
     const { error } = (await response.json()) as { error: { message: string; code: string } }
     expect(error.code).toBe('RUBRICATE_SECRET_IN_CASSETTE')
     expect(error.message).toMatch(
-      /^\[rubricate\] Refused to write the cassette entry [0-9a-f]{64} \(chat\/completions\): after redaction it still holds OPENAI_API_KEY at "request\.body\.tools\[0\]\.function\.parameters\.properties\.sk-proj-K3yInAnObj3ctK3yZZZ999"\. Nothing was written\./,
+      /^\[rubricate\] Refused to write the cassette entry [0-9a-f]{64} \(chat\/completions\): after redaction it still holds OPENAI_API_KEY at "request\.body\.tools\[0\]\.function\.parameters\.properties\.\[REDACTED:[0-9a-f]{8}\]"\. Nothing was written\./,
     )
     expect(await filesUnder(folder.dir)).toEqual([])
   })
@@ -332,6 +429,34 @@ describe('6. Secrets', () => {
         problem:
           'it holds OPENAI_API_KEY at "response.sse[*].choices[0].delta.content"; remove it and rotate the secret',
       },
+    ])
+  })
+
+  test('"rubricate cassettes verify" finds well-known key formats and encoded env secrets in stored entries', async () => {
+    const body = { model: 'gpt-agent', messages: [{ role: 'user', content: 'hi' }] }
+    const store = new CassetteStore(folder.dir)
+    const plant = (content: string, n: number) => {
+      const planted = { ...body, n }
+      return store.write({
+        v: 1,
+        key: computeKey('chat/completions', planted),
+        recordedAt: '2026-01-01T00:00:00.000Z',
+        request: { method: 'POST', endpoint: 'chat/completions', body: planted },
+        response: {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          json: { choices: [{ index: 0, message: { role: 'assistant', content } }] },
+        },
+      })
+    }
+    await plant('Use ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5 to push.', 1)
+    await plant('Connect to postgres://app:Db-Pa55word-x1@db/app', 2)
+    await plant(`Basic ${Buffer.from('me:Zq9x8c7v6b5n4m3l2k1jH').toString('base64')}`, 3)
+    const report = await verifyCassettes(folder.dir, { GITHUB_PAT: 'Zq9x8c7v6b5n4m3l2k1jH' })
+    expect(report.problems.map((p) => p.problem).sort()).toEqual([
+      'it holds GITHUB_PAT at "response.json.choices[0].message.content"; remove it and rotate the secret',
+      'it holds a GitHub token at "response.json.choices[0].message.content"; remove it and rotate the secret',
+      'it holds a password in a URL at "response.json.choices[0].message.content"; remove it and rotate the secret',
     ])
   })
 })

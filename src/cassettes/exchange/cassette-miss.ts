@@ -1,18 +1,19 @@
-import type { ResolvedConfig } from '../../config'
-import { CassetteMissError } from '../../errors'
-import { messages } from '../../messages'
-import { displayPath, testLabel } from '../../paths'
-import type { CassetteMissRecord, TestIdentity } from '../../records'
-import type { CassetteStore } from '../store/cassette-store'
-import { findNearest } from '../store/nearest-entry'
-import { modeReason } from './cassette-mode'
-
 /**
  * The replay-mode miss (DESIGN 7.5): what missed, the nearest recorded entry with the JSON paths
  * that differ (a prompt version change called out as such), and the command that records it.
  */
 
 /** What is known about a request that missed. @internal */
+import { currentCallContext } from '../../call-context'
+import { type ResolvedConfig, resolveConfig } from '../../config'
+import { CassetteMissError } from '../../errors'
+import { messages } from '../../messages'
+import { displayPath, testLabel } from '../../paths'
+import type { CassetteMissRecord, TestIdentity } from '../../records'
+import { type CassetteStore, storeFor } from '../store/cassette-store'
+import { findNearest } from '../store/nearest-entry'
+import { modeReason } from './cassette-mode'
+
 export interface MissInput {
   /** `judge`: thrown as `CassetteMissError`; `agent`: answered with an HTTP 400. */
   path: 'judge' | 'agent'
@@ -124,6 +125,24 @@ export function recordCommand(test: TestIdentity, withName: boolean): string {
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join(' ')
   return `RUBRICATE_CASSETTES=auto npx vitest run ${file} -t "${pattern.replace(/[\\"$`]/g, '\\$&')}"`
+}
+
+/**
+ * Where the judge reply of `key` was replayed from, and the command that records it again: for
+ * an error that a replayed reply caused, which would otherwise repeat on every replay.
+ * @internal
+ */
+export function replayedFrom(key: string): { file: string; command: string } {
+  const context = currentCallContext()
+  const config = resolveConfig({ cassettes: context.cassetteMode })
+  const file = displayPath(storeFor(config.cassettes.dir).file(key))
+  const command = context.test
+    ? recordCommand(context.test, true).replace(
+        'RUBRICATE_CASSETTES=auto',
+        'RUBRICATE_CASSETTES=record',
+      )
+    : 'RUBRICATE_CASSETTES=record npx vitest run'
+  return { file, command }
 }
 
 function shellQuote(path: string): string {

@@ -1,11 +1,19 @@
+/**
+ * One HTTP exchange through the cassettes, shared by the judge's fetch, the msw handlers and the
+ * fetch adapter: serve it from the store, or make it live and record it, as the mode says.
+ * Replay-mode misses and refusals are thrown; each caller turns them into what its client expects.
+ */
+
+/** @internal */
 import type { ExchangeEvent } from '../../call-context'
 import type { ResolvedConfig } from '../../config'
 import { SecretInCassetteError } from '../../errors'
 import { addLiveCost, withLiveLimits } from '../../judge/live-limits'
 import { usageOf } from '../../judge/price-table'
 import { messages } from '../../messages'
-import { testLabel } from '../../paths'
+import { displayPath, testLabel } from '../../paths'
 import type { TestIdentity } from '../../records'
+import { stateSlot } from '../../state'
 import { reportUndecided } from '../../undecided-hooks'
 import { findSecret, redactJson, redactText, redactUrl } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
@@ -26,13 +34,6 @@ import {
   teeStream,
 } from './replay-response'
 
-/**
- * One HTTP exchange through the cassettes, shared by the judge's fetch, the msw handlers and the
- * fetch adapter: serve it from the store, or make it live and record it, as the mode says.
- * Replay-mode misses and refusals are thrown; each caller turns them into what its client expects.
- */
-
-/** @internal */
 export interface ExchangeInput {
   path: 'judge' | 'agent'
   request: PreparedRequest
@@ -123,6 +124,7 @@ function serve(input: ExchangeInput, store: CassetteStore): Response | undefined
   const entry = store.read(input.request.key)
   if (!entry) return undefined
   warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
+  if (input.path === 'agent' && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
   cassetteSession().markUsed(entry.key)
   input.onExchange?.({ source: 'replayed', key: entry.key })
   return replayResponse(entry, { timings: input.config.cassettes.replayTimings })
@@ -153,7 +155,7 @@ async function liveAndRecord(
           headers: storedHeaders(live.headers),
           sse: chunks,
         })
-        finish(true, key)
+        finish(key !== undefined, key)
       } catch (error) {
         finish(false)
         cassetteSession().recordError(error as Error)
@@ -171,13 +173,16 @@ async function liveAndRecord(
       usageOf(body.json),
     )
   }
-  if (isRecordableStatus(live.status)) {
+  // The judge path takes only JSON: a 200 web page (a proxy's login page) is an error it reports,
+  // never a reply to replay.
+  const usable = input.path !== 'judge' || body.json !== undefined
+  if (isRecordableStatus(live.status) && usable) {
     const key = await record(input, store, {
       status: live.status,
       headers: storedHeaders(live.headers),
       ...body,
     })
-    finish(true, key)
+    finish(key !== undefined, key)
   } else {
     finish(false)
   }
@@ -193,12 +198,49 @@ function limited(input: ExchangeInput): Promise<Response> {
   return input.path === 'judge' ? withLiveLimits(input.config, input.request.model, live) : live()
 }
 
-/** Redact, hook, rescan, write; the key written. @internal */
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300
+}
+
+const warnedErrors = stateSlot('cassette-replayed-error-warned', () => new Set<string>())
+
+/**
+ * Say once per entry that an agent's call was answered with a recorded HTTP error: an app that
+ * swallows the error would otherwise pass its test on a failed call.
+ */
+function warnReplayedError(entry: CassetteEntry, store: CassetteStore): void {
+  if (warnedErrors.has(entry.key)) return
+  warnedErrors.add(entry.key)
+  console.warn(
+    messages.cassetteReplayedError(
+      displayPath(store.file(entry.key)),
+      entry.request.endpoint,
+      entry.response.status,
+      entry.recordedBy,
+    ),
+  )
+}
+
+/** True when the store holds a successful reply for `key` (an unreadable file holds none). */
+function holdsSuccess(store: CassetteStore, key: string): boolean {
+  try {
+    const entry = store.read(key)
+    return entry !== undefined && isSuccess(entry.response.status)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Redact, hook, rescan, write; the key written, or `undefined` when nothing was: a failed exchange
+ * (an HTTP error) is never written over a successful recording of the same request.
+ * @internal
+ */
 async function record(
   input: ExchangeInput,
   store: CassetteStore,
   response: CassetteResponse,
-): Promise<string> {
+): Promise<string | undefined> {
   const request = refreshPrepared(input.request)
   const secrets = request.secrets
   let entry: CassetteEntry = {
@@ -242,6 +284,16 @@ async function record(
         spelled.path,
       ),
     )
+  }
+  if (!isSuccess(entry.response.status) && holdsSuccess(store, entry.key)) {
+    console.warn(
+      messages.failedExchangeNotRecorded(
+        displayPath(store.file(entry.key)),
+        entry.request.endpoint,
+        entry.response.status,
+      ),
+    )
+    return undefined
   }
   await store.write(entry)
   cassetteSession().markUsed(entry.key)

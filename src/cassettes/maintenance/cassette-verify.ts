@@ -20,9 +20,10 @@ export interface VerifyReport {
 }
 
 /**
- * Check a cassette folder: every file parses as an entry, every key matches the content it is
- * computed from (so replay finds it), no entry holds a secret (the environment's and the usual
- * key patterns), and nothing else lies in the folder (temp files of an interrupted write).
+ * Check a cassette folder: every file parses as an entry, every key matches the request it is
+ * computed from (so replay finds it), no entry holds a secret (the environment's, in any
+ * encoding, and the well-known key formats), and nothing else lies in the folder (temp files of
+ * an interrupted write). The replies are not checked against anything: they are reviewed data.
  * @internal
  */
 export async function verifyCassettes(

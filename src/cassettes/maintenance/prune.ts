@@ -1,17 +1,23 @@
 /**
  * `rubricate cassettes prune` (DESIGN 7.9): delete the cassette entries that the last complete
  * Vitest run did not use. The reporter records every run; prune refuses when the last one was not
- * complete, since a partial run leaves out entries that the tests it skipped still need.
+ * complete, since a partial run leaves out entries that the tests it skipped still need. It
+ * deletes only what it can tell no test needs: an entry used by the last run of any config is
+ * kept, and so is one recorded by a test file that exists but is not in the run's suite (another
+ * config sharing the folder).
  */
+
+/** Options of {@link pruneCassettes}. @internal */
+import { existsSync, readFileSync } from 'node:fs'
 import { readdir, rmdir, stat, unlink } from 'node:fs/promises'
-import { dirname, relative } from 'node:path'
+import { dirname, relative, resolve } from 'node:path'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import { scratchDirs } from '../../paths'
-import { readRunMarker } from '../run/run-marker'
+import { type RunMarker, readRunMarkers } from '../run/run-marker'
+import { parseEntry } from '../store/cassette-entry'
 import { storeFor } from '../store/cassette-store'
 
-/** Options of {@link pruneCassettes}. @internal */
 export interface PruneOptions {
   /** List what would be deleted, delete nothing. Default `false`. */
   dryRun?: boolean | undefined
@@ -26,6 +32,8 @@ export interface PruneFolderResult {
   deleted: string[]
   /** Unused entries kept because they were written after the run started. */
   keptNewer: number
+  /** Unused entries kept because a test file outside the run's suite recorded them. */
+  keptOthers: number
 }
 
 /** What prune did, per cassette folder of the last complete run. @internal */
@@ -44,7 +52,11 @@ export async function pruneCassettes(
   root: string,
   options: PruneOptions = {},
 ): Promise<PruneReport> {
-  const marker = await readRunMarker(root)
+  const markers = await readRunMarkers(root)
+  const marker = markers.reduce<RunMarker | undefined>(
+    (latest, each) => (!latest || each.finishedAt > latest.finishedAt ? each : latest),
+    undefined,
+  )
   if (!marker) throw new UsageError(messages.pruneNoRun(relative(root, scratchDirs(root)[0])))
   if (!marker.complete) {
     throw new UsageError(messages.pruneIncomplete(marker.finishedAt, marker.reasons))
@@ -52,15 +64,31 @@ export async function pruneCassettes(
   if (marker.cassettes.length === 0) throw new UsageError(messages.pruneNoCassettes())
   const startedAt = Date.parse(marker.startedAt)
   const results: PruneFolderResult[] = []
+  const suite = marker.files ? new Set(marker.files) : undefined
   for (const { dir, used } of marker.cassettes) {
+    // What the last run of every config used in this folder: the other configs' runs count too.
     const keep = new Set(used)
+    for (const other of markers) {
+      for (const folder of other.cassettes)
+        if (folder.dir === dir) for (const k of folder.used) keep.add(k)
+    }
     const { entries } = await storeFor(dir).list()
-    const result: PruneFolderResult = { dir, total: entries.length, deleted: [], keptNewer: 0 }
+    const result: PruneFolderResult = {
+      dir,
+      total: entries.length,
+      deleted: [],
+      keptNewer: 0,
+      keptOthers: 0,
+    }
     for (const entry of entries) {
       if (keep.has(entry.key)) continue
       // Written while or after the run ran, by another process: not the run's to judge.
       if ((await stat(entry.file)).mtimeMs >= startedAt) {
         result.keptNewer++
+        continue
+      }
+      if (suite && recordedOutside(entry.file, root, suite)) {
+        result.keptOthers++
         continue
       }
       if (!options.dryRun) {
@@ -72,6 +100,26 @@ export async function pruneCassettes(
     results.push(result)
   }
   return { finishedAt: marker.finishedAt, folders: results }
+}
+
+/**
+ * True when the entry was recorded by a test file that exists but is not in the suite: a test
+ * the run could not have used it for. An entry of a deleted or renamed file, or with no
+ * `recordedBy` (a script's), is the run's to delete.
+ */
+function recordedOutside(file: string, root: string, suite: ReadonlySet<string>): boolean {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return false
+  }
+  const entry = parseEntry(text)
+  if (typeof entry === 'string' || !entry.recordedBy) return false
+  const cut = entry.recordedBy.indexOf(' > ')
+  if (cut < 0) return false
+  const testFile = resolve(root, entry.recordedBy.slice(0, cut))
+  return !suite.has(testFile) && existsSync(testFile)
 }
 
 async function removeIfEmpty(dir: string): Promise<void> {

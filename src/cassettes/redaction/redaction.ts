@@ -1,30 +1,36 @@
-import { isDeepFrozen } from '../store/deep-frozen'
-
 /**
  * Redaction (DESIGN 7.6). Runs on every request body before it is keyed, at record and at replay
  * time alike, and on every entry before it is written; then a rescan refuses to write an entry
  * that still holds a known secret.
  */
+import { isDeepFrozen } from '../store/deep-frozen'
+import {
+  encodedForms,
+  keyFormatIn,
+  placeholderOf,
+  REDACTED,
+  redactKeyFormats,
+} from './secret-patterns'
 
-/** What a secret is replaced with. @internal */
-export const REDACTED = '[REDACTED]'
+export { REDACTED }
 
 /** A known secret value and where it came from (an environment variable, a header...). @internal */
 export interface Secret {
   value: string
   label: string
+  /** What replaces it; set by {@link secretSet} (the placeholder of the value it encodes). */
+  placeholder?: string | undefined
 }
 
-/** The secrets of one exchange, longest first, with their JSON-escaped forms. @internal */
+/** The secrets of one exchange, longest first, with their escaped and encoded forms. @internal */
 export interface SecretSet {
   secrets: readonly Secret[]
 }
 
-const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD/i
-const SECRET_HEADER_NAME = /authorization|key|token|secret/i
+// By name: PAT only as a whole word, or PATH would be a secret.
+const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|(^|_)PAT($|_)/i
+const SECRET_HEADER_NAME = /auth|key|token|secret|cookie|signature/i
 const SECRET_QUERY_NAME = /key|token|secret|password|sig|auth/i
-const SK_PATTERN = /sk-[A-Za-z0-9_-]{20,}/g
-const BEARER_PATTERN = /Bearer\s+[A-Za-z0-9._~+/=-]{8,}/g
 
 // Reading `process.env` crosses into C++ for every name: listing 80 variables costs about 30 µs,
 // a tenth of the replay budget. So the names are listed at most once a second (and afresh before
@@ -69,19 +75,58 @@ export function freshEnvSecrets(): Secret[] {
   return envSecrets()
 }
 
+/**
+ * The names whose values may be secrets: named like one, or, whatever the name, holding a
+ * well-known key format or a URL with a password (`DATABASE_URL=postgres://app:pw@db/app`).
+ */
 function secretNames(env: NodeJS.ProcessEnv): string[] {
   const names: string[] = []
-  for (const name in env) if (SECRET_ENV_NAME.test(name)) names.push(name)
+  for (const name in env) {
+    if (SECRET_ENV_NAME.test(name)) names.push(name)
+    else {
+      const value = env[name]
+      if (value && value.length >= 8 && keyFormatIn(value)) names.push(name)
+    }
+  }
   return names
 }
+
+// What one variable's value yields, by value: a URL is parsed once, not on every call.
+const valueSecrets = new Map<string, Secret[]>()
 
 function secretsOf(env: NodeJS.ProcessEnv, names: readonly string[]): Secret[] {
   const out: Secret[] = []
   for (const name of names) {
     const value = env[name]
-    if (value !== undefined && looksSecret(value)) out.push({ value, label: name })
+    if (value === undefined) continue
+    const cacheKey = `${name}\0${value}`
+    let found = valueSecrets.get(cacheKey)
+    if (!found) {
+      found = secretsOfValue(name, value)
+      if (valueSecrets.size >= 1024) valueSecrets.clear()
+      valueSecrets.set(cacheKey, found)
+    }
+    for (const secret of found) out.push(secret)
   }
   return out
+}
+
+function secretsOfValue(name: string, value: string): Secret[] {
+  const out: Secret[] = []
+  const password = value.includes('://') && value.includes('@') ? urlPassword(value) : undefined
+  if (password) out.push({ value: password, label: `the password in ${name}` })
+  if (looksSecret(value) && (SECRET_ENV_NAME.test(name) || keyFormatIn(value) || password))
+    out.push({ value, label: name })
+  return out
+}
+
+function urlPassword(value: string): string | undefined {
+  try {
+    const password = decodeURIComponent(new URL(value).password)
+    return password.length >= 3 ? password : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Secrets a request carries in its headers and query string. @internal */
@@ -92,8 +137,16 @@ export function requestSecrets(
   const out: Secret[] = []
   for (const [name, raw] of headers) {
     if (!SECRET_HEADER_NAME.test(name)) continue
+    const label = `the "${name.toLowerCase()}" header`
     const value = raw.replace(/^(Bearer|Basic|Token)\s+/i, '').trim()
-    if (value.length >= 8) out.push({ value, label: `the "${name.toLowerCase()}" header` })
+    if (value.length >= 8) out.push({ value, label })
+    // A Basic credential's password, should the reply spell it out decoded.
+    if (/^Basic\s/i.test(raw)) {
+      const decoded = Buffer.from(value, 'base64').toString('utf8')
+      const colon = decoded.indexOf(':')
+      if (colon >= 0 && decoded.length - colon > 8)
+        out.push({ value: decoded.slice(colon + 1), label })
+    }
   }
   if (url) out.push(...urlSecrets(url))
   return out
@@ -120,28 +173,48 @@ function urlSecrets(url: URL): Secret[] {
   return out
 }
 
-/** Combine secrets: deduplicated, longest first, each with its JSON-escaped form. @internal */
+// A secret and every encoded form of it, each with the placeholder of the value itself: worked
+// out once per value, as the environment's secrets are the same on every call.
+const expanded = new Map<string, Secret[]>()
+
+function expand(secret: Secret): Secret[] {
+  const cacheKey = `${secret.label}\0${secret.value}`
+  let out = expanded.get(cacheKey)
+  if (!out) {
+    const placeholder = placeholderOf(secret.value)
+    out = [{ value: secret.value, label: secret.label, placeholder }]
+    for (const form of encodedForms(secret.value))
+      out.push({ value: form, label: secret.label, placeholder })
+    if (expanded.size >= 1024) expanded.clear()
+    expanded.set(cacheKey, out)
+  }
+  return out
+}
+
+/**
+ * Combine secrets: deduplicated, longest first, each with its JSON-escaped, URL-encoded and
+ * base64 forms.
+ * @internal
+ */
 export function secretSet(...lists: Secret[][]): SecretSet {
   const seen = new Map<string, Secret>()
   for (const list of lists) {
     for (const secret of list) {
-      if (!seen.has(secret.value)) seen.set(secret.value, secret)
-      const escaped = JSON.stringify(secret.value).slice(1, -1)
-      if (escaped !== secret.value && !seen.has(escaped))
-        seen.set(escaped, { value: escaped, label: secret.label })
+      for (const form of expand(secret)) if (!seen.has(form.value)) seen.set(form.value, form)
     }
   }
   return { secrets: [...seen.values()].sort((a, b) => b.value.length - a.value.length) }
 }
 
-/** A string with every known secret, `sk-...` key and `Bearer ...` token replaced. @internal */
+/**
+ * A string with every known secret and every well-known key format (`sk-...`, `Bearer ...`,
+ * `ghp_...`, a password in a URL...) replaced by the placeholder of its value. @internal
+ */
 export function redactText(text: string, set: SecretSet): string {
   let out = text
-  for (const { value } of set.secrets)
-    if (out.includes(value)) out = out.split(value).join(REDACTED)
-  if (out.includes('sk-')) out = out.replace(SK_PATTERN, REDACTED)
-  if (out.includes('Bearer')) out = out.replace(BEARER_PATTERN, `Bearer ${REDACTED}`)
-  return out
+  for (const { value, placeholder } of set.secrets)
+    if (out.includes(value)) out = out.split(value).join(placeholder ?? placeholderOf(value))
+  return redactKeyFormats(out)
 }
 
 // Values frozen with `deepFreeze` (the judge's reply schema) that redaction left as they were,
@@ -250,11 +323,29 @@ function secretIn(text: string, set: SecretSet): string | undefined {
   for (const { value: secret, label } of set.secrets) {
     if (text.includes(secret)) return label
   }
-  SK_PATTERN.lastIndex = 0
-  if (text.includes('sk-') && SK_PATTERN.test(text)) return 'an "sk-..." API key'
-  BEARER_PATTERN.lastIndex = 0
-  if (text.includes('Bearer') && BEARER_PATTERN.test(text)) return 'a "Bearer ..." token'
-  return undefined
+  return keyFormatIn(text)?.label
+}
+
+const SECRET_QUERY_PARAM =
+  /([?&][\w.-]*(?:key|token|secret|password|sig|auth)[\w.-]*=)([^&\s"'#<>]+)/gi
+
+/**
+ * Text fit to print or write: every secret of the environment (in any of its encoded forms),
+ * every well-known key format, URL credentials and secret-looking query parameters replaced.
+ * Messages and the JSON report pass through it, so no known secret is printed or written
+ * whichever message or field carries it.
+ * @internal
+ */
+export function redactOutput(text: string): string {
+  let out = redactText(text, secretSet(envSecrets()))
+  if (out.includes('=')) {
+    out = out.replace(SECRET_QUERY_PARAM, (match, name: string, value: string) =>
+      value.startsWith('[REDACTED') || value.startsWith('%5BREDACTED')
+        ? match
+        : `${name}${REDACTED}`,
+    )
+  }
+  return out
 }
 
 /** A URL fit for a message: no userinfo, secret-looking query parameters replaced. @internal */

@@ -1,10 +1,12 @@
 /**
- * The record of the last finished Vitest run, written by the reporter and read by
- * `rubricate cassettes prune`. It lives with rubricate's scratch files in
+ * The record of the last finished Vitest run of each config file, written by the reporter and
+ * read by `rubricate cassettes prune`. It lives with rubricate's scratch files in
  * `node_modules/.cache/rubricate` (never in the cassette folder, which may be read-only and is
- * committed).
+ * committed). One marker per config: two configs of a project (unit and e2e) may share a cassette
+ * folder, and the run of one must not erase what the other used.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { scratchDir, scratchDirs } from '../../paths'
 
@@ -19,16 +21,25 @@ export interface RunMarker {
   reasons: string[]
   /** Per cassette folder (absolute), the keys of every entry the run served or recorded. */
   cassettes: { dir: string; used: string[] }[]
+  /** The Vitest config file of the run (absolute), when it had one. */
+  config?: string | undefined
+  /** Every test file of the suite (absolute), when the run may be complete. */
+  files?: string[] | undefined
 }
 
-/** Where the marker of a project lives. @internal */
-export function runMarkerPath(root: string): string {
-  return join(scratchDir(root), 'last-run.json')
+const MARKER_FILE = /^last-run(-[0-9a-f]{12})?\.json$/
+
+/** Where the marker of a project's runs with `config` lives. @internal */
+export function runMarkerPath(root: string, config?: string | undefined): string {
+  const name = config
+    ? `last-run-${createHash('sha256').update(config).digest('hex').slice(0, 12)}.json`
+    : 'last-run.json'
+  return join(scratchDir(root), name)
 }
 
 /** Write the marker atomically (temp file, then rename), so prune never reads half of one. @internal */
 export async function writeRunMarker(root: string, marker: RunMarker): Promise<void> {
-  const path = runMarkerPath(root)
+  const path = runMarkerPath(root, marker.config)
   await mkdir(dirname(path), { recursive: true })
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`
   await writeFile(temp, `${JSON.stringify(marker, null, 2)}\n`)
@@ -42,11 +53,23 @@ export async function writeRunMarker(root: string, marker: RunMarker): Promise<v
  */
 export async function readRunMarker(root: string): Promise<RunMarker | undefined> {
   let latest: RunMarker | undefined
-  for (const dir of scratchDirs(root)) {
-    const marker = await readMarkerFile(join(dir, 'last-run.json'))
-    if (marker && (!latest || marker.finishedAt > latest.finishedAt)) latest = marker
+  for (const marker of await readRunMarkers(root)) {
+    if (!latest || marker.finishedAt > latest.finishedAt) latest = marker
   }
   return latest
+}
+
+/** The marker of every config's last run, in both scratch folders. @internal */
+export async function readRunMarkers(root: string): Promise<RunMarker[]> {
+  const markers: RunMarker[] = []
+  for (const dir of scratchDirs(root)) {
+    const names = await readdir(dir).catch(() => [] as string[])
+    for (const name of names.filter((n) => MARKER_FILE.test(n)).sort()) {
+      const marker = await readMarkerFile(join(dir, name))
+      if (marker) markers.push(marker)
+    }
+  }
+  return markers
 }
 
 async function readMarkerFile(path: string): Promise<RunMarker | undefined> {

@@ -84,7 +84,8 @@ export function serializeEntry(entry: CassetteEntry): string {
 export function parseEntry(text: string, expectedKey?: string): CassetteEntry | string {
   let data: any
   try {
-    data = JSON.parse(text)
+    // An editor on Windows may save the file with a UTF-8 byte order mark, which JSON.parse refuses.
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
   } catch (error) {
     return `it is not valid JSON (${(error as Error).message})`
   }
