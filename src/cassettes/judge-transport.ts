@@ -10,6 +10,7 @@ import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
 import { warnIfOld } from './max-age'
 import { bypassIfIntercepted } from './msw-loader'
 import { headerPairs, prepareRequest } from './prepared-request'
+import { asRubricateLive } from './rubricate-live'
 
 /**
  * The judge's path to the cassettes (DESIGN 7.1): straight to the store, never through msw, so no
@@ -51,7 +52,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
   const live = async (): Promise<Response> => {
     try {
       const request = new Request(input, { ...init, body: bodyText === '' ? null : bodyText })
-      return await globalThis.fetch(bypassIfIntercepted(request))
+      return await asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(request)))
     } catch (error) {
       context.onExchange?.({ source: 'live' })
       throw error

@@ -79,14 +79,34 @@ export interface MswEventsLike {
  * @internal
  */
 export function installTeeGuards(server: { events: MswEventsLike }): void {
-  const release = (event: { response?: Response } | undefined) => {
-    const response = event?.response
-    if (!response) return
-    setImmediate(() => {
-      if (response.bodyUsed || !response.body || response.body.locked) return
-      response.arrayBuffer().catch(() => {})
-    })
-  }
   server.events.on('response:mocked', release)
   server.events.on('response:bypass', release)
+}
+
+/**
+ * The same release, for the clones msw 2's fetch interceptor makes of responses that reached the
+ * network: subscribed on the running interceptor itself, for a request that a server other than
+ * rubricate's let through (its events have no tee guards). Once per interceptor.
+ * @internal
+ */
+export function releaseInterceptedClones(): void {
+  const global = globalThis as typeof globalThis & Record<PropertyKey, unknown>
+  const emitter = (global[FETCH_INTERCEPTOR] as { emitter?: ListenerList } | undefined)?.emitter
+  if (!emitter || typeof emitter.listeners !== 'function') return
+  if (emitter.listeners('response').includes(release)) return
+  emitter.on('response', release)
+}
+
+interface ListenerList {
+  listeners(type: string): unknown[]
+  on(type: string, listener: (event: any) => void): unknown
+}
+
+function release(event: { response?: Response } | undefined): void {
+  const response = event?.response
+  if (!response) return
+  setImmediate(() => {
+    if (response.bodyUsed || !response.body || response.body.locked) return
+    response.arrayBuffer().catch(() => {})
+  })
 }

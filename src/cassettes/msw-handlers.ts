@@ -7,6 +7,7 @@ import { matchEndpoint } from './cassette-key'
 import { type CassetteSession, cassetteSession } from './cassette-session'
 import { isLiveFailure } from './exchange'
 import { loadMsw } from './msw-loader'
+import { asRubricateLive } from './rubricate-live'
 
 /** Options of {@link createCassetteHandlers}. */
 export interface CassetteHandlerOptions {
@@ -51,7 +52,7 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
         const url = new URL(request.url)
         const endpoint = matchEndpoint(url.pathname, patterns()) ?? url.pathname
         return await runAgentExchange(request, url, endpoint, config, () =>
-          globalThis.fetch(bypass(request)),
+          asRubricateLive(() => globalThis.fetch(bypass(request))),
         )
       } catch (error) {
         // Never throw from a handler: msw turns it into a 500 that SDKs retry.

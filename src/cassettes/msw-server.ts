@@ -6,6 +6,7 @@ import {
   cassetteSession,
   setCassetteRunFacts,
 } from './cassette-session'
+import { installFetchFallback } from './fetch-fallback'
 import { installTeeGuards, listenOptions } from './msw-compat'
 import { type CassetteHandlerOptions, createCassetteHandlers } from './msw-handlers'
 import { loadMswNode } from './msw-loader'
@@ -42,6 +43,8 @@ const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({ server: undef
 export function startCassetteServer(facts: CassetteRunFacts = {}): CassetteSession {
   setCassetteRunFacts(facts)
   if (!slot.server && resolveConfig().cassettes.server !== 'external') {
+    // Before msw patches `fetch`: the fallback then sees what any msw server lets through.
+    installFetchFallback()
     const { setupServer } = loadMswNode('The rubricate setup file')
     const server: OwnServer = setupServer(...createCassetteHandlers())
     server.listen(listenOptions('bypass'))

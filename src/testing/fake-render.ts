@@ -45,7 +45,7 @@ export function renderReply(
       : { kind: 'json', body: ollamaChat(base, content, usage, options) }
   }
   if (request.path.endsWith('/responses')) {
-    const response = responseObject(id, model, content, usage)
+    const response = responseObject(id, model, content, usage, options)
     return request.stream
       ? { kind: 'sse', events: responseEvents(response, content, options) }
       : { kind: 'json', body: response }
@@ -167,7 +167,22 @@ function chatChunks(
   return events
 }
 
-function responseObject(id: string, model: string, content: string, usage: FakeUsage) {
+function responseObject(
+  id: string,
+  model: string,
+  content: string,
+  usage: FakeUsage,
+  options: FakeTextOptions = {},
+) {
+  // Tool calls are `function_call` output items (plain replies; a stream carries the text only).
+  const calls = (options.toolCalls ?? []).map((call, i) => ({
+    id: `fc_${id}_${i}`,
+    type: 'function_call' as const,
+    status: 'completed',
+    call_id: call.id ?? `call_${i}`,
+    name: call.name,
+    arguments: call.arguments,
+  }))
   return {
     id: `resp_${id}`,
     object: 'response',
@@ -182,6 +197,7 @@ function responseObject(id: string, model: string, content: string, usage: FakeU
         status: 'completed',
         content: [{ type: 'output_text', text: content, annotations: [] }],
       },
+      ...calls,
     ],
     usage: {
       input_tokens: usage.prompt_tokens,
