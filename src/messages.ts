@@ -116,6 +116,8 @@ export const messages = {
     ),
   invalidChoice: (where: string, value: unknown, choices: readonly string[]): string =>
     format(`${where} is ${show(value)}, which is not supported. Use one of ${list(choices)}.`),
+  notBoolean: (where: string, value: unknown): string =>
+    format(`${where} is ${show(value)}, which is not a boolean. Use true or false.`),
   unknownOption: (where: string, key: string, known: readonly string[]): string =>
     format(
       `${where} got an unknown option "${key}". Known options: ${list(known)}. Check the spelling.`,
@@ -506,6 +508,14 @@ export const messages = {
   mswMissing: (what: string, reason: string): string =>
     format(
       `${what} needs msw, which could not be loaded (${reason}). Install it as a dev dependency: npm i -D msw`,
+    ),
+  networkBlocked: (host: string, test: string | undefined): string =>
+    format(
+      `${test ? `The test "${test}"` : 'A test'} opened a connection to "${host}" in replay mode, and no cassette served it: cassettes.blockNetwork refuses every connection outside loopback. If it is a model call, rubricate never saw it: attach rubricate to your own msw server with attachRubricate(server) (and cassettes.server: 'external'), point the client at the msw-patched fetch, or record it (RUBRICATE_CASSETTES=auto with a key, then commit the cassette folder). If the test needs "${host}", mock it, or set cassettes.blockNetwork to false.`,
+    ),
+  mswTooOld: (what: string, version: string): string =>
+    format(
+      `${what} needs msw 2.10 or later, and the installed msw is ${show(version)}. Upgrade it: npm i -D msw@^2.10`,
     ),
   cliUsage: (): string =>
     [

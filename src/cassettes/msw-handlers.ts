@@ -6,7 +6,8 @@ import { runAgentExchange } from './agent-exchange'
 import { matchEndpoint } from './cassette-key'
 import { type CassetteSession, cassetteSession } from './cassette-session'
 import { isLiveFailure } from './exchange'
-import { loadMsw } from './msw-loader'
+import { acceptsPredicates, UrlPredicate } from './msw-compat'
+import { loadMsw, loadMswVersion } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
 
 /** Options of {@link createCassetteHandlers}. */
@@ -35,15 +36,19 @@ export interface CassetteHandlerOptions {
 export function createCassetteHandlers(options: CassetteHandlerOptions = {}): HttpHandler[] {
   const { http, bypass } = loadMsw('createCassetteHandlers()')
   const patterns = () => [...resolveConfig().cassettes.match, ...(options.match ?? [])]
+  const isModelCall = (href: string): boolean => {
+    try {
+      return matchEndpoint(new URL(href).pathname, patterns()) !== undefined
+    } catch {
+      // An invalid configuration: let the resolver answer with the error instead of msw.
+      return true
+    }
+  }
   const handler = http.post(
-    ({ request }) => {
-      try {
-        return matchEndpoint(new URL(request.url).pathname, patterns()) !== undefined
-      } catch {
-        // An invalid configuration: let the resolver answer with the error instead of msw.
-        return true
-      }
-    },
+    // msw 2.10's types know no predicate path, and 2.11's no RegExp subclass: one cast for both.
+    (acceptsPredicates(loadMswVersion('createCassetteHandlers()'))
+      ? ({ request }: { request: Request }) => isModelCall(request.url)
+      : new UrlPredicate(isModelCall)) as Parameters<typeof http.post>[0],
     async ({ request }) => {
       const session = cassetteSession()
       try {

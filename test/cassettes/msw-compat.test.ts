@@ -4,7 +4,12 @@ import { createRequire } from 'node:module'
 import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, expect, test, vi } from 'vitest'
-import { isMswActive, listenOptions } from '../../src/cassettes/msw-compat'
+import {
+  acceptsPredicates,
+  isMswActive,
+  listenOptions,
+  UrlPredicate,
+} from '../../src/cassettes/msw-compat'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { listen } from './support'
 
@@ -88,3 +93,39 @@ test("a user's own msw server counts as intercepting while it listens, and not a
   close()
   expect(isMswActive()).toBe(false)
 })
+
+test('msw takes a predicate path from 2.11 on; older versions get the RegExp path', () => {
+  expect(['2.0.8', '2.10.0', '2.10.5'].map(acceptsPredicates)).toEqual([false, false, false])
+  expect(['2.11.0', '2.15.0', '3.0.5'].map(acceptsPredicates)).toEqual([true, true, true])
+})
+
+// msw 3 has predicates; the RegExp path is what msw 2.10 and older get, checked on any msw 2.
+test.runIf(mswMajor === 2)(
+  'a UrlPredicate path answers the URLs its function accepts, read at each request; the others stay unhandled',
+  async () => {
+    const seen: string[] = []
+    let accepted = '/v1/chat/completions'
+    server.use(
+      http.post(
+        new UrlPredicate((href) => {
+          seen.push(href)
+          return href.endsWith(accepted)
+        }) as unknown as string,
+        () => HttpResponse.text('predicate'),
+      ),
+    )
+    const unhandled: string[] = []
+    relisten(listenOptions((request) => unhandled.push(new URL(request.url).pathname)))
+    fake = await startFakeOpenAI({ reply: fakeReply.raw({ body: { from: 'server' } }) })
+    const post = (path: string) =>
+      fetch(`${fake?.url}${path}?q=1`, { method: 'POST', body: '{}' }).then((r) => r.text())
+    expect(await post('/v1/chat/completions')).toBe('predicate')
+    expect(await post('/v1/other')).toBe('{"from":"server"}')
+    accepted = '/v1/other'
+    expect(await post('/v1/other')).toBe('predicate')
+    expect(unhandled).toEqual(['/v1/other'])
+    // The URL without its query string, as a RegExp path is matched.
+    expect(seen[0]).toBe(`${fake.url}/v1/chat/completions`)
+    server.resetHandlers()
+  },
+)
