@@ -10,6 +10,7 @@ import { installFetchFallback } from './fetch-fallback'
 import { installTeeGuards, listenOptions } from './msw-compat'
 import { type CassetteHandlerOptions, createCassetteHandlers } from './msw-handlers'
 import { loadMswNode } from './msw-loader'
+import { installNetworkGuard } from './network-guard'
 
 /**
  * The msw server of the agent path: started once per worker by the setup file, or rubricate's
@@ -42,9 +43,10 @@ const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({ server: undef
  */
 export function startCassetteServer(facts: CassetteRunFacts = {}): CassetteSession {
   setCassetteRunFacts(facts)
+  // Before any msw server patches `fetch`: the fallback then sees what every server lets through.
+  installFetchFallback()
+  installNetworkGuard()
   if (!slot.server && resolveConfig().cassettes.server !== 'external') {
-    // Before msw patches `fetch`: the fallback then sees what any msw server lets through.
-    installFetchFallback()
     const { setupServer } = loadMswNode('The rubricate setup file')
     const server: OwnServer = setupServer(...createCassetteHandlers())
     server.listen(listenOptions('bypass'))
