@@ -36,6 +36,8 @@ const session = startCassetteServer({
   root: provided?.root,
 })
 const run = getState().run
+// How long a stream may go on being recorded after its test ended, before it is cut.
+const STREAM_GRACE_MS = 1000
 
 // Without the plugin, `vitest -u` is read from the snapshot state, which Vitest sets per test
 // (it is there in beforeEach, not yet in aroundEach).
@@ -60,6 +62,9 @@ aroundEach(async (runTest, context) => {
     await runInTest(task, () => withCallContext({ test, signal: context.signal }, runTest))
   } finally {
     session.setTest(undefined)
+    // The test's end (or timeout) ends the streams it left open: a stream that never ends would
+    // hold afterAll until its hook timed out.
+    await session.endStreams(test, STREAM_GRACE_MS)
   }
 })
 
@@ -97,6 +102,7 @@ function testErrorMessages(tasks: readonly FinishedTask[]): string[] {
 // Vitest parses a hook's first parameter as a fixture list: it must be a destructuring pattern.
 // biome-ignore lint/correctness/noEmptyPattern: no fixtures are needed, only the file suite
 afterAll(async ({}, suite) => {
+  await session.endStreams(undefined, STREAM_GRACE_MS)
   await session.flush()
   const usage = session.takeUsage()
   ;(suite.meta as { rubricateCassettes?: typeof usage }).rubricateCassettes = usage
