@@ -1,7 +1,6 @@
 // rubricate/setup: the Vitest setup file. Registers the matchers, takes the plugin's options,
 // and follows each test so that judge calls, agent calls and loops know which test they belong to.
 import { afterAll, aroundEach, beforeEach, expect, inject, type RunnerTestCase } from 'vitest'
-import './augment'
 import { withCallContext } from '../src/call-context'
 import { startCassetteServer } from '../src/cassettes/agents/msw-server'
 import { setPluginConfig } from '../src/config'
@@ -22,6 +21,7 @@ import { toHaveToolCalls } from './to-have-tool-calls'
 import { toPassScorer } from './to-pass-scorer'
 import { toSatisfyRubric } from './to-satisfy-rubric'
 import { closeTest, missKey, noteUndecided, openTest, takeFileUndecided } from './undecided-calls'
+import './augment'
 
 expect.extend({ toSatisfyRubric, toPassScorer, toHaveCalledTool, toHaveToolCalls })
 expect.extend({ toAgreeWithLabels })
@@ -41,6 +41,8 @@ const session = startCassetteServer({
   root: provided?.root,
 })
 const run = getState().run
+// How long a stream may go on being recorded after its test ended, before it is cut.
+const STREAM_GRACE_MS = 1000
 
 // Without the plugin, `vitest -u` is read from the snapshot state, which Vitest sets per test
 // (it is there in beforeEach, not yet in aroundEach).
@@ -67,6 +69,9 @@ aroundEach(async (runTest, context) => {
     await runInTest(task, () => withCallContext({ test, signal: context.signal }, runTest))
   } finally {
     session.setTest(undefined)
+    // The test's end (or timeout) ends the streams it left open: a stream that never ends would
+    // hold afterAll until its hook timed out.
+    await session.endStreams(test, STREAM_GRACE_MS)
     undecided = closeTest(task)
   }
   failIfUndecided(task, undecided)
@@ -141,6 +146,7 @@ function testErrorMessages(tasks: readonly FinishedTask[]): string[] {
 // Vitest parses a hook's first parameter as a fixture list: it must be a destructuring pattern.
 // biome-ignore lint/correctness/noEmptyPattern: no fixtures are needed, only the file suite
 afterAll(async ({}, suite) => {
+  await session.endStreams(undefined, STREAM_GRACE_MS)
   await session.flush()
   const usage = session.takeUsage()
   ;(suite.meta as { rubricateCassettes?: typeof usage }).rubricateCassettes = usage

@@ -51,6 +51,12 @@ export interface CassetteOptions {
   server?: 'internal' | 'external' | undefined
   /** Replay recorded streams with the pauses they were recorded with. Default `false` (as fast as read). */
   replayTimings?: boolean | undefined
+  /**
+   * In replay mode, refuse every connection outside loopback that no cassette served, and fail the
+   * test file naming the host and the fix: no test can go live by accident. Default `false`;
+   * recommended on CI.
+   */
+  blockNetwork?: boolean | undefined
 }
 
 /** Everything that can be configured, at any level of DESIGN 4.3. */
@@ -91,6 +97,7 @@ export interface ResolvedConfig {
     maxAge: string | number | undefined
     server: 'internal' | 'external'
     replayTimings: boolean
+    blockNetwork: boolean
   }
   judgeConcurrency: number
   maxLiveCalls: number | undefined
@@ -202,6 +209,7 @@ function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedC
       maxAge: pick((c) => c.cassettes?.maxAge)?.value,
       server: pick((c) => c.cassettes?.server)?.value ?? 'internal',
       replayTimings: pick((c) => c.cassettes?.replayTimings)?.value ?? false,
+      blockNetwork: pick((c) => c.cassettes?.blockNetwork)?.value ?? false,
     },
     judgeConcurrency: pick((c) => c.judgeConcurrency)?.value ?? 8,
     maxLiveCalls: pick((c) => c.maxLiveCalls)?.value,
@@ -283,6 +291,7 @@ const KNOWN_CASSETTE_KEYS = new Set([
   'maxAge',
   'server',
   'replayTimings',
+  'blockNetwork',
 ])
 
 /** Reject unknown keys and bad values up front, so a typo is not silently ignored. @internal */
@@ -300,6 +309,10 @@ export function validateConfig(config: RubricateConfig, where: string): void {
     throw new UsageError(
       messages.invalidChoice(`${where} cassettes.server`, server, ['internal', 'external']),
     )
+  }
+  const blockNetwork = config.cassettes?.blockNetwork
+  if (blockNetwork !== undefined && typeof blockNetwork !== 'boolean') {
+    throw new UsageError(messages.notBoolean(`${where} cassettes.blockNetwork`, blockNetwork))
   }
   for (const key of ['judgeConcurrency', 'maxLiveCalls'] as const) {
     const value = config[key]

@@ -13,6 +13,7 @@ export type RubricateErrorCode =
   | 'RUBRICATE_CASSETTE_CORRUPT'
   | 'RUBRICATE_SECRET_IN_CASSETTE'
   | 'RUBRICATE_CASSETTE_WRITE'
+  | 'RUBRICATE_NETWORK_BLOCKED'
   | 'RUBRICATE_SCORER_RUN'
   | 'RUBRICATE_USAGE'
   | 'RUBRICATE_LIMIT'
@@ -95,6 +96,17 @@ export class SecretInCassetteError extends RubricateError {
   constructor(message: string) {
     super('RUBRICATE_SECRET_IN_CASSETTE', message)
     this.name = 'SecretInCassetteError'
+  }
+}
+
+/**
+ * In replay mode with `cassettes.blockNetwork`, a test opened a connection outside loopback that no
+ * cassette served.
+ */
+export class NetworkBlockedError extends RubricateError {
+  constructor(message: string) {
+    super('RUBRICATE_NETWORK_BLOCKED', message)
+    this.name = 'NetworkBlockedError'
   }
 }
 

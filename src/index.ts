@@ -142,6 +142,7 @@ export {
   rootCause,
   ScorerRunError,
   SecretInCassetteError,
+  NetworkBlockedError,
   UsageError,
 } from './errors'
 export type { RubricateErrorCode } from './errors'

@@ -131,6 +131,8 @@ export const messages = {
     ),
   invalidChoice: (where: string, value: unknown, choices: readonly string[]): string =>
     format(`${where} is ${show(value)}, which is not supported. Use one of ${list(choices)}.`),
+  notBoolean: (where: string, value: unknown): string =>
+    format(`${where} is ${show(value)}, which is not a boolean. Use true or false.`),
   unknownOption: (
     where: string,
     key: string,
@@ -878,6 +880,18 @@ export const messages = {
   mswMissing: (what: string, reason: string): string =>
     format(
       `${what} needs msw, which could not be loaded (${reason}). Install it as a dev dependency: npm i -D msw`,
+    ),
+  streamOutlivedTest: (request: string, endedBy: string): string =>
+    format(
+      `The streamed reply of ${request} had not ended when ${endedBy} finished, so it was not recorded: a stream is recorded only once it ends. If the server never ends it, fix the server or the agent (read it to its end, or abort it); if it is only slow, raise the test's timeout, then record again.`,
+    ),
+  networkBlocked: (host: string, test: string | undefined): string =>
+    format(
+      `${test ? `The test "${test}"` : 'A test'} opened a connection to "${host}" in replay mode, and no cassette served it: cassettes.blockNetwork refuses every connection outside loopback. If it is a model call, rubricate never saw it: attach rubricate to your own msw server with attachRubricate(server) (and cassettes.server: 'external'), point the client at the msw-patched fetch, or record it (RUBRICATE_CASSETTES=auto with a key, then commit the cassette folder). If the test needs "${host}", mock it, or set cassettes.blockNetwork to false.`,
+    ),
+  mswTooOld: (what: string, version: string): string =>
+    format(
+      `${what} needs msw 2.10 or later, and the installed msw is ${show(version)}. Upgrade it: npm i -D msw@^2.10`,
     ),
   cliUsage: (): string =>
     [

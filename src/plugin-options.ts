@@ -25,6 +25,7 @@ export interface ProvidedOptions {
     maxAge?: string | number | undefined
     server?: 'internal' | 'external' | undefined
     replayTimings?: boolean | undefined
+    blockNetwork?: boolean | undefined
   }
   judgeConcurrency?: number | undefined
   maxLiveCalls?: number | undefined
@@ -63,6 +64,7 @@ export function serializePluginOptions(
       maxAge: cassettes.maxAge,
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,
+      blockNetwork: cassettes.blockNetwork,
     }),
     judgeConcurrency: options.judgeConcurrency,
     maxLiveCalls: options.maxLiveCalls,
@@ -88,6 +90,7 @@ export function deserializePluginOptions(provided: ProvidedOptions): RubricateCo
       maxAge: cassettes.maxAge,
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,
+      blockNetwork: cassettes.blockNetwork,
     }),
     judgeConcurrency: provided.judgeConcurrency,
     maxLiveCalls: provided.maxLiveCalls,

@@ -1,5 +1,8 @@
+// The judge's one door to the cassettes: what the judge needs of the store is re-exported here, so
+// no other module of src/judge/ imports from src/cassettes/.
 import { currentCallContext } from '../call-context'
 import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
+import { asRubricateLive } from '../cassettes/agents/rubricate-live'
 import { readsCassettes } from '../cassettes/exchange/cassette-mode'
 import { runExchange } from '../cassettes/exchange/exchange'
 import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
@@ -11,8 +14,6 @@ import { resolveConfig } from '../config'
 import type { JudgeModel, JudgeReply } from '../records'
 import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
 
-// The judge's one door to the cassettes: what the judge needs of the store is re-exported here, so
-// no other module of src/judge/ imports from src/cassettes/.
 export { isWholeReplay } from '../cassettes/exchange/replay-response'
 export { canonicalJson } from '../cassettes/store/canonical-json'
 export { deepFreeze } from '../cassettes/store/deep-frozen'
@@ -58,7 +59,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
     context.onLiveRequest?.()
     try {
       const request = new Request(input, { ...init, body: bodyText === '' ? null : bodyText })
-      return await globalThis.fetch(bypassIfIntercepted(request))
+      return await asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(request)))
     } catch (error) {
       context.onExchange?.({ source: 'live' })
       throw error

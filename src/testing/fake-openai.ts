@@ -208,6 +208,8 @@ async function stream(
       res.socket?.destroy()
       return
     }
+    // Left open: close() cuts it.
+    if (options.stallAfterChunks !== undefined && sent >= options.stallAfterChunks) return
     if (options.chunkDelayMs) await sleep(options.chunkDelayMs)
     if (res.destroyed) return
     // Wait for the chunk to reach the socket, so a later drop cuts the stream after it.

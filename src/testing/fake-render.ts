@@ -1,12 +1,12 @@
-import { ollamaChat, ollamaLines } from './fake-ollama'
-import type { FakeEmbeddingOptions, FakeTextOptions, FakeUsage } from './fake-reply'
-import type { FakeRequest } from './fake-request'
-
 /**
  * A text reply rendered for one endpoint: a JSON body, a stream of SSE events or NDJSON lines, or
  * "not implemented".
  * @internal
  */
+import { ollamaChat, ollamaLines } from './fake-ollama'
+import type { FakeRequest } from './fake-openai'
+import type { FakeEmbeddingOptions, FakeTextOptions, FakeUsage } from './fake-reply'
+
 export type ReplyBody =
   | { kind: 'json'; body: unknown }
   | { kind: 'sse'; events: string[] }

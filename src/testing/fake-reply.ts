@@ -35,6 +35,11 @@ export interface FakeTextOptions {
    * stream that never ends cleanly), 64-byte pieces of a plain reply's body (a body cut short).
    */
   dropAfterChunks?: number | undefined
+  /**
+   * Stop after this many SSE events or NDJSON lines of a streamed reply and keep the connection
+   * open: a stream that never ends (until the server closes).
+   */
+  stallAfterChunks?: number | undefined
   /** Send the body gzip-compressed with `content-encoding: gzip`. Default `false`. */
   gzip?: boolean | undefined
 }

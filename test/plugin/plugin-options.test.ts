@@ -107,3 +107,12 @@ test('a test timeout the user set, or a replaying run, keeps the test timeout as
   process.env.RUBRICATE_CASSETTES = 'auto'
   expect(testPart(configHook(rubricate())({}))).toEqual({ testTimeout: 60_000 })
 })
+
+test('cassettes.blockNetwork crosses to the workers, and anything but a boolean is a usage error', () => {
+  const provided = serializePluginOptions({ cassettes: { blockNetwork: true } }, context)
+  expect(provided.cassettes).toEqual({ dir: '/project/__cassettes__', blockNetwork: true })
+  expect(deserializePluginOptions(provided).cassettes?.blockNetwork).toBe(true)
+  expect(() => rubricate({ cassettes: { blockNetwork: 'yes' as never } })).toThrowError(
+    '[rubricate] rubricate() plugin cassettes.blockNetwork is "yes", which is not a boolean. Use true or false.',
+  )
+})

@@ -5,6 +5,7 @@ import { matchEndpoint } from '../store/cassette-key'
 import { notifyLiveModelCall, runAgentExchange } from './agent-exchange'
 import { errorReply } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
+import { asRubricateLive } from './rubricate-live'
 
 /** Options of {@link createCassetteFetch}. */
 export interface CassetteFetchOptions {
@@ -26,7 +27,8 @@ export interface CassetteFetchOptions {
  */
 export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof fetch {
   const base =
-    options.fetch ?? ((request: Request) => globalThis.fetch(bypassIfIntercepted(request)))
+    options.fetch ??
+    ((request: Request) => asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(request))))
   return async (input, init) => {
     const request = new Request(input, init)
     try {

@@ -40,6 +40,40 @@ export function listenOptions(unhandled: UnhandledRequests): object {
   }
 }
 
+/**
+ * msw takes a function as the path of `http.post` since 2.11; 2.10 and older call
+ * `path.endsWith` on it and crash every request. @internal
+ */
+export function acceptsPredicates(mswVersion: string): boolean {
+  const [major = 0, minor = 0] = mswVersion.split('.').map(Number)
+  return major > 2 || (major === 2 && minor >= 11)
+}
+
+/**
+ * A RegExp path whose match is decided by a function of the request URL, for msw below 2.11. msw
+ * tests a RegExp path against the URL without query or hash (path-to-regexp's `match`, which calls
+ * `exec`), so overriding `exec` gives those versions the same predicate, read afresh at each
+ * request: `cassettes.match` may change after the handler was made.
+ * @internal
+ */
+export class UrlPredicate extends RegExp {
+  readonly #test: (href: string) => boolean
+
+  constructor(test: (href: string) => boolean) {
+    super('rubricate-model-call')
+    this.#test = test
+  }
+
+  override exec(href: string): RegExpExecArray | null {
+    if (!this.#test(href)) return null
+    return Object.assign([href], {
+      index: 0,
+      input: href,
+      groups: undefined,
+    }) as unknown as RegExpExecArray
+  }
+}
+
 interface MswFrame {
   protocol?: string
   data?: { request?: unknown }
@@ -47,16 +81,23 @@ interface MswFrame {
 
 // msw 2 (interceptors 0.41) keeps its running fetch interceptor on this global symbol.
 const FETCH_INTERCEPTOR = Symbol.for('fetch-interceptor')
+// msw 2.10 and older (interceptors 0.39 and older) key their running server's interceptors by a
+// private symbol `Symbol('setup-server')` on globalThis: found by its description.
+const SETUP_SERVER = 'setup-server'
 
 /**
  * Some msw server (ours or the user's) is intercepting requests in this process. msw 2 puts its
- * fetch interceptor on a global symbol while applied; msw 3 (interceptors 0.45) keeps its
+ * fetch interceptor (2.11 and later) or its server's interceptors (2.10 and older) on a global
+ * symbol while applied; msw 3 (interceptors 0.45) keeps its
  * interceptors in a global registry, `ACTIVE` while a server listens.
  * @internal
  */
 export function isMswActive(): boolean {
   const global = globalThis as typeof globalThis & Record<PropertyKey, unknown>
   if (global[FETCH_INTERCEPTOR] !== undefined) return true
+  for (const symbol of Object.getOwnPropertySymbols(global)) {
+    if (symbol.description === SETUP_SERVER && global[symbol] !== undefined) return true
+  }
   const registry = global.__MSW_INTERCEPTORS_REGISTRY
   if (!(registry instanceof Map)) return false
   for (const interceptor of registry.values()) {
@@ -79,14 +120,34 @@ export interface MswEventsLike {
  * @internal
  */
 export function installTeeGuards(server: { events: MswEventsLike }): void {
-  const release = (event: { response?: Response } | undefined) => {
-    const response = event?.response
-    if (!response) return
-    setImmediate(() => {
-      if (response.bodyUsed || !response.body || response.body.locked) return
-      response.arrayBuffer().catch(() => {})
-    })
-  }
   server.events.on('response:mocked', release)
   server.events.on('response:bypass', release)
+}
+
+/**
+ * The same release, for the clones msw 2's fetch interceptor makes of responses that reached the
+ * network: subscribed on the running interceptor itself, for a request that a server other than
+ * rubricate's let through (its events have no tee guards). Once per interceptor.
+ * @internal
+ */
+export function releaseInterceptedClones(): void {
+  const global = globalThis as typeof globalThis & Record<PropertyKey, unknown>
+  const emitter = (global[FETCH_INTERCEPTOR] as { emitter?: ListenerList } | undefined)?.emitter
+  if (!emitter || typeof emitter.listeners !== 'function') return
+  if (emitter.listeners('response').includes(release)) return
+  emitter.on('response', release)
+}
+
+interface ListenerList {
+  listeners(type: string): unknown[]
+  on(type: string, listener: (event: any) => void): unknown
+}
+
+function release(event: { response?: Response } | undefined): void {
+  const response = event?.response
+  if (!response) return
+  setImmediate(() => {
+    if (response.bodyUsed || !response.body || response.body.locked) return
+    response.arrayBuffer().catch(() => {})
+  })
 }

@@ -1,3 +1,4 @@
+/** Options of {@link createCassetteHandlers}. */
 import type { HttpHandler } from 'msw'
 import { resolveConfig } from '../../config'
 import { isRubricateError } from '../../errors'
@@ -6,9 +7,10 @@ import { isLiveFailure } from '../exchange/exchange'
 import { type CassetteSession, cassetteSession } from '../run/cassette-session'
 import { matchEndpoint } from '../store/cassette-key'
 import { notifyLiveModelCall, runAgentExchange } from './agent-exchange'
-import { loadMsw } from './msw-loader'
+import { acceptsPredicates, UrlPredicate } from './msw-compat'
+import { loadMsw, loadMswVersion } from './msw-loader'
+import { asRubricateLive } from './rubricate-live'
 
-/** Options of {@link createCassetteHandlers}. */
 export interface CassetteHandlerOptions {
   /**
    * More URL path patterns of model calls to record, on top of the built-in endpoints and of
@@ -34,15 +36,19 @@ export interface CassetteHandlerOptions {
 export function createCassetteHandlers(options: CassetteHandlerOptions = {}): HttpHandler[] {
   const { http, bypass } = loadMsw('createCassetteHandlers()')
   const patterns = () => [...resolveConfig().cassettes.match, ...(options.match ?? [])]
+  const isModelCall = (href: string): boolean => {
+    try {
+      return matchEndpoint(new URL(href).pathname, patterns()) !== undefined
+    } catch {
+      // An invalid configuration: let the resolver answer with the error instead of msw.
+      return true
+    }
+  }
   const handler = http.post(
-    ({ request }) => {
-      try {
-        return matchEndpoint(new URL(request.url).pathname, patterns()) !== undefined
-      } catch {
-        // An invalid configuration: let the resolver answer with the error instead of msw.
-        return true
-      }
-    },
+    // msw 2.10's types know no predicate path, and 2.11's no RegExp subclass: one cast for both.
+    (acceptsPredicates(loadMswVersion('createCassetteHandlers()'))
+      ? ({ request }: { request: Request }) => isModelCall(request.url)
+      : new UrlPredicate(isModelCall)) as Parameters<typeof http.post>[0],
     async ({ request }) => {
       const session = cassetteSession()
       try {
@@ -56,7 +62,7 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
           return undefined
         }
         return await runAgentExchange(request, url, endpoint, config, () =>
-          globalThis.fetch(bypass(request)),
+          asRubricateLive(() => globalThis.fetch(bypass(request))),
         )
       } catch (error) {
         // Never throw from a handler: msw turns it into a 500 that SDKs retry.

@@ -25,6 +25,20 @@ export function loadMswNode(what: string): typeof MswNode {
 }
 
 /**
+ * The installed msw's version, e.g. `'2.10.5'`, or a usage error naming what needed it when that
+ * msw is older than the peer range allows (2.10; older ones are not tested).
+ * @internal
+ */
+export function loadMswVersion(what: string): string {
+  const { version } = load<{ version: string }>('msw/package.json', what)
+  const [major = 0, minor = 0] = version.split('.').map(Number)
+  if (major < 2 || (major === 2 && minor < 10)) {
+    throw new UsageError(messages.mswTooOld(what, version))
+  }
+  return version
+}
+
+/**
  * `request` marked so that no msw server handles it. Only while msw intercepts: without an
  * interceptor nothing strips the marker, and the server would receive `accept: msw/passthrough`.
  * @internal

@@ -1,3 +1,9 @@
+/**
+ * The msw server of the agent path: started once per worker by the setup file, or rubricate's
+ * handlers attached to the user's own server. Either way the tee guards are installed.
+ */
+
+/** The parts of an msw `setupServer()` server that rubricate uses. */
 import { resolveConfig } from '../../config'
 import { stateSlot } from '../../state'
 import {
@@ -6,16 +12,12 @@ import {
   cassetteSession,
   setCassetteRunFacts,
 } from '../run/cassette-session'
+import { installFetchFallback } from './fetch-fallback'
 import { installTeeGuards, listenOptions } from './msw-compat'
 import { type CassetteHandlerOptions, createCassetteHandlers } from './msw-handlers'
 import { loadMswNode } from './msw-loader'
+import { installNetworkGuard } from './network-guard'
 
-/**
- * The msw server of the agent path: started once per worker by the setup file, or rubricate's
- * handlers attached to the user's own server. Either way the tee guards are installed.
- */
-
-/** The parts of an msw `setupServer()` server that rubricate uses. */
 export interface MswServerLike {
   listHandlers(): readonly unknown[]
   resetHandlers(...handlers: any[]): void
@@ -41,6 +43,9 @@ const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({ server: undef
  */
 export function startCassetteServer(facts: CassetteRunFacts = {}): CassetteSession {
   setCassetteRunFacts(facts)
+  // Before any msw server patches `fetch`: the fallback then sees what every server lets through.
+  installFetchFallback()
+  installNetworkGuard()
   if (!slot.server && resolveConfig().cassettes.server !== 'external') {
     const { setupServer } = loadMswNode('The rubricate setup file')
     const server: OwnServer = setupServer(...createCassetteHandlers())

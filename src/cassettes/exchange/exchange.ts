@@ -147,8 +147,16 @@ async function liveAndRecord(
   }
   const framing = streamFraming(live.headers)
   if (framing && isRecordableStatus(live.status) && live.body) {
-    const { response, done } = teeStream(live, framing, async (chunks?: SseChunk[]) => {
-      if (!chunks) return finish(false)
+    let endedBy: string | undefined
+    const { response, done, stop } = teeStream(live, framing, async (chunks?: SseChunk[]) => {
+      if (!chunks) {
+        finish(false)
+        if (endedBy !== undefined) {
+          const label = `${request.method} ${redactUrl(input.url.href)}`
+          cassetteSession().recordError(new Error(messages.streamOutlivedTest(label, endedBy)))
+        }
+        return
+      }
       try {
         const key = await record(input, store, {
           status: live.status,
@@ -161,7 +169,10 @@ async function liveAndRecord(
         cassetteSession().recordError(error as Error)
       }
     })
-    cassetteSession().track(done)
+    cassetteSession().trackStream(done, input.test, (ended) => {
+      endedBy = ended
+      stop()
+    })
     return response
   }
   const bytes = new Uint8Array(await live.arrayBuffer().catch(markLiveFailure))

@@ -45,7 +45,15 @@ export function isWholeReplay(response: Response): boolean {
   return wholeReplies.has(response)
 }
 
+// Without timings, events go out in pieces of about this many characters: a stream read slower
+// than it is produced (msw's unread clone of every response, a client that parses as it goes)
+// queues every piece, and Node's stream queues dequeue with Array#shift, so one piece per event
+// made a 100,000-event replay quadratic (about 20 s). SSE and NDJSON parsers do not care where
+// pieces break.
+const PIECE_CHARS = 64 * 1024
+
 function sseStream(chunks: SseChunk[], timings: boolean): ReadableStream<Uint8Array> {
+  if (!timings) return coalescedStream(chunks)
   let index = 0
   let previous = 0
   return new ReadableStream({
@@ -59,6 +67,26 @@ function sseStream(chunks: SseChunk[], timings: boolean): ReadableStream<Uint8Ar
         await new Promise((resolve) => setTimeout(resolve, next.t - previous))
       previous = next.t
       controller.enqueue(encoder.encode(next.chunk))
+    },
+  })
+}
+
+function coalescedStream(chunks: SseChunk[]): ReadableStream<Uint8Array> {
+  let index = 0
+  return new ReadableStream({
+    pull(controller) {
+      if (index >= chunks.length) {
+        controller.close()
+        return
+      }
+      const piece: string[] = []
+      let size = 0
+      while (index < chunks.length && (size === 0 || size < PIECE_CHARS)) {
+        const chunk = (chunks[index++] as SseChunk).chunk
+        piece.push(chunk)
+        size += chunk.length
+      }
+      controller.enqueue(encoder.encode(piece.join('')))
     },
   })
 }
@@ -121,31 +149,40 @@ function decodeUtf8(bytes: Uint8Array): string | undefined {
  * one branch goes back at once (awaiting the whole body first would deliver every chunk at the
  * end), the other is read here into `{ t, chunk }` events, one per SSE event or NDJSON line as
  * `framing` ({@link streamFraming}) ends them. `onDone` gets the events when the stream ends
- * cleanly, `undefined` when it errors: a truncated stream is never recorded.
+ * cleanly, `undefined` when it errors or is stopped (`stop()`, when its test has ended): a
+ * truncated stream is never recorded.
  * @internal
  */
 export function teeStream(
   live: Response,
   framing: RegExp,
   onDone: (chunks: SseChunk[] | undefined) => Promise<void>,
-): { response: Response; done: Promise<void> } {
+): { response: Response; done: Promise<void>; stop: () => void } {
   const body = live.body
   if (!body) {
     return {
       response: new Response(null, { status: live.status, headers: passableHeaders(live.headers) }),
       done: onDone([]),
+      stop: () => {},
     }
   }
   const [forClient, forRecord] = body.tee()
   const started = performance.now()
+  const reader = forRecord.getReader()
+  // Stopping cancels the recording's branch: its pending read ends, and nothing is recorded.
+  let stopped = false
+  const stop = () => {
+    stopped = true
+    reader.cancel().catch(() => {})
+  }
   const done = (async () => {
     const chunks: SseChunk[] = []
     const decoder = new TextDecoder()
     let buffer = ''
-    const reader = forRecord.getReader()
     try {
       for (;;) {
         const { value, done: finished } = await reader.read()
+        if (stopped) return onDone(undefined)
         if (finished) break
         buffer += decoder.decode(value, { stream: true })
         buffer = takeEvents(buffer, framing, chunks, Math.round(performance.now() - started))
@@ -169,6 +206,7 @@ export function teeStream(
       headers,
     }),
     done,
+    stop,
   }
 }
 

@@ -1,12 +1,3 @@
-import { resolveConfig } from '../../config'
-import type {
-  AgentCallCounts,
-  CassetteMissRecord,
-  CassetteUsageRecord,
-  TestIdentity,
-} from '../../records'
-import { getState, stateSlot } from '../../state'
-
 /**
  * The cassette session of one worker (DESIGN 7.7): which test is running, which entries were used,
  * which requests missed, what failed, and the recordings still being written.
@@ -31,6 +22,16 @@ import { getState, stateSlot } from '../../state'
  * `test.concurrent` (its misses then name the file, not the test).
  */
 /** What one of the agent's model calls turned out to be. @internal */
+import { resolveConfig } from '../../config'
+import { testLabel as testLabelOf } from '../../paths'
+import type {
+  AgentCallCounts,
+  CassetteMissRecord,
+  CassetteUsageRecord,
+  TestIdentity,
+} from '../../records'
+import { getState, stateSlot } from '../../state'
+
 export type AgentCallOutcome = keyof AgentCallCounts
 
 export class CassetteSession {
@@ -40,6 +41,7 @@ export class CassetteSession {
   #misses: CassetteMissRecord[] = []
   #errors: Error[] = []
   readonly #pending = new Set<Promise<unknown>>()
+  readonly #streams = new Set<OpenStream>()
 
   /** The test now running in this worker (`undefined` between tests). */
   setTest(identity: TestIdentity | undefined): void {
@@ -120,6 +122,39 @@ export class CassetteSession {
     this.#errors.push(error)
   }
 
+  /**
+   * End the streams still being recorded for `test` (every test: `undefined`) once they had
+   * `graceMs` to finish: a stream that never ends would keep {@link flush} waiting until the hook
+   * timed out. Each one ended is not recorded, and an error names it and the test.
+   */
+  async endStreams(test: TestIdentity | undefined, graceMs: number): Promise<void> {
+    const open = [...this.#streams].filter(
+      (stream) => test === undefined || sameTest(stream.test, test),
+    )
+    if (open.length === 0) return
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([
+      Promise.allSettled(open.map((stream) => stream.done)),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs)
+      }),
+    ])
+    clearTimeout(timer)
+    const label = test ? testLabelOf(test) : 'the test file'
+    for (const stream of open) if (this.#streams.has(stream)) stream.end(label)
+  }
+
+  /** A stream being recorded for `test`; `end` stops it, naming what ended. @internal */
+  trackStream(
+    work: Promise<unknown>,
+    test: TestIdentity | undefined,
+    end: (endedBy: string) => void,
+  ): void {
+    const stream: OpenStream = { test, done: work, end }
+    this.#streams.add(stream)
+    this.track(work.finally(() => this.#streams.delete(stream)))
+  }
+
   /** Keep `work` pending until it settles; {@link flush} waits for it. @internal */
   track(work: Promise<unknown>): void {
     const settled = work.then(
@@ -133,6 +168,18 @@ export class CassetteSession {
 
 function noAgentCalls(): AgentCallCounts {
   return { replayed: 0, recorded: 0, live: 0, failed: 0 }
+}
+
+interface OpenStream {
+  test: TestIdentity | undefined
+  done: Promise<unknown>
+  end: (endedBy: string) => void
+}
+
+function sameTest(a: TestIdentity | undefined, b: TestIdentity): boolean {
+  if (!a) return false
+  if (a.id !== undefined && b.id !== undefined) return a.id === b.id
+  return a.file === b.file && a.name === b.name
 }
 
 /** Facts about the run that the setup file knows and the cassettes need. */

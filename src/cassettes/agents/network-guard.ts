@@ -1,0 +1,102 @@
+import net from 'node:net'
+import { currentCallContext } from '../../call-context'
+import { resolveConfig } from '../../config'
+import { NetworkBlockedError } from '../../errors'
+import { messages } from '../../messages'
+import { testLabel } from '../../paths'
+import { stateSlot } from '../../state'
+import { cassetteSession } from '../run/cassette-session'
+import { isRubricateLive } from './rubricate-live'
+
+/**
+ * `cassettes.blockNetwork`: in replay mode, a connection outside loopback is refused before it
+ * opens, and the refusal fails the test file even when the code under test swallows the error. A
+ * replay needs no network, so such a connection is a model call rubricate never saw (a client that
+ * bypasses msw, a server of the user's that rubricate is not attached to, a default public base
+ * URL) or some other service the test depends on. Loopback stays open: local fakes and databases.
+ * Installed once per worker by the setup file; the option is read at each connection.
+ */
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
+const slot = stateSlot('cassette-network-guard', () => ({ installed: false }))
+
+type Lookup = (
+  hostname: string,
+  options: object,
+  callback: (error: Error | null, address: unknown, family?: number) => void,
+) => void
+
+/** Guard `net.Socket.prototype.connect` (TLS and HTTP clients all connect through it). @internal */
+export function installNetworkGuard(): void {
+  if (slot.installed) return
+  slot.installed = true
+  const connect = net.Socket.prototype.connect
+  net.Socket.prototype.connect = function rubricateNetworkGuard(
+    this: net.Socket,
+    ...args: unknown[]
+  ): net.Socket {
+    if (!isGuarding()) return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
+    // net.connect() passes its normalised arguments as one array: [options, callback].
+    const normalised = Array.isArray(args[0])
+    const first = normalised ? (args[0] as unknown[])[0] : args[0]
+    const options =
+      typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : undefined
+    if (options?.path !== undefined)
+      return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
+    const host = String(
+      options ? (options.host ?? 'localhost') : typeof args[1] === 'string' ? args[1] : 'localhost',
+    )
+    if (net.isIP(host)) {
+      if (!LOOPBACK.test(host)) throw refusal(host)
+    } else if (host !== 'localhost') {
+      // A name is allowed only when it resolves to loopback. msw 3 connects the socket of a mocked
+      // request with a lookup of its own that answers loopback: that request never leaves.
+      const lookup = options?.lookup
+      if (typeof lookup !== 'function') throw refusal(host)
+      const guarded = { ...options, lookup: loopbackOnly(lookup as Lookup, host) }
+      // In place: net marks its normalised array, and a copy would be normalised again.
+      if (normalised) (args[0] as unknown[])[0] = guarded
+      else args[0] = guarded
+    }
+    return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
+  }
+}
+
+function isGuarding(): boolean {
+  if (isRubricateLive()) return false
+  try {
+    const { cassettes } = resolveConfig()
+    return cassettes.mode === 'replay' && cassettes.blockNetwork
+  } catch {
+    // An invalid configuration is reported where it is used; a connection is no place for it.
+    return false
+  }
+}
+
+function loopbackOnly(lookup: Lookup, host: string): Lookup {
+  return (hostname, options, callback) =>
+    lookup(hostname, options, (error, address, family) => {
+      if (error) return callback(error, address, family)
+      const addresses = Array.isArray(address)
+        ? address.map((entry: { address: string }) => entry.address)
+        : [String(address)]
+      if (addresses.some((entry) => !LOOPBACK.test(entry))) {
+        return callback(refusal(host), undefined)
+      }
+      return callback(null, address, family)
+    })
+}
+
+/** The refusal, also kept in the cassette session so that a swallowed one fails the file. */
+function refusal(host: string): Error {
+  const test = currentCallContext().test ?? cassetteSession().currentTest()
+  const error = new NetworkBlockedError(
+    messages.networkBlocked(host, test ? testLabel(test) : undefined),
+  )
+  const session = cassetteSession()
+  // SDKs retry a failed connection: one error per test and host is enough.
+  if (!session.errors().some((known) => known.message === error.message)) {
+    session.recordError(error)
+  }
+  return error
+}

@@ -1,0 +1,19 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { stateSlot } from '../../state'
+
+/**
+ * rubricate's own live requests (the judge's, and the agent handlers' recordings), told apart from
+ * the agent's: the fetch fallback (fetch-fallback.ts) and the network guard (network-guard.ts)
+ * leave them alone. In the shared state, so that the ESM and CJS builds agree.
+ */
+const live = stateSlot('cassette-rubricate-live', () => new AsyncLocalStorage<true>())
+
+/** Run `call` as one of rubricate's own live requests. @internal */
+export function asRubricateLive<T>(call: () => T): T {
+  return live.run(true, call)
+}
+
+/** True inside {@link asRubricateLive}. @internal */
+export function isRubricateLive(): boolean {
+  return live.getStore() === true
+}
