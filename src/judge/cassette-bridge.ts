@@ -1,20 +1,23 @@
 // The judge's one door to the cassettes: what the judge needs of the store is re-exported here, so
 // no other module of src/judge/ imports from src/cassettes/.
-import { currentCallContext } from '../call-context'
+import { type CallContext, currentCallContext } from '../call-context'
 import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
 import { readsCassettes } from '../cassettes/exchange/cassette-mode'
-import { runExchange } from '../cassettes/exchange/exchange'
+import { type ExchangeInput, runExchange } from '../cassettes/exchange/exchange'
 import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
 import { cassetteSession } from '../cassettes/run/cassette-session'
 import { matchEndpoint, requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
 import { warnIfOld } from '../cassettes/store/max-age'
-import { resolveConfig } from '../config'
+import { type ResolvedConfig, resolveConfig } from '../config'
 import type { JudgeModel, JudgeReply } from '../records'
-import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
+import { addLiveCost, withLiveLimits } from './live-limits'
+import { usageOf } from './price-table'
 
+export { replayedFrom } from '../cassettes/exchange/cassette-miss'
 export { isWholeReplay } from '../cassettes/exchange/replay-response'
+export { redactUrl } from '../cassettes/redaction/redaction'
 export { canonicalJson } from '../cassettes/store/canonical-json'
 export { deepFreeze } from '../cassettes/store/deep-frozen'
 
@@ -67,32 +70,71 @@ export const judgeFetch: typeof fetch = async (input, init) => {
   }
   const endpoint =
     method === 'POST' ? matchEndpoint(url.pathname, config.cassettes.match) : undefined
-  if (!endpoint || config.cassettes.mode === 'off') {
-    const model = requestModel(safeJson(bodyText))
-    const response = await withLiveLimits(config, model, live)
-    await addLiveCostOf(config, model, response)
-    context.onExchange?.({ source: 'live' })
-    return response
+  let model: string | undefined | null = null
+  const modelOf = () => {
+    model ??= requestModel(safeJson(bodyText))
+    return model
   }
-  const request = prepareRequest({
-    method,
-    endpoint,
-    body: bodyText,
-    url,
-    headers: headerEntries(init?.headers ?? (input instanceof Request ? input.headers : undefined)),
-    redact: config.cassettes.redact,
-  })
   return runExchange({
-    path: 'judge',
-    request,
+    ...judgeSide(config, context, modelOf),
+    // A request no cassette endpoint matches goes live as it is.
+    mode: endpoint ? undefined : 'off',
+    prepare: () =>
+      prepareRequest({
+        method,
+        endpoint: endpoint as string,
+        body: bodyText,
+        url,
+        headers: headerEntries(
+          init?.headers ?? (input instanceof Request ? input.headers : undefined),
+        ),
+        redact: config.cassettes.redact,
+      }),
     url,
+    live,
+    // A 200 web page (a proxy's login page) is an error the judge reports, never a reply to replay.
+    recordable: (body) => body.json !== undefined,
+  })
+}
+
+/**
+ * What the judge hands the exchange engine beside the request: its limits around every live
+ * request, its cost counted from each live reply, its prompt version, and its test and listener
+ * from the call context. The one place live judge cost is counted.
+ */
+function judgeSide(
+  config: ResolvedConfig,
+  context: CallContext,
+  modelOf: () => string | undefined,
+): Pick<
+  ExchangeInput,
+  | 'caller'
+  | 'config'
+  | 'test'
+  | 'testIsExact'
+  | 'promptVersion'
+  | 'limit'
+  | 'onLiveJson'
+  | 'onExchange'
+> {
+  return {
+    caller: 'judge',
     config,
     test: context.test,
     testIsExact: true,
     promptVersion: context.promptVersion,
-    live,
+    limit: (send) => withLiveLimits(config, modelOf(), send),
+    onLiveJson:
+      config.maxCost === undefined
+        ? undefined
+        : (json) => {
+            // An endpoint's reply carries OpenAI's usage; a custom model's, rubricate's own.
+            const reply = json as { model?: unknown } | undefined
+            const named = typeof reply?.model === 'string' ? reply.model : undefined
+            addLiveCost(config, modelOf() ?? named, usageOf(json))
+          },
     onExchange: context.onExchange,
-  })
+  }
 }
 
 /** A request the judge is about to send with the SDK, as {@link replayedJudgeReply} takes it. @internal */
@@ -171,34 +213,24 @@ export function cached(model: JudgeModel): JudgeModel {
           throw error
         }
       }
-      if (config.cassettes.mode === 'off') {
-        const reply = (await (await withLiveLimits(config, model.id, live)).json()) as JudgeReply
-        addLiveCost(config, reply.model ?? model.id, reply.usage)
-        context.onExchange?.({ source: 'live' })
-        return reply
-      }
-      const request = prepareRequest({
-        method: 'CALL',
-        endpoint: 'judge-model',
-        body: { model: model.id, ...judgeRequest },
-        redact: config.cassettes.redact,
-      })
+      const prepare = () =>
+        prepareRequest({
+          method: 'CALL',
+          endpoint: 'judge-model',
+          body: { model: model.id, ...judgeRequest },
+          redact: config.cassettes.redact,
+        })
       const response = await runExchange({
-        path: 'judge',
-        request,
+        ...judgeSide(config, context, () => model.id),
+        prepare,
         url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
-        config,
-        test: context.test,
-        testIsExact: true,
-        promptVersion: context.promptVersion,
         live,
-        onExchange: context.onExchange,
       })
       const reply = (await response.json()) as JudgeReply
       if (typeof reply?.text !== 'string') {
         const store = storeFor(config.cassettes.dir)
         throw store.corrupt(
-          store.file(request.key),
+          store.file(prepare().key),
           'its "response.json" is not a judge reply with a "text" string',
         )
       }

@@ -1,6 +1,5 @@
 /** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
 import { type ExchangeEvent, withCallContext } from '../call-context'
-import { replayedFrom } from '../cassettes/exchange/cassette-miss'
 import { isRubricateError, JudgeOutputError, JudgeRequestError } from '../errors'
 import { messages } from '../messages'
 import type {
@@ -15,7 +14,7 @@ import type {
 } from '../records'
 import { reportUndecided } from '../undecided-hooks'
 import { callSignal, raceAbort } from './call-signal'
-import { cached } from './cassette-bridge'
+import { cached, replayedFrom } from './cassette-bridge'
 import { chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
 import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'

@@ -49,6 +49,7 @@ export function parseJudgeInput(input: JudgeInput): ParsedJudge {
     throw new UsageError(messages.invalidJudge(input))
   }
   rejectUnknownKeys('The judge object', endpoint, [...ENDPOINT_KEYS])
+  checkEndpointTypes(endpoint, 'The judge object')
   // Validates both spellings now, so a typo fails before any request is made.
   resolveStructuredOutput(endpoint, 'The judge object')
   return { kind: 'endpoint', endpoint }

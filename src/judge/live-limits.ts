@@ -7,7 +7,7 @@ import { messages } from '../messages'
 import { safeName, scratchDir } from '../paths'
 import type { TokenUsage } from '../records'
 import { getState, stateSlot } from '../state'
-import { estimateCost, priceOf, usageOf } from './price-table'
+import { estimateCost, priceOf } from './price-table'
 
 /**
  * Limits of live judge calls (DESIGN 7.8). `judgeConcurrency` bounds parallel live calls per
@@ -63,25 +63,6 @@ export function addLiveCost(
   const log = runLog()
   if (log) append(log, `cost ${cost}\n`)
   else state.cost += cost
-}
-
-/** Count the cost of a live reply read from a clone of it (only when `maxCost` is set). @internal */
-export async function addLiveCostOf(
-  config: ResolvedConfig,
-  model: string | undefined,
-  response: Response,
-): Promise<void> {
-  if (
-    config.maxCost === undefined ||
-    response.headers.get('content-type')?.includes('json') !== true
-  ) {
-    return
-  }
-  const json = await response
-    .clone()
-    .json()
-    .catch(() => undefined)
-  addLiveCost(config, model ?? (json as { model?: string } | undefined)?.model, usageOf(json))
 }
 
 function checkRunLimits(config: ResolvedConfig, model: string | undefined): void {

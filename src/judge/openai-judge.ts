@@ -1,11 +1,10 @@
 /** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type OpenAI from 'openai'
-import { redactUrl } from '../cassettes/redaction/redaction'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
-import { judgeFetch, replayedJudgeReply } from './cassette-bridge'
+import { judgeFetch, redactUrl, replayedJudgeReply } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
 import { isStructuredOutputRejection } from './structured-output'

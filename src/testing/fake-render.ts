@@ -4,8 +4,8 @@
  * @internal
  */
 import { ollamaChat, ollamaLines } from './fake-ollama'
-import type { FakeRequest } from './fake-openai'
 import type { FakeEmbeddingOptions, FakeTextOptions, FakeUsage } from './fake-reply'
+import type { FakeRequest } from './fake-request'
 
 export type ReplyBody =
   | { kind: 'json'; body: unknown }

@@ -1,7 +1,7 @@
 import { currentCallContext } from '../../call-context'
 import type { ResolvedConfig } from '../../config'
 import { runExchange } from '../exchange/exchange'
-import { prepareRequest } from '../exchange/prepared-request'
+import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
 import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
 
 /**
@@ -18,19 +18,27 @@ export async function runAgentExchange(
   live: () => Promise<Response>,
 ): Promise<Response> {
   const context = currentCallContext()
-  const prepared = prepareRequest({
-    method: request.method,
-    endpoint,
-    body: await request.clone().text(),
-    url,
-    headers: request.headers,
-    redact: config.cassettes.redact,
-  })
+  const body = await request.clone().text()
+  let prepared: PreparedRequest | undefined
+  const prepare = () => {
+    prepared ??= prepareRequest({
+      method: request.method,
+      endpoint,
+      body,
+      url,
+      headers: request.headers,
+      redact: config.cassettes.redact,
+    })
+    return prepared
+  }
   const session = cassetteSession()
+  const { onModelCall } = context
+  // With cassettes off the request is never prepared: an adapted scorer that counts the call
+  // still learns its model.
+  const offModel = onModelCall && config.cassettes.mode === 'off' ? modelNamed(body) : undefined
   // Each exchange is counted once, as what it turned out to be: a live stream reports when it
   // ends, after this function has returned; one that throws (a replay miss, a failed connection,
   // a refused recording) without having reported is a failed call.
-  const { onModelCall } = context
   let counted = false
   const count = (outcome: AgentCallOutcome) => {
     if (counted) return
@@ -39,16 +47,17 @@ export async function runAgentExchange(
   }
   try {
     return await runExchange({
-      path: 'agent',
-      request: prepared,
+      caller: 'agent',
+      prepare,
       url,
       config,
       test: context.test ?? session.currentTest(),
       testIsExact: context.test !== undefined,
       live,
+      warnReplayedErrors: true,
       onExchange: (event) => {
         count(event.source)
-        onModelCall?.({ ...event, endpoint, model: prepared.model })
+        onModelCall?.({ ...event, endpoint, model: prepared?.model ?? offModel })
       },
     })
   } catch (error) {
@@ -57,20 +66,12 @@ export async function runAgentExchange(
   }
 }
 
-/**
- * Tell the call context about a model call that goes live untouched (cassettes `off`): an adapted
- * scorer still counts it as a judge call. Reads the body only when someone listens.
- * @internal
- */
-export async function notifyLiveModelCall(request: Request, endpoint: string): Promise<void> {
-  const { onModelCall } = currentCallContext()
-  if (!onModelCall) return
-  let model: string | undefined
+function modelNamed(body: string): string | undefined {
   try {
-    const body = (await request.clone().json()) as { model?: unknown }
-    if (typeof body?.model === 'string') model = body.model
+    const model = (JSON.parse(body) as { model?: unknown } | null)?.model
+    return typeof model === 'string' ? model : undefined
   } catch {
     // Not JSON: the call is counted without a model name.
+    return undefined
   }
-  onModelCall({ source: 'live', endpoint, model })
 }

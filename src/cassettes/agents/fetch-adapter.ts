@@ -1,8 +1,7 @@
 import { resolveConfig } from '../../config'
 import { isLiveFailure, markLiveFailure } from '../exchange/exchange'
-import { cassetteSession } from '../run/cassette-session'
 import { matchEndpoint } from '../store/cassette-key'
-import { notifyLiveModelCall, runAgentExchange } from './agent-exchange'
+import { runAgentExchange } from './agent-exchange'
 import { errorReply } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
@@ -39,11 +38,6 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
           ? matchEndpoint(url.pathname, [...config.cassettes.match, ...(options.match ?? [])])
           : undefined
       if (!endpoint) return await base(request).catch(markLiveFailure)
-      if (config.cassettes.mode === 'off') {
-        cassetteSession().countAgentCall('live')
-        await notifyLiveModelCall(request, endpoint)
-        return await base(request).catch(markLiveFailure)
-      }
       return await runAgentExchange(request, url, endpoint, config, () => base(request))
     } catch (error) {
       if (isLiveFailure(error)) throw error

@@ -6,7 +6,7 @@ import { messages } from '../../messages'
 import { isLiveFailure } from '../exchange/exchange'
 import { type CassetteSession, cassetteSession } from '../run/cassette-session'
 import { matchEndpoint } from '../store/cassette-key'
-import { notifyLiveModelCall, runAgentExchange } from './agent-exchange'
+import { runAgentExchange } from './agent-exchange'
 import { acceptsPredicates, UrlPredicate } from './msw-compat'
 import { loadMsw, loadMswVersion } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
@@ -55,12 +55,6 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
         const config = resolveConfig()
         const url = new URL(request.url)
         const endpoint = matchEndpoint(url.pathname, patterns()) ?? url.pathname
-        if (config.cassettes.mode === 'off') {
-          // Passed through to the network as it is, and counted as the live call it is.
-          session.countAgentCall('live')
-          await notifyLiveModelCall(request, endpoint)
-          return undefined
-        }
         return await runAgentExchange(request, url, endpoint, config, () =>
           asRubricateLive(() => globalThis.fetch(bypass(request))),
         )

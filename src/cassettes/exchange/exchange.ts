@@ -6,10 +6,8 @@
 
 /** @internal */
 import type { ExchangeEvent } from '../../call-context'
-import type { ResolvedConfig } from '../../config'
+import type { CassetteMode, ResolvedConfig } from '../../config'
 import { SecretInCassetteError } from '../../errors'
-import { addLiveCost, withLiveLimits } from '../../judge/live-limits'
-import { usageOf } from '../../judge/price-table'
 import { messages } from '../../messages'
 import { displayPath, testLabel } from '../../paths'
 import type { TestIdentity } from '../../records'
@@ -34,16 +32,35 @@ import {
   teeStream,
 } from './replay-response'
 
+/**
+ * One exchange, as a caller hands it over. The engine knows HTTP and the store; what is particular
+ * to a caller (the judge's limits and cost, what it may record, its prompt version) comes in here,
+ * so the engine has no branch of its own for any caller. (ARCHITECTURE.md §7.1)
+ * @internal
+ */
 export interface ExchangeInput {
-  path: 'judge' | 'agent'
-  request: PreparedRequest
+  /** Who made the request, as a miss names it: the judge's call, or an agent's model call. */
+  caller: 'judge' | 'agent'
+  /** The request made ready for the store. Called only when the mode reads or writes cassettes. */
+  prepare: () => PreparedRequest
+  /** The mode for this exchange over the configuration's: `'off'` for a request no cassette matches. */
+  mode?: CassetteMode | undefined
   url: URL
   config: ResolvedConfig
   test: TestIdentity | undefined
   testIsExact: boolean
+  /** Stored with the entry, and compared with the nearest entry in a miss. */
   promptVersion?: string | undefined
   /** Make the request live. */
   live: () => Promise<Response>
+  /** Wraps every live request, in every mode: the judge's limits. Default: none. */
+  limit?: ((send: () => Promise<Response>) => Promise<Response>) | undefined
+  /** Told the JSON body of each live reply that is not a stream: the judge counts its cost. */
+  onLiveJson?: ((json: unknown) => void) | undefined
+  /** Whether a live reply's body may be recorded: the judge records JSON only. Default: any body. */
+  recordable?: ((body: { json?: unknown }) => boolean) | undefined
+  /** Warn once about a replayed entry that holds an HTTP error (an agent's swallowed 400). */
+  warnReplayedErrors?: boolean | undefined
   onExchange?: ((event: ExchangeEvent) => void) | undefined
 }
 
@@ -69,29 +86,38 @@ export function markLiveFailure(error: unknown): never {
 
 /** Serve, replay-miss, or go live and record. @internal */
 export async function runExchange(input: ExchangeInput): Promise<Response> {
-  const { config, request } = input
-  const mode = config.cassettes.mode
+  const { config } = input
+  const mode = input.mode ?? config.cassettes.mode
   if (mode === 'off') {
+    // Nothing is read or written, so the request is never prepared (no parse, redaction or key).
     const response = await limited(input)
+    if (input.onLiveJson && response.headers.get('content-type')?.includes('json') === true) {
+      const json = await response
+        .clone()
+        .json()
+        .catch(() => undefined)
+      input.onLiveJson(json)
+    }
     input.onExchange?.({ source: 'live' })
     return response
   }
+  const request = input.prepare()
   const store = storeFor(config.cassettes.dir)
   const id = `${store.dir}\0${request.key}`
   if (readsCassettes(mode)) {
-    const hit = serve(input, store)
+    const hit = serve(input, request, store)
     if (hit) return hit
   }
   const pending = inFlight.get(id)
   if (pending) {
     // The same request is being recorded by a concurrent call of this worker: wait and replay it.
     await pending
-    const again = serve(input, store)
+    const again = serve(input, request, store)
     if (again) return again
   }
   if (mode === 'replay') {
     const { error, record } = await buildMiss({
-      path: input.path,
+      path: input.caller,
       config,
       store,
       endpoint: request.endpoint,
@@ -112,7 +138,7 @@ export async function runExchange(input: ExchangeInput): Promise<Response> {
   let settle = () => {}
   inFlight.set(id, new Promise<void>((resolve) => (settle = resolve)))
   try {
-    return await liveAndRecord(input, store, id, settle)
+    return await liveAndRecord(input, request, store, id, settle)
   } catch (error) {
     inFlight.delete(id)
     settle()
@@ -120,11 +146,15 @@ export async function runExchange(input: ExchangeInput): Promise<Response> {
   }
 }
 
-function serve(input: ExchangeInput, store: CassetteStore): Response | undefined {
-  const entry = store.read(input.request.key)
+function serve(
+  input: ExchangeInput,
+  request: PreparedRequest,
+  store: CassetteStore,
+): Response | undefined {
+  const entry = store.read(request.key)
   if (!entry) return undefined
   warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
-  if (input.path === 'agent' && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
+  if (input.warnReplayedErrors && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
   cassetteSession().markUsed(entry.key)
   input.onExchange?.({ source: 'replayed', key: entry.key })
   return replayResponse(entry, { timings: input.config.cassettes.replayTimings })
@@ -132,11 +162,11 @@ function serve(input: ExchangeInput, store: CassetteStore): Response | undefined
 
 async function liveAndRecord(
   input: ExchangeInput,
+  request: PreparedRequest,
   store: CassetteStore,
   id: string,
   settle: () => void,
 ): Promise<Response> {
-  const { request } = input
   const live = await limited(input)
   // The written key can differ from the request's when redaction learnt of a new secret in
   // between (environment names are listed afresh before every write): report the one on disk.
@@ -158,7 +188,7 @@ async function liveAndRecord(
         return
       }
       try {
-        const key = await record(input, store, {
+        const key = await record(input, request, store, {
           status: live.status,
           headers: storedHeaders(live.headers),
           sse: chunks,
@@ -177,18 +207,10 @@ async function liveAndRecord(
   }
   const bytes = new Uint8Array(await live.arrayBuffer().catch(markLiveFailure))
   const body = bodyOf(bytes, live.headers)
-  if (input.path === 'judge') {
-    addLiveCost(
-      input.config,
-      request.model ?? (body.json as { model?: string })?.model,
-      usageOf(body.json),
-    )
-  }
-  // The judge path takes only JSON: a 200 web page (a proxy's login page) is an error it reports,
-  // never a reply to replay.
-  const usable = input.path !== 'judge' || body.json !== undefined
+  input.onLiveJson?.(body.json)
+  const usable = input.recordable?.(body) ?? true
   if (isRecordableStatus(live.status) && usable) {
-    const key = await record(input, store, {
+    const key = await record(input, request, store, {
       status: live.status,
       headers: storedHeaders(live.headers),
       ...body,
@@ -206,7 +228,7 @@ async function liveAndRecord(
 
 function limited(input: ExchangeInput): Promise<Response> {
   const live = () => input.live().catch(markLiveFailure)
-  return input.path === 'judge' ? withLiveLimits(input.config, input.request.model, live) : live()
+  return input.limit ? input.limit(live) : live()
 }
 
 function isSuccess(status: number): boolean {
@@ -249,15 +271,16 @@ function holdsSuccess(store: CassetteStore, key: string): boolean {
  */
 async function record(
   input: ExchangeInput,
+  prepared: PreparedRequest,
   store: CassetteStore,
   response: CassetteResponse,
 ): Promise<string | undefined> {
-  const request = refreshPrepared(input.request)
+  const request = refreshPrepared(prepared)
   const secrets = request.secrets
   let entry: CassetteEntry = {
     v: 1,
     key: request.key,
-    promptVersion: input.path === 'judge' ? input.promptVersion : undefined,
+    promptVersion: input.promptVersion,
     recordedAt: new Date().toISOString(),
     recordedBy: input.test ? testLabel(input.test) : undefined,
     request: {
