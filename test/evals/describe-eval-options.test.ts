@@ -21,7 +21,7 @@ test('an unknown option is a usage error that lists the known ones', () => {
   ).toEqual({
     code: 'RUBRICATE_USAGE',
     message:
-      '[rubricate] describeEval() options got an unknown option "passrate". Known options: "data", "task", "criteria", "scorers", "threshold", "passRate", "trials", "trialPassRate", "concurrent", "timeout". Check the spelling.',
+      '[rubricate] describeEval() options got an unknown option "passrate". Did you mean "passRate"? Known options: "data", "task", "criteria", "scorers", "threshold", "passRate", "trials", "trialPassRate", "concurrent", "timeout".',
   })
 })
 

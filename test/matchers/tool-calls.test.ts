@@ -260,7 +260,7 @@ test('bad input to the tool-call matchers is a usage error that says what to pas
     '[rubricate] toHaveToolCalls() expects a list of tool calls, each a tool name or { name, args? }, but got "search".',
   )
   expect(() => expect([]).toHaveToolCalls([], { order: true } as never)).toThrowError(
-    '[rubricate] toHaveToolCalls() options got an unknown option "order". Known options: "ordered", "args". Check the spelling.',
+    '[rubricate] toHaveToolCalls() options got an unknown option "order". Did you mean "ordered"? Known options: "ordered", "args".',
   )
   expect(() => expect([]).toHaveToolCalls([], { args: 'fuzzy' } as never)).toThrowError(
     '[rubricate] toHaveToolCalls() option "args" is "fuzzy", which is not supported. Use one of "subset", "exact".',

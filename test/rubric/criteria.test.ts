@@ -135,7 +135,7 @@ test('bad options are usage errors that say what is allowed', () => {
     '[rubricate] createRubricScorer() options.samples must be a positive integer, but is 1.5.',
   )
   expect(message({ treshold: 1 })).toBe(
-    '[rubricate] createRubricScorer() options got an unknown option "treshold". Known options: "scale", "evaluation", "samples", "scoring", "threshold". Check the spelling.',
+    '[rubricate] createRubricScorer() options got an unknown option "treshold". Did you mean "threshold"? Known options: "scale", "evaluation", "samples", "scoring", "threshold".',
   )
 })
 
