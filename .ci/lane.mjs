@@ -11,6 +11,7 @@
 //                                    repository's dependencies changed), with the lane's Node
 //
 // A lane is a folder .ci/lanes/<lane>/ holding lane.json (the Node version, the devDependencies
+// (and dependencies, such as zod)
 // whose versions differ from the repository's, the commands) and the lane's package-lock.json.
 // The lane's package.json is the repository's with those versions swapped in, written at each run,
 // so a change to the repository's scripts or fields reaches every lane; `npm ci` refuses a lock
@@ -115,6 +116,13 @@ function laneManifest() {
       fail(`The lane "${name}" pins ${dep}, which is not a devDependency of the repository.`)
     }
     manifest.devDependencies[dep] = version
+  }
+  // A dependency of the package itself (zod) pinned to the lowest version its range allows.
+  for (const [dep, version] of Object.entries(lane.dependencies ?? {})) {
+    if (!(dep in manifest.dependencies)) {
+      fail(`The lane "${name}" pins ${dep}, which is not a dependency of the repository.`)
+    }
+    manifest.dependencies[dep] = version
   }
   return manifest
 }
