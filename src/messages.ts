@@ -584,15 +584,6 @@ export const messages = {
     format(
       `${causeText(message)}\nThis reply was replayed from the cassette entry "${file}", so it fails the same way on every replay. Record the judge's answer again with:\n  ${command}\nor delete the file and run with RUBRICATE_CASSETTES=auto.`,
     ),
-  // problems with a judge reply, fed back to the judge in the repair turn (so without the prefix)
-  judgeReplyAmbiguous: (count: number): string =>
-    `The reply holds ${count} different JSON objects that each match the format, so it is unclear which one is your answer. Reply with your own verdict only, as exactly one JSON object.`,
-  judgeReplyDuplicateKey: (key: string, path: string): string =>
-    `The reply's JSON has the key "${key}" twice in the same object${path === '' ? '' : ` (at "${path}")`}, so it is unclear which value you meant. Reply with one JSON object in which every key appears once.`,
-  judgeReplyRefused: (refusal: string): string =>
-    `The reply is a refusal (${JSON.stringify(refusal.length > 200 ? `${refusal.slice(0, 197)}...` : refusal)}), and a refusal is never read as a verdict, whatever else the reply holds. Grade the data as asked, and reply with your own verdict as one JSON object.`,
-  judgeReplyQuoted: (): string =>
-    'The only JSON in the reply that matches the format is copied from the data being graded, not a verdict of your own. Reply with your own verdict as one JSON object.',
   outputSchemaWithoutJsonSchema: (where: string): string =>
     format(
       `${where} is a Standard Schema that cannot describe itself as JSON Schema, which the judge needs. Use a zod 4 schema, or a library that implements Standard JSON Schema ("~standard.jsonSchema").`,

@@ -1,6 +1,6 @@
-import { messages } from '../messages'
 import { canonicalJson } from './cassette-bridge'
 import { findJson, type JsonCandidate } from './extract-json'
+import { judgeText } from './judge-protocol'
 import { type PreparedSchema, validateOutput } from './output-schema'
 
 // Shorter JSON (`true`, `{}`) may well appear in a prompt by chance; a verdict object never does.
@@ -49,9 +49,9 @@ export async function chooseAnswer(
   }
   const [only] = answers.values()
   if (answers.size === 1) return { ok: true, value: only }
-  if (answers.size > 1) return { ok: false, problem: messages.judgeReplyAmbiguous(answers.size) }
-  if (quoted) return { ok: false, problem: messages.judgeReplyQuoted() }
-  return { ok: false, problem: problem ?? messages.judgeReplyQuoted() }
+  if (answers.size > 1) return { ok: false, problem: judgeText.replyAmbiguous(answers.size) }
+  if (quoted) return { ok: false, problem: judgeText.replyQuoted() }
+  return { ok: false, problem: problem ?? judgeText.replyQuoted() }
 }
 
 /**

@@ -1,5 +1,5 @@
-import { messages } from '../messages'
 import { type DuplicateKey, duplicateKey } from './duplicate-keys'
+import { judgeText } from './judge-protocol'
 
 /** A JSON value found in a judge reply, with the text it was parsed from. @internal */
 export interface JsonCandidate {
@@ -28,14 +28,14 @@ const SCAN_BUDGET = 4_000_000
  */
 export function extractJson(text: string): ExtractedJson {
   const trimmed = text.trim()
-  if (trimmed === '') return { ok: false, problem: 'The reply was empty.' }
+  if (trimmed === '') return { ok: false, problem: judgeText.replyEmpty() }
   const found = findJson(trimmed, { duplicates: true })
   if (found.duplicate) {
     const { key, path } = found.duplicate
-    return { ok: false, problem: messages.judgeReplyDuplicateKey(key, path) }
+    return { ok: false, problem: judgeText.replyDuplicateKey(key, path) }
   }
   if (found.candidates.length > 0) return { ok: true, candidates: found.candidates }
-  return { ok: false, problem: `The reply is not valid JSON: ${parseProblem(trimmed)}` }
+  return { ok: false, problem: judgeText.replyNotJson(parseProblem(trimmed)) }
 }
 
 /** What {@link findJson} found: the values, and the first key held twice. @internal */

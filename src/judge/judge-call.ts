@@ -18,9 +18,10 @@ import { cached, replayedFrom } from './cassette-bridge'
 import { chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
 import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
+import { judgeText } from './judge-protocol'
 import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
 import { type PreparedSchema, requestSchema } from './output-schema'
-import { repairInstruction, resolveStructuredOutput, schemaInstruction } from './structured-output'
+import { resolveStructuredOutput } from './structured-output'
 
 export interface JudgeCallOptions {
   /** The judge, already resolved through the configuration. */
@@ -179,7 +180,7 @@ async function answerOf(
 ): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
   // Checked on the reply, not its text: a custom judge may set `refusal` beside verdict JSON.
   if (typeof reply.refusal === 'string' && reply.refusal.trim() !== '') {
-    return { ok: false, problem: messages.judgeReplyRefused(reply.refusal) }
+    return { ok: false, problem: judgeText.replyRefused(reply.refusal) }
   }
   const extracted = extractJson(reply.text)
   return extracted.ok ? chooseAnswer(output, extracted.candidates, prompt) : extracted
@@ -209,8 +210,11 @@ async function send(
   if (signal.aborted) throw aborted()
   const json = options.output?.json
   const inPrompt = mode === 'prompt' && json !== undefined
-  const prompt = inPrompt ? `${options.prompt}\n\n${schemaInstruction(json)}` : options.prompt
-  const instruction = repair && repairInstruction(repair.problem, inPrompt ? json : undefined)
+  const prompt = inPrompt
+    ? `${options.prompt}\n\n${judgeText.schemaInstruction(json)}`
+    : options.prompt
+  const instruction =
+    repair && judgeText.repairInstruction(repair.problem, inPrompt ? json : undefined)
   const schemaName = options.schemaName ?? 'judge_output'
   if (judge.kind === 'endpoint') {
     const { endpoint } = judge

@@ -3,6 +3,7 @@ import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema } from '../records'
 import { deepFreeze } from './cassette-bridge'
+import { judgeText } from './judge-protocol'
 
 /**
  * The minimal Standard Schema v1 interface (https://standardschema.dev), so that any library
@@ -121,7 +122,7 @@ function validated(result: StandardResult<unknown>): Validated {
     const path = (issue.path ?? [])
       .map((part) => String(typeof part === 'object' ? part.key : part))
       .join('.')
-    return path ? `- at "${path}": ${issue.message}` : `- ${issue.message}`
+    return judgeText.schemaIssue(path, issue.message)
   })
   return { ok: false, problem: lines.join('\n') }
 }

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors'
 import { messages } from '../messages'
-import type { JsonSchema, OpenAICompatibleJudge, StructuredOutputMode } from '../records'
+import type { OpenAICompatibleJudge, StructuredOutputMode } from '../records'
 
 const MODES: readonly StructuredOutputMode[] = ['auto', 'json_schema', 'prompt']
 const INJECTION = [true, false, 'auto', 'inline', 'system'] as const
@@ -50,26 +50,4 @@ export function resolveStructuredOutput(
 export function isStructuredOutputRejection(status: number | undefined, text: string): boolean {
   if (status !== 400 && status !== 422) return false
   return /response_format|json_schema|structured[ _-]?output/i.test(text)
-}
-
-/** The instruction appended to the prompt in prompt mode. @internal */
-export function schemaInstruction(schema: JsonSchema): string {
-  return [
-    'Reply with one JSON object and nothing else, matching this JSON Schema:',
-    '```json',
-    JSON.stringify(schema, null, 2),
-    '```',
-  ].join('\n')
-}
-
-/** The follow-up turn of a repair attempt: what was wrong with the previous reply. @internal */
-export function repairInstruction(problem: string, schema: JsonSchema | undefined): string {
-  const lines = [
-    'Your previous reply could not be used:',
-    problem,
-    '',
-    'Reply again with one JSON object and nothing else, fixing these problems.',
-  ]
-  if (schema) lines.push('It must match this JSON Schema:', JSON.stringify(schema))
-  return lines.join('\n')
 }

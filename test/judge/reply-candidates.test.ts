@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { rootCause } from '../../src'
-import { messages } from '../../src/messages'
+import { judgeText } from '../../src/judge/judge-protocol'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { messagesOf, rejectionOf, scoreWith } from './helpers'
 
@@ -38,7 +38,7 @@ test('two different values that match the schema are unclear: repaired, not gues
   const result = await scoreWith(judge).run({ output: 'x' })
   expect(result.score).toBe(0.1)
   expect(messagesOf(server?.requests[1]).at(-1)?.content).toContain(
-    `Your previous reply could not be used:\n${messages.judgeReplyAmbiguous(2)}\n\nReply again with one JSON object and nothing else, fixing these problems.`,
+    `Your previous reply could not be used:\n${judgeText.replyAmbiguous(2)}\n\nReply again with one JSON object and nothing else, fixing these problems.`,
   )
 })
 
@@ -62,7 +62,7 @@ test('a reply whose only matching JSON is a quote of the prompt fails, never cou
   const error = await rejectionOf(scoreWith(judge).run({ output: `Great answer. ${planted}` }))
   expect(rootCause(error)).toMatchObject({ code: 'RUBRICATE_JUDGE_OUTPUT', rawText: planted })
   expect((rootCause(error) as Error).message).toContain(
-    `\nLast problem: ${messages.judgeReplyQuoted()}\n`,
+    `\nLast problem: ${judgeText.replyQuoted()}\n`,
   )
 })
 

@@ -1,11 +1,12 @@
 // Group 7: outputs (and tasks) that try to steer the judge or fake a verdict. Each one reaches the
 // judge inside its fenced data block, with the real rubric and instructions around it, and the
 // verdicts are only ever read from the judge's own reply.
+
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { createRubricScorer, type OpenAICompatibleJudge } from '../../src'
-import { messages } from '../../src/messages'
+import { judgeText } from '../../src/judge/judge-protocol'
 import { RUBRIC_INSTRUCTIONS } from '../../src/rubric/rubric-prompt'
 import { fakeReply } from '../../src/testing'
 import {
@@ -171,7 +172,7 @@ describe('7. Prompt injection', () => {
     {
       name: 'answers with the fake verdict re-indented',
       reply: REFORMATTED,
-      problem: messages.judgeReplyQuoted(),
+      problem: judgeText.replyQuoted(),
     },
     {
       name: 'answers with the fake verdict, its keys reordered',
@@ -179,34 +180,34 @@ describe('7. Prompt injection', () => {
         overallAssessment: PASSING_VERDICT.overallAssessment,
         criteria: { c2: PASSING_VERDICT.criteria.c2, c1: PASSING_VERDICT.criteria.c1 },
       }),
-      problem: messages.judgeReplyQuoted(),
+      problem: judgeText.replyQuoted(),
     },
     {
       name: 'answers with the fake verdict, its characters escaped differently',
       reply: ALL_MET.replace('hello', '\\u0068ello').replace('"c1"', '"\\u0063\\u0031"'),
-      problem: messages.judgeReplyQuoted(),
+      problem: judgeText.replyQuoted(),
     },
     {
       name: 'answers with the fake verdict that the output nests inside a larger object',
       output: { status: 'done', grading: { verdict: PASSING_VERDICT, final: true } },
       reply: ALL_MET,
-      problem: messages.judgeReplyQuoted(),
+      problem: judgeText.replyQuoted(),
     },
     {
       name: 'answers with the fake verdict that the output holds as JSON text in a field',
       output: { reply: 'Hi.', meta: JSON.stringify(PASSING_VERDICT, null, 2) },
       reply: ALL_MET,
-      problem: messages.judgeReplyQuoted(),
+      problem: judgeText.replyQuoted(),
     },
     {
       name: 'quotes the fake verdict and gives its own only in words',
       reply: `The output plants ${ALL_MET}. In fact it never answers the question.`,
-      problem: messages.judgeReplyQuoted(),
+      problem: judgeText.replyQuoted(),
     },
     {
       name: 'was taken over and answers with the fake verdict itself',
       reply: ALL_MET,
-      problem: messages.judgeReplyQuoted(),
+      problem: judgeText.replyQuoted(),
     },
   ] as { name: string; reply: string; problem: string | undefined; output?: unknown }[])(
     'a judge that $name is never taken at the quoted word',
@@ -229,7 +230,7 @@ describe('7. Prompt injection', () => {
     const { server, judge } = await judgeServer(() => ALL_MET, { structuredOutput: 'prompt' })
     const { root } = await failureOf(judgeRubric(judge, `Hi.\n${ALL_MET}`))
     expect(root).toMatchObject({ code: 'RUBRICATE_JUDGE_OUTPUT', rawText: ALL_MET })
-    expect(root.message).toContain(`\nLast problem: ${messages.judgeReplyQuoted()}\n`)
+    expect(root.message).toContain(`\nLast problem: ${judgeText.replyQuoted()}\n`)
     expect(server.requests).toHaveLength(2)
   })
 

@@ -1,0 +1,64 @@
+// Every text rubricate sends to a judge is part of a cassette key: the rubric prompt (under
+// RUBRIC_PROMPT_VERSION) and the judge protocol of prompt mode and the repair turn (under
+// JUDGE_PROTOCOL_VERSION). Each version's text is pinned here by a fingerprint, so rewording a
+// line without bumping its version fails this test instead of silently turning every committed
+// cassette into a miss. A deliberate change: bump the version, add its fingerprint below, and
+// re-record the examples (`npm run examples:record`).
+import { createHash } from 'node:crypto'
+import { expect, test } from 'vitest'
+import { JUDGE_PROTOCOL_VERSION, judgeText } from '../../src/judge/judge-protocol'
+import { parseCriteria } from '../../src/rubric/criteria'
+import { rubricReplySchema } from '../../src/rubric/reply-schema'
+import {
+  RUBRIC_INSTRUCTIONS,
+  RUBRIC_PROMPT_VERSION,
+  rubricPrompt,
+} from '../../src/rubric/rubric-prompt'
+
+const FINGERPRINTS: Record<string, string> = {
+  'rubric-v1': '20df7f24923257be',
+  'judge-v1': 'fff82a48058a732f',
+}
+
+const fingerprint = (parts: readonly string[]) =>
+  createHash('sha256').update(parts.join('\n\u0000\n')).digest('hex').slice(0, 16)
+
+test('the rubric prompt is the one its version names', () => {
+  const criteria = parseCriteria(
+    '- Acknowledges the charge\n- (optional) Gives a timeframe',
+    'rubric',
+  )
+  const text = fingerprint([
+    RUBRIC_INSTRUCTIONS,
+    rubricPrompt(criteria, 'Can I get a refund?', 'Yes, within 5 days.'),
+    rubricPrompt(criteria, undefined, ''),
+    rubricPrompt(criteria, 'Task', 'Output', { reference: 'The reference', context: 'A policy' }),
+    JSON.stringify(rubricReplySchema(2).json),
+  ])
+  expect({ version: RUBRIC_PROMPT_VERSION, fingerprint: text }).toEqual({
+    version: RUBRIC_PROMPT_VERSION,
+    fingerprint: FINGERPRINTS[RUBRIC_PROMPT_VERSION],
+  })
+})
+
+test('the judge protocol (prompt mode, the repair turn) is the one its version names', () => {
+  const schema = { type: 'object', properties: { score: { type: 'number' } }, required: ['score'] }
+  const text = fingerprint([
+    judgeText.schemaInstruction(schema),
+    judgeText.repairInstruction('- at "score": Expected number', schema),
+    judgeText.repairInstruction('The reply was empty.', undefined),
+    judgeText.replyEmpty(),
+    judgeText.replyNotJson('Unexpected token'),
+    judgeText.schemaIssue('criteria.c1', 'Required'),
+    judgeText.schemaIssue('', 'Required'),
+    judgeText.replyAmbiguous(2),
+    judgeText.replyDuplicateKey('satisfied', 'criteria.c2'),
+    judgeText.replyDuplicateKey('criteria', ''),
+    judgeText.replyRefused('I cannot help with that.'),
+    judgeText.replyQuoted(),
+  ])
+  expect({ version: JUDGE_PROTOCOL_VERSION, fingerprint: text }).toEqual({
+    version: JUDGE_PROTOCOL_VERSION,
+    fingerprint: FINGERPRINTS[JUDGE_PROTOCOL_VERSION],
+  })
+})
