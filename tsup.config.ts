@@ -18,6 +18,7 @@ const config: Options[] = [
     entry: {
       index: 'src/index.ts',
       testing: 'src/testing/index.ts',
+      cassettes: 'src/cassettes/index.ts',
       plugin: 'reporters/plugin.ts',
       reporter: 'reporters/index.ts',
       setup: 'matchers/setup.ts',
@@ -33,6 +34,7 @@ const config: Options[] = [
     entry: {
       index: 'src/index.ts',
       testing: 'src/testing/index.ts',
+      cassettes: 'src/cassettes/index.ts',
       plugin: 'reporters/plugin.ts',
       reporter: 'reporters/index.ts',
     },

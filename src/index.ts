@@ -94,15 +94,6 @@ export type {
   ScorerCheck,
 } from './loop'
 
-// Cassettes
-export { createCassetteFetch } from './cassettes/agents/fetch-adapter'
-export { cached } from './judge/cassette-bridge'
-export { createCassetteHandlers } from './cassettes/agents/msw-handlers'
-export { attachRubricate } from './cassettes/agents/msw-server'
-export type { CassetteFetchOptions } from './cassettes/agents/fetch-adapter'
-export type { CassetteHandlerOptions } from './cassettes/agents/msw-handlers'
-export type { MswServerLike } from './cassettes/agents/msw-server'
-
 // Records and hooks
 export { onRecord } from './record-hooks'
 export type { RecordListener } from './record-hooks'

@@ -1,6 +1,5 @@
 import { expect, test } from 'vitest'
 import {
-  cached,
   configureRubricate,
   createScorer,
   type JudgeModel,
@@ -8,6 +7,7 @@ import {
   rootCause,
 } from '../../src'
 import { withCallContext } from '../../src/call-context'
+import { cached } from '../../src/cassettes'
 import { rejectionOf } from '../judge/helpers'
 import { entriesUnder, testIn, useCassetteFolder } from './support'
 

@@ -1,6 +1,7 @@
 import OpenAI from 'openai'
 import { afterEach, expect, test } from 'vitest'
-import { configureRubricate, createCassetteFetch } from '../../src'
+import { configureRubricate } from '../../src'
+import { createCassetteFetch } from '../../src/cassettes'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, useCassetteFolder } from './support'
 

@@ -92,7 +92,9 @@ test('in src/judge/ only the cassette bridge imports from src/cassettes/', () =>
 test('src/cassettes/ imports nothing from the layers above it (judge, scorer, rubric, loop)', () => {
   const above = ['src/judge/', 'src/scorer/', 'src/rubric/', 'src/loop/', 'src/testing/']
   const arrows = files.flatMap((file) =>
-    file.startsWith('src/cassettes/')
+    // The entry point `rubricate/cassettes` re-exports `cached()` from the judge: it is the package's
+    // face, above every layer, not part of the cassette layer.
+    file.startsWith('src/cassettes/') && file !== 'src/cassettes/index.ts'
       ? (graph.get(file)?.relative ?? [])
           .filter((target) => above.some((folder) => target.startsWith(folder)))
           .map((target) => `${file} -> ${target}`)

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
-import { cached, type JudgeModel, type JudgeRequest, rootCause } from '../../src'
+import { type JudgeModel, type JudgeRequest, rootCause } from '../../src'
+import { cached } from '../../src/cassettes'
 import { rejectionOf, scoreWith } from './helpers'
 
 function recordingModel(reply: (request: JudgeRequest) => string): JudgeModel & {

@@ -76,6 +76,7 @@ test('the arethetypeswrong check passes for every entry (node16 and bundler reso
   )
   expect(stdout).toContain('"rubricate/matchers"')
   expect(stdout).toContain('"rubricate/evals"')
+  expect(stdout).toContain('"rubricate/cassettes"')
 }, 60_000)
 
 test('an ESM project imports every entry and type-checks against the shipped types', async () => {
@@ -91,6 +92,7 @@ test('an ESM project imports every entry and type-checks against the shipped typ
         import { startFakeOpenAI, fakeReply } from 'rubricate/testing'
         import type { ToSatisfyRubricOptions } from 'rubricate/matchers'
         import { describeEval, type DescribeEvalOptions } from 'rubricate/evals'
+        import { attachRubricate, cached, createCassetteFetch, type MswServerLike } from 'rubricate/cassettes'
         import { expect } from 'vitest'
 
         core.configureRubricate({ cassettes: { mode: 'replay' } })
@@ -101,7 +103,10 @@ test('an ESM project imports every entry and type-checks against the shipped typ
           scorers: [({ output, expected }) => (output === expected ? 1 : 0)],
           passRate: 0.9,
         }
-        export const checks = [plugin, rubricate, RubricReporter, startFakeOpenAI, fakeReply, options, describeEval, evalOptions]
+        export const checks = [plugin, rubricate, RubricReporter, startFakeOpenAI, fakeReply, options, describeEval, evalOptions, attachRubricate, cached, createCassetteFetch]
+        export type Server = MswServerLike
+        // @ts-expect-error: the cassette plumbing lives in rubricate/cassettes, not beside the scoring API
+        core.attachRubricate
         export async function typed(): Promise<void> {
           await expect('reply').toSatisfyRubric('- Acknowledges the charge', { input: 'q' })
           // @ts-expect-error: the asymmetric form cannot work for async matchers, so it does not type-check
@@ -135,7 +140,7 @@ test('an ESM project imports every entry and type-checks against the shipped typ
         })
       `,
       'load.mjs': `
-        const entries = ['rubricate', 'rubricate/plugin', 'rubricate/reporter', 'rubricate/testing', 'rubricate/matchers', 'rubricate/evals']
+        const entries = ['rubricate', 'rubricate/plugin', 'rubricate/reporter', 'rubricate/testing', 'rubricate/cassettes', 'rubricate/matchers', 'rubricate/evals']
         const loaded = {}
         for (const entry of entries) loaded[entry] = Object.keys(await import(entry)).sort()
         console.log(JSON.stringify(loaded))
@@ -164,6 +169,13 @@ test('an ESM project imports every entry and type-checks against the shipped typ
     expect.arrayContaining(['fakeReply', 'startFakeOpenAI']),
   )
   expect(loaded['rubricate/evals']).toEqual(['describeEval'])
+  expect(loaded['rubricate/cassettes']).toEqual([
+    'attachRubricate',
+    'cached',
+    'createCassetteFetch',
+    'createCassetteHandlers',
+  ])
+  expect(loaded.rubricate).not.toContain('attachRubricate')
   await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir })
 }, 120_000)
 
@@ -174,7 +186,7 @@ test('a CommonJS project requires the dual entries and runs Vitest with a vitest
     {
       'load.cjs': `
         const loaded = {}
-        for (const entry of ['rubricate', 'rubricate/plugin', 'rubricate/reporter', 'rubricate/testing']) {
+        for (const entry of ['rubricate', 'rubricate/plugin', 'rubricate/reporter', 'rubricate/testing', 'rubricate/cassettes']) {
           loaded[entry] = Object.keys(require(entry)).sort()
         }
         console.log(JSON.stringify(loaded))
@@ -226,6 +238,7 @@ test('a CommonJS project requires the dual entries and runs Vitest with a vitest
   expect(loaded['rubricate/plugin']).toEqual(expect.arrayContaining(['default', 'rubricate']))
   expect(loaded['rubricate/reporter']).toContain('default')
   expect(loaded['rubricate/testing']).toContain('startFakeOpenAI')
+  expect(loaded['rubricate/cassettes']).toContain('createCassetteFetch')
   await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir })
   const vitestRun = await run(process.execPath, [vitest, 'run'], {
     cwd: dir,

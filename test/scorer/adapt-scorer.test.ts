@@ -10,12 +10,12 @@ import { renderRecords } from '../../reporters/render-record'
 import {
   adaptScorer,
   configureRubricate,
-  createCassetteFetch,
   createScorer,
   notScorable,
   type RubricateRecord,
   resetRubricateConfig,
 } from '../../src'
+import { createCassetteFetch } from '../../src/cassettes'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 
 expect.extend({ toPassScorer })
