@@ -19,6 +19,8 @@ export type { FilterRunOptions } from './scorer/filter-run'
 export type { NotScorable } from './scorer/not-scorable'
 export type {
   AgentMessage,
+  AgentMessagePart,
+  AgentMessageRole,
   AgentSystemMessage,
   FunctionStep,
   PreparedRun,
@@ -31,6 +33,7 @@ export type {
   ScorerRun,
   ScorerRunInputForAgent,
   ScorerRunOutputForAgent,
+  ScorePromptStep,
   StepContext,
   StepResults,
   StepValue,

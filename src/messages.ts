@@ -352,6 +352,14 @@ export const messages = {
     format(
       `Scorer "${id}" got ${show(value)} as its ${step} step. Give a function, or a prompt object { description, createPrompt }.`,
     ),
+  scorerBadCalculateScore: (id: string, value: unknown): string =>
+    format(
+      `Scorer "${id}" got ${show(value)} as calculateScore of its generateScore step. Give a function ({ run, results, analyzeStepResult }) => number.`,
+    ),
+  scorerSchemaWithoutCalculateScore: (id: string): string =>
+    format(
+      `Scorer "${id}" has a prompt-object generateScore step with an outputSchema but no calculateScore, so nothing says which part of the judge's answer is the score. Add calculateScore: ({ analyzeStepResult }) => number, or drop outputSchema to have the judge answer { "score": number }.`,
+    ),
   scorerBadScore: (id: string, value: unknown): string =>
     format(
       `Scorer "${id}" produced the score ${show(value)} in generateScore, which is not a finite number. Return a number.`,

@@ -16,11 +16,12 @@ export interface LoopScorerResult {
 export interface LoopScorer {
   id?: string | undefined
   name?: string | undefined
+  // `any`, not `unknown`: scorers type their run (a `type: 'agent'` scorer takes agent messages,
+  // a generic one its own input and output), and a parameter typed `unknown` here would reject
+  // them. The loop hands them what it has; nothing is checked at run time, as in Mastra.
   run(run: {
-    input: unknown
-    output: unknown
-    // `any`, not `unknown`: scorers type their requestContext (createScorer takes an object or
-    // anything with get()), and a parameter typed `unknown` here would reject them.
+    input?: any
+    output: any
     requestContext?: any
   }): Promise<LoopScorerResult> | LoopScorerResult
 }

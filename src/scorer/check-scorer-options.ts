@@ -26,7 +26,7 @@ const PROMPT_STEP_KEYS: Record<ScorerStepName, readonly string[]> = {
   preprocess: ['description', 'createPrompt', 'outputSchema', 'judge'],
   analyze: ['description', 'createPrompt', 'outputSchema', 'judge'],
   // Mastra documents `calculateScore` on a prompt-object generateScore step.
-  generateScore: ['description', 'createPrompt', 'judge', 'calculateScore'],
+  generateScore: ['description', 'createPrompt', 'outputSchema', 'judge', 'calculateScore'],
   generateReason: ['description', 'createPrompt', 'judge'],
 }
 

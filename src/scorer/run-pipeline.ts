@@ -115,13 +115,16 @@ async function runPromptStep(
   outputs[`${step.name}Prompt`] = prompt
   const judge = { ...definedOnly(scorerJudge), ...definedOnly(step.step.judge) }
   const isScore = step.name === 'generateScore'
+  const calculate = isScore ? step.calculateScore : undefined
+  // The fixed `{ score }` reply only when the step gives neither a schema nor calculateScore.
+  const output = calculate ? step.schema : isScore ? SCORE_SCHEMA : step.schema
   const { value } = await runJudgeCall({
     judge: resolveJudge(judge.model),
     step: step.name,
     system: judge.instructions,
     prompt,
-    output: isScore ? SCORE_SCHEMA : step.schema,
-    schemaName: isScore ? 'score' : `${step.name}_result`,
+    output,
+    schemaName: output === SCORE_SCHEMA ? 'score' : `${step.name}_result`,
     temperature: judge.temperature,
     seed: judge.seed,
     structuredOutput: judge.structuredOutput,
@@ -129,6 +132,7 @@ async function runPromptStep(
     maxRetries: judge.maxRetries,
     record: (call) => judgeCalls.push(call),
   })
+  if (calculate) return await calculate({ ...context, analyzeStepResult: value })
   return isScore ? (value as { score: number }).score : value
 }
 

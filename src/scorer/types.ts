@@ -67,10 +67,27 @@ export interface ReasonStepContext<TInput = any, TOutput = any, TPre = unknown, 
 export interface PromptStep<Ctx, Schema extends StandardSchemaV1 | undefined = undefined> {
   description: string
   createPrompt: (context: Ctx) => string | Promise<string>
-  /** preprocess and analyze only: the shape of the judge's reply. Without one, the step returns text. */
+  /**
+   * The shape of the judge's reply (preprocess, analyze, and generateScore with `calculateScore`).
+   * Without one, preprocess and analyze return the reply's text.
+   */
   outputSchema?: Schema
   /** Overrides the scorer's judge, field by field. */
   judge?: ScorerJudgeOptions | undefined
+}
+
+/**
+ * A prompt-object generateScore step as Mastra documents it: the judge answers `outputSchema`
+ * and `calculateScore` turns that answer (`analyzeStepResult`) into the score. With neither, the
+ * judge answers `{ "score": number }`; with `calculateScore` alone, it receives the reply's text.
+ */
+export interface ScorePromptStep<Ctx, Schema extends StandardSchemaV1 | undefined = undefined>
+  extends PromptStep<Ctx, Schema> {
+  calculateScore?:
+    | ((
+        context: Ctx & { analyzeStepResult: PromptStepValue<Schema> },
+      ) => ScoreValue | Promise<ScoreValue>)
+    | undefined
 }
 
 /** A step written as a (possibly async) function; it may return `notScorable(reason)`. */
@@ -120,11 +137,22 @@ export interface ScorerOptions<TInput = any, TOutput = any> {
     | undefined
 }
 
+/** One part of a message's content (text, a tool call, a file, ...), as Mastra and the AI SDK shape it. */
+export interface AgentMessagePart {
+  type: string
+  text?: string | undefined
+  [key: string]: unknown
+}
+
+/** The roles of a message, Mastra 1.71's included (`signal` carries a mid-run signal to the agent). */
+export type AgentMessageRole = 'system' | 'user' | 'assistant' | 'tool' | 'signal'
+
 /** One message of an agent conversation (compatible with Mastra's `MastraDBMessage`). */
 export interface AgentMessage {
   id?: string | undefined
-  role: 'system' | 'user' | 'assistant' | 'tool'
-  content: unknown
+  role: AgentMessageRole
+  /** Text, or parts: both have a `length`, so Mastra's `run.output[0]?.content.length` compiles. */
+  content: string | AgentMessagePart[]
   createdAt?: Date | string | undefined
 }
 
