@@ -26,6 +26,11 @@ export interface CallContext {
   promptVersion?: string | undefined
   /** Told about every HTTP exchange of the current judge call (SDK retries included). */
   onExchange?: ((event: ExchangeEvent) => void) | undefined
+  /**
+   * Set while a judge model makes its own HTTP request (an AI SDK model's provider call): the
+   * judge call is recorded as one entry already, so the agents' path lets the request through.
+   */
+  judgeTransport?: boolean | undefined
 }
 
 // One storage per process, shared by every copy of the module: a context set by the setup file's

@@ -281,7 +281,19 @@ export const messages = {
   // judge
   invalidJudge: (value: unknown): string =>
     format(
-      `The judge ${show(value)} is not something rubricate can use. Give "openai/<model>" (e.g. "openai/gpt-4.1-mini"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, or a JudgeModel { id, complete(request) }.`,
+      `The judge ${show(value)} is not something rubricate can use. Give "<provider>/<model>" (e.g. "openai/gpt-4.1-mini"), Mastra's { id, url?, apiKey? }, an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, an AI SDK model, or a JudgeModel { id, complete(request) }.`,
+    ),
+  unknownJudgeProvider: (id: string, provider: string, known: readonly string[]): string =>
+    format(
+      `The judge "${id}" names the provider "${provider}", which rubricate does not know. Use one of ${known.map((name) => `"${name}"`).join(', ')}, or give the endpoint itself: { model, baseURL, apiKey }, or an AI SDK model object.`,
+    ),
+  judgeKeyMissing: (model: string, variable: string): string =>
+    format(
+      `The judge "${model}" must make a live call, but ${variable} is not set, so the provider would refuse it. Set ${variable}, or give the key in the judge: { id, apiKey }. Cassettes replay without a key; only live calls need one.`,
+    ),
+  aiSdkModelVersion: (id: string, version: string, supported: readonly string[]): string =>
+    format(
+      `The judge "${id}" is an AI SDK model of specification "${version}", which rubricate cannot call. Use a provider package built for AI SDK 5 or 6 (specification ${supported.map((v) => `"${v}"`).join(' or ')}), or give "<provider>/<model>".`,
     ),
   judgeRequestRejected: (model: string, url: string, status: number, detail: string): string =>
     format(

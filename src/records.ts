@@ -78,8 +78,40 @@ export interface OpenAICompatibleJudge {
   timeoutMs?: number | undefined
 }
 
-/** Every way to name a judge: `'openai/<model>'`, an OpenAI-compatible endpoint, or a custom model. */
-export type JudgeInput = string | OpenAICompatibleJudge | JudgeModel
+/**
+ * Mastra's model config: `id` is `'<provider>/<model>'`; `url` and `apiKey` replace the
+ * provider's default base URL and key variable.
+ */
+export interface MastraModelConfig {
+  id: string
+  url?: string | undefined
+  apiKey?: string | undefined
+  headers?: Record<string, string> | undefined
+}
+
+/**
+ * An AI SDK language model (specification v2 or v3), as a provider package builds it:
+ * `createOpenAI(...).chat('gpt-4.1-mini')`, `anthropic('claude-sonnet-4-5')`. Only these members
+ * are read, so no provider package is imported by rubricate.
+ */
+export interface AiSdkLanguageModel {
+  readonly specificationVersion: string
+  readonly provider: string
+  readonly modelId: string
+  doGenerate(options: any): PromiseLike<unknown>
+}
+
+/**
+ * Every way to name a judge: `'<provider>/<model>'` (openai, anthropic, google, groq, mistral,
+ * deepseek, xai, openrouter, together, fireworks, ollama), Mastra's `{ id, url, apiKey, headers }`,
+ * an OpenAI-compatible endpoint, an AI SDK language model, or a custom model.
+ */
+export type JudgeInput =
+  | string
+  | OpenAICompatibleJudge
+  | MastraModelConfig
+  | AiSdkLanguageModel
+  | JudgeModel
 
 /** Where a judge reply came from. */
 export type JudgeCallSource = 'replayed' | 'recorded' | 'live'

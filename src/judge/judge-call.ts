@@ -205,6 +205,7 @@ async function send(
               }
             : undefined,
         fallbackOnRejection: mode === 'auto',
+        missingKey: judge.missingKey,
         seed: options.seed,
         temperature: endpoint.temperature,
       },
@@ -256,7 +257,7 @@ function withOverrides(judge: ParsedJudge, options: JudgeCallOptions): ParsedJud
       'The judge options',
     )
   }
-  return { kind: 'endpoint', endpoint }
+  return { ...judge, endpoint }
 }
 
 /** The liveliest source among the exchanges: one live request makes the whole call live. */

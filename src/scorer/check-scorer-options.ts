@@ -1,4 +1,5 @@
 import { UsageError } from '../errors'
+import { checkJudgeInput } from '../judge/judge-input'
 import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import type { ScorerStepName } from '../records'
@@ -56,4 +57,5 @@ function checkJudgeOptions(where: string, judge: unknown): void {
     throw new UsageError(messages.configNotObject(where, judge))
   }
   rejectUnknownKeys(where, judge, JUDGE_KEYS)
+  checkJudgeInput((judge as { model?: unknown }).model)
 }

@@ -37,7 +37,7 @@ const DUPLICATE = (shown: string, first: string, second: string) =>
 const EMPTY_RUBRIC = `${P} createRubricScorer() got criteria with no criterion in them. Write at least one criterion, or leave \`criteria\` out to take the rubric from each run (requestContext, additionalContext or input).`
 const MODES = 'Use one of "replay", "auto", "record", "off".'
 const INVALID_JUDGE = (shown: string) =>
-  `${P} The judge ${shown} is not something rubricate can use. Give "openai/<model>" (e.g. "openai/gpt-4.1-mini"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, or a JudgeModel { id, complete(request) }.`
+  `${P} The judge ${shown} is not something rubricate can use. Give "<provider>/<model>" (e.g. "openai/gpt-4.1-mini"), Mastra's { id, url?, apiKey? }, an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, an AI SDK model, or a JudgeModel { id, complete(request) }.`
 const UNDECIDED =
   'This assertion could not be decided, so it fails with or without .not (RUBRICATE_USAGE):\n'
 
