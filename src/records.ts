@@ -70,7 +70,7 @@ export interface OpenAICompatibleJudge {
   temperature?: number | undefined
   /** How structured output is requested. Default `'auto'`. */
   structuredOutput?: StructuredOutputMode | undefined
-  /** Mastra's name for prompt-mode structured output; `true`, `'inline'` and `'system'` mean `'prompt'`. */
+  /** Mastra's name for prompt-mode structured output: `true` and `'inline'` put the schema in the user message, `'system'` in the system message; `false` is `'json_schema'`. */
   jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
   /** Retries of transient failures (408, 429, 5xx, connection errors). Default `2`. */
   maxRetries?: number | undefined

@@ -185,7 +185,16 @@ async function send(
   if (signal.aborted) throw aborted()
   const json = options.output?.json
   const inPrompt = mode === 'prompt' && json !== undefined
-  const prompt = inPrompt ? `${options.prompt}\n\n${schemaInstruction(json)}` : options.prompt
+  // Mastra's jsonPromptInjection 'system': the schema goes in the system message, the user
+  // message stays the step's prompt as written.
+  const inSystem = inPrompt && schemaInSystem(judge, options)
+  const prompt =
+    inPrompt && !inSystem ? `${options.prompt}\n\n${schemaInstruction(json)}` : options.prompt
+  const system = inSystem
+    ? options.system
+      ? `${options.system}\n\n${schemaInstruction(json)}`
+      : schemaInstruction(json)
+    : options.system
   const instruction = repair && repairInstruction(repair.problem, inPrompt ? json : undefined)
   const schemaName = options.schemaName ?? 'judge_output'
   if (judge.kind === 'endpoint') {
@@ -193,7 +202,7 @@ async function send(
     const pending = completeWithEndpoint(
       endpoint,
       {
-        system: options.system,
+        system,
         prompt,
         repair: repair && instruction ? { reply: repair.reply, instruction } : undefined,
         responseFormat:
@@ -220,7 +229,7 @@ async function send(
       repair && instruction
         ? `${prompt}\n\nYour previous reply was:\n${repair.reply}\n\n${instruction}`
         : prompt,
-    ...(options.system !== undefined && { system: options.system }),
+    ...(system !== undefined && { system }),
     ...(json !== undefined && { schema: json, schemaName }),
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.temperature !== undefined && { temperature: options.temperature }),
@@ -235,6 +244,14 @@ async function send(
       })
     })
   return raceAbort(pending, signal, aborted)
+}
+
+/** `jsonPromptInjection: 'system'` chosen at the call, else by the judge object (no `structuredOutput` over it). */
+function schemaInSystem(judge: ParsedJudge, options: JudgeCallOptions): boolean {
+  if (options.structuredOutput !== undefined) return false
+  if (options.jsonPromptInjection !== undefined) return options.jsonPromptInjection === 'system'
+  if (judge.kind !== 'endpoint' || judge.endpoint.structuredOutput !== undefined) return false
+  return judge.endpoint.jsonPromptInjection === 'system'
 }
 
 function checkReply(reply: JudgeReply): JudgeReply {

@@ -39,7 +39,7 @@ export interface ScorerJudgeOptions {
   seed?: number | undefined
   /** Default: the judge object's own choice, else `'auto'`. */
   structuredOutput?: StructuredOutputMode | undefined
-  /** Mastra's name for prompt-mode structured output: `true`, `'inline'` and `'system'` mean `'prompt'`. */
+  /** Mastra's name for prompt-mode structured output: `true` and `'inline'` put the schema in the user message, `'system'` in the system message; `false` is `'json_schema'`. */
   jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
   /** Retries of transient failures. Default `2`. */
   maxRetries?: number | undefined

@@ -132,3 +132,31 @@ test('an outputSchema without calculateScore, or a calculateScore that is not a 
     } as never),
   ).toThrow(/calculateScore of its generateScore step/)
 })
+
+test("jsonPromptInjection 'system' puts the schema in the system message; 'inline' in the user message", async () => {
+  server = await startFakeOpenAI({ reply: { label: 'ok' } })
+  const endpoint = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'sk-test' }
+  const labeller = (jsonPromptInjection: 'system' | 'inline') =>
+    createScorer({
+      id: 'label',
+      description: 'label',
+      judge: { model: endpoint, instructions: 'You label replies.', jsonPromptInjection },
+    })
+      .analyze({
+        description: 'label it',
+        createPrompt: () => 'Label this reply.',
+        outputSchema: z.object({ label: z.string() }),
+      })
+      .generateScore(({ results }) => (results.analyzeStepResult.label === 'ok' ? 1 : 0))
+  expect((await labeller('system').run({ output: 'x' })).score).toBe(1)
+  expect((await labeller('inline').run({ output: 'x' })).score).toBe(1)
+  const [system, inline] = server.requests.map((request) => request.body)
+  expect(system.response_format).toBeUndefined()
+  expect(system.messages[0].role).toBe('system')
+  expect(system.messages[0].content).toMatch(
+    /^You label replies\.\n\nReply with one JSON object and nothing else, matching this JSON Schema:\n```json\n\{/,
+  )
+  expect(system.messages[1]).toEqual({ role: 'user', content: 'Label this reply.' })
+  expect(inline.messages[0]).toEqual({ role: 'system', content: 'You label replies.' })
+  expect(inline.messages[1].content).toMatch(/^Label this reply\.\n\nReply with one JSON object/)
+})
