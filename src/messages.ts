@@ -346,6 +346,10 @@ export const messages = {
     ),
 
   // scorers
+  filterRunNotStrings: (key: string, value: unknown): string =>
+    format(
+      `filterRun() got ${show(value)} as ${key}, which is not a list of strings. Give prefixes such as ["text", "tool-invocation"].`,
+    ),
   scorerRunFailed: (id: string, step: string, cause: unknown): string =>
     format(`Scorer "${id}" failed in step "${step}": ${causeText(cause)}`),
   scorerMissingId: (): string =>

@@ -17,6 +17,8 @@ export type ScorerRun<TInput = any, TOutput = any> = {
   /** Default: a random UUID. */
   runId?: string | undefined
   groundTruth?: unknown
+  /** Mastra's expected tool-call trajectory; carried through untouched. */
+  expectedTrajectory?: unknown
   /** A plain object, or anything with `get(key)` (a `Map`, Mastra's `RequestContext`). */
   requestContext?: Record<string, unknown> | RequestContextLike | undefined
   additionalContext?: Record<string, unknown> | undefined
