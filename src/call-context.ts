@@ -31,6 +31,11 @@ export interface CallContext {
    * judge call is recorded as one entry already, so the agents' path lets the request through.
    */
   judgeTransport?: boolean | undefined
+  /**
+   * Set by whatever records the scorer runs beneath it (a matcher, a loop check, an outer scorer
+   * run): a plain `scorer.run()` records itself only when this is unset.
+   */
+  recordsScorerRuns?: boolean | undefined
 }
 
 // One storage per process, shared by every copy of the module: a context set by the setup file's
