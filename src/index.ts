@@ -40,6 +40,11 @@ export type {
 } from './scorer/types'
 export type { StandardSchemaV1 } from './judge/output-schema'
 
+// Judge processors
+export { StreamErrorRetryProcessor } from './judge/retry-processor'
+export type { JudgeMessage, JudgeProcessor, ProcessorAbort } from './judge/processors'
+export type { RetryProcessorOptions } from './judge/retry-processor'
+
 // Rubric scorer
 export { createRubricScorer } from './rubric/rubric-scorer'
 export { RUBRIC_PROMPT_VERSION } from './rubric/rubric-prompt'

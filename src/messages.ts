@@ -295,6 +295,18 @@ export const messages = {
     format(
       `The judge "${id}" is an AI SDK model of specification "${version}", which rubricate cannot call. Use a provider package built for AI SDK 5 or 6 (specification ${supported.map((v) => `"${v}"`).join(' or ')}), or give "<provider>/<model>".`,
     ),
+  processorAborted: (reason: string | undefined): string =>
+    format(
+      `A judge processor stopped the judge call${reason ? `: ${reason.replace(/\.$/, '')}.` : '.'} Change the input or output it refused, or the processor.`,
+    ),
+  processorBadMessages: (id: string | undefined, value: unknown): string =>
+    format(
+      `The judge input processor${id ? ` "${id}"` : ''} returned ${show(value)} from processInput, which is not a list of { role, content } messages with text content. Return the messages it was given, changed.`,
+    ),
+  processorBadText: (id: string | undefined, value: unknown): string =>
+    format(
+      `The judge output processor${id ? ` "${id}"` : ''} returned ${show(value)} from processOutputResult, which is not a string. Return the text it was given, changed.`,
+    ),
   judgeRequestRejected: (model: string, url: string, status: number, detail: string): string =>
     format(
       `The judge "${model}" at "${url}" rejected the request with HTTP ${status}: ${JSON.stringify(detail)}. This is not retried. ${rejectionHint(status)}`,

@@ -18,6 +18,12 @@ import { extractJson } from './extract-json'
 import { judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
 import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
 import { type PreparedSchema, requestSchema } from './output-schema'
+import {
+  type JudgeProcessor,
+  processJudgeInput,
+  processJudgeOutput,
+  withErrorProcessors,
+} from './processors'
 import { repairInstruction, resolveStructuredOutput, schemaInstruction } from './structured-output'
 
 /** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
@@ -36,6 +42,14 @@ export interface JudgeCallOptions {
   structuredOutput?: StructuredOutputMode | undefined
   jsonPromptInjection?: OpenAICompatibleJudge['jsonPromptInjection']
   maxRetries?: number | undefined
+  /** Transform the messages before they reach the judge; the cassette keys on the result. */
+  inputProcessors?: readonly JudgeProcessor[] | undefined
+  /** Transform or check the reply's text before it is parsed. */
+  outputProcessors?: readonly JudgeProcessor[] | undefined
+  /** Asked whether to retry a failed request. */
+  errorProcessors?: readonly JudgeProcessor[] | undefined
+  /** Default 10 when `errorProcessors` is set. */
+  maxProcessorRetries?: number | undefined
   signal?: AbortSignal | undefined
   /** Told about the call's record once it has succeeded or failed. */
   record?: ((call: JudgeCall) => void) | undefined
@@ -90,8 +104,10 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
   }
   const signal = callSignal(options.signal)
   try {
+    const input = await processJudgeInput(options.inputProcessors, options.system, options.prompt)
+    const processed = { ...options, system: input.system, prompt: input.prompt }
     const result = await withCallContext({ onExchange: (event) => exchanges.push(event) }, () =>
-      attemptLoop(parsed, options, signal, usage, {
+      attemptLoop(parsed, processed, signal, usage, {
         setAttempts: (n) => {
           attempts = n
         },
@@ -125,15 +141,24 @@ async function attemptLoop(
   let repair: { reply: string; problem: string } | undefined
   for (let attempt = 1; ; attempt++) {
     counters.setAttempts(attempt)
-    let reply: JudgeReply
-    try {
-      reply = await send(judge, options, mode, repair, signal, counters.onRequest)
-    } catch (error) {
-      if (!(error instanceof StructuredOutputRejected)) throw error
-      mode = 'prompt'
-      reply = await send(judge, options, mode, repair, signal, counters.onRequest)
-    }
+    let reply = await withErrorProcessors(
+      options.errorProcessors,
+      options.maxProcessorRetries,
+      signal,
+      async () => {
+        try {
+          return await send(judge, options, mode, repair, signal, counters.onRequest)
+        } catch (error) {
+          if (!(error instanceof StructuredOutputRejected)) throw error
+          mode = 'prompt'
+          return await send(judge, options, mode, repair, signal, counters.onRequest)
+        }
+      },
+    )
     if (reply.usage) usage.push(reply.usage)
+    if (options.outputProcessors?.length) {
+      reply = { ...reply, text: await processJudgeOutput(options.outputProcessors, reply.text) }
+    }
     if (!output) return { value: reply.text, text: reply.text }
     const checked = await answerOf(reply, output, options.prompt)
     if (checked.ok) return { value: checked.value, text: reply.text }

@@ -20,6 +20,10 @@ const JUDGE_KEYS = [
   'structuredOutput',
   'jsonPromptInjection',
   'maxRetries',
+  'inputProcessors',
+  'outputProcessors',
+  'errorProcessors',
+  'maxProcessorRetries',
 ]
 
 /** A prompt-object step, per step. */

@@ -164,7 +164,12 @@ async function runPromptStep(
     seed: judge.seed,
     structuredOutput: judge.structuredOutput,
     jsonPromptInjection: judge.jsonPromptInjection,
-    maxRetries: judge.maxRetries,
+    // With error processors, the SDK does not retry unless told to: the two never multiply.
+    maxRetries: judge.maxRetries ?? (judge.errorProcessors?.length ? 0 : undefined),
+    inputProcessors: judge.inputProcessors,
+    outputProcessors: judge.outputProcessors,
+    errorProcessors: judge.errorProcessors,
+    maxProcessorRetries: judge.maxProcessorRetries,
     record: (call) => judgeCalls.push(call),
   })
   if (calculate) return await calculate({ ...context, analyzeStepResult: value })

@@ -1,4 +1,5 @@
 import type { InferOutput, StandardSchemaV1 } from '../judge/output-schema'
+import type { JudgeProcessor } from '../judge/processors'
 import type { JudgeCall, JudgeInput, ScorerStepName, StructuredOutputMode } from '../records'
 import type { NotScorable } from './not-scorable'
 
@@ -43,8 +44,16 @@ export interface ScorerJudgeOptions {
   structuredOutput?: StructuredOutputMode | undefined
   /** Mastra's name for prompt-mode structured output: `true` and `'inline'` put the schema in the user message, `'system'` in the system message; `false` is `'json_schema'`. */
   jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
-  /** Retries of transient failures. Default `2`. */
+  /** The SDK's retries of transient failures. Default `2`, or `0` when `errorProcessors` is set. */
   maxRetries?: number | undefined
+  /** Transform the judge's messages before they are sent (and keyed). A step's list replaces the scorer's. */
+  inputProcessors?: readonly JudgeProcessor[] | undefined
+  /** Transform or check the judge's text before it is parsed. A step's list replaces the scorer's. */
+  outputProcessors?: readonly JudgeProcessor[] | undefined
+  /** Asked whether to retry a failed judge request (that request only). A step's list replaces the scorer's. */
+  errorProcessors?: readonly JudgeProcessor[] | undefined
+  /** Processor retries per request. Default `10` when `errorProcessors` is set; a step without one inherits. */
+  maxProcessorRetries?: number | undefined
 }
 
 /** What earlier steps produced. */
