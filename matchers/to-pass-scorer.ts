@@ -2,6 +2,7 @@ import type { MatcherState } from 'vitest'
 import { withCallContext } from '../src/call-context'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
+import { mastraAgentRun } from '../src/output'
 import type { JudgeCall, Verdict } from '../src/records'
 import { cassetteOption, checkOptions, isScorer, rejectUnscored, scorerName } from './check-options'
 import { scorerFailure } from './failure-message'
@@ -46,6 +47,13 @@ export function toPassScorer(
       }
       const cassetteMode = cassetteOption('toPassScorer', opts.cassettes)
       const run: Record<string, unknown> = { input: opts.input, output: received }
+      // A `type: 'agent'` scorer (rubricate's or Mastra's) given a Mastra agent result gets the
+      // messages Mastra would hand it, not the result object.
+      const agentRun = isAgentScorer(scorer) ? mastraAgentRun(received) : undefined
+      if (agentRun) {
+        run.output = agentRun.output
+        if (opts.input === undefined) run.input = agentRun.input
+      }
       if (opts.groundTruth !== undefined) run.groundTruth = opts.groundTruth
       if (opts.requestContext !== undefined) run.requestContext = opts.requestContext
       const result: Record<string, any> = await withCallContext({ cassetteMode }, () =>
@@ -70,4 +78,10 @@ export function toPassScorer(
     },
     explain: scorerFailure,
   })
+}
+
+/** A scorer built with `type: 'agent'`: rubricate's exposes `type`, Mastra's `config.type` too. */
+function isAgentScorer(scorer: object): boolean {
+  const { type, config } = scorer as { type?: unknown; config?: { type?: unknown } }
+  return type === 'agent' || config?.type === 'agent'
 }

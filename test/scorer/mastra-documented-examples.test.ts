@@ -177,7 +177,7 @@ test("createScorer's trace example: short agent responses score 1, long ones 0",
   ).toBe(0)
 })
 
-test("createScorer's prompt-object generateScore and generateReason, as in the retry example (without its processor)", async () => {
+test("createScorer's prompt-object generateScore and generateReason steps (the retry example's scorer; its processor in test/judge/processors.test.ts)", async () => {
   server.setReply((request) =>
     request.body.response_format ? { score: 0.9 } : 'Concise and correct.',
   )
