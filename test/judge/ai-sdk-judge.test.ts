@@ -108,3 +108,37 @@ test('a provider key that is not set fails a live call before any request, namin
     /The judge model config.*"baseURL"/,
   )
 })
+
+test('a specification v2 model (AI SDK 5) is called with the prompt and schema, its numeric usage read', async () => {
+  configureRubricate({ cassettes: { mode: 'off' } })
+  const calls: any[] = []
+  const v2 = {
+    specificationVersion: 'v2',
+    provider: 'acme.chat',
+    modelId: 'judge-1',
+    async doGenerate(options: any) {
+      calls.push(options)
+      return {
+        content: [
+          { type: 'text', text: '{"score":' },
+          { type: 'text', text: '0.5}' },
+        ],
+        usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+      }
+    },
+  }
+  const result = await scoreWith(v2).run({ output: 'Paris' })
+  expect(result.score).toBe(0.5)
+  expect(result.judgeCalls[0]).toMatchObject({
+    model: 'acme.chat/judge-1',
+    usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+  })
+  expect(calls[0].prompt).toEqual([
+    { role: 'system', content: 'You grade answers.' },
+    {
+      role: 'user',
+      content: [{ type: 'text', text: expect.stringMatching(/^Score this answer: Paris/) }],
+    },
+  ])
+  expect(calls[0].responseFormat).toMatchObject({ type: 'json', name: 'score' })
+})
