@@ -42,7 +42,12 @@ export type { StandardSchemaV1 } from './judge/output-schema'
 
 // Judge processors
 export { StreamErrorRetryProcessor } from './judge/retry-processor'
-export type { JudgeMessage, JudgeProcessor, ProcessorAbort } from './judge/processors'
+export type {
+  ErrorDecision,
+  JudgeMessage,
+  JudgeProcessor,
+  ProcessorAbort,
+} from './judge/processors'
 export type { RetryProcessorOptions } from './judge/retry-processor'
 
 // Rubric scorer

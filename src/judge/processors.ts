@@ -11,6 +11,12 @@ export interface JudgeMessage {
 /** Stops the judge call: the step fails with `RUBRICATE_JUDGE_REQUEST` and `reason`. */
 export type ProcessorAbort = (reason?: string) => never
 
+/** What an error processor answers: retry the failed request (after `delayMs`), or not. */
+export interface ErrorDecision {
+  retry: boolean
+  delayMs?: number | undefined
+}
+
 /**
  * A judge processor (Mastra's `Processor`, for the judge of a scorer): any of the three hooks.
  * `processInput` transforms the messages before they reach the judge (redaction, validation);
@@ -30,12 +36,7 @@ export interface JudgeProcessor {
     /** Processor retries of this request so far: 0 on the first failure. */
     retryCount: number
     abort: ProcessorAbort
-  }):
-    | { retry: boolean; delayMs?: number | undefined }
-    | undefined
-    // biome-ignore lint/suspicious/noConfusingVoidType: a hook may return nothing
-    | void
-    | Promise<{ retry: boolean; delayMs?: number | undefined } | undefined | void>
+  }): ErrorDecision | undefined | Promise<ErrorDecision | undefined>
 }
 
 /** Retries of a failed judge request that error processors may ask for, by default. */
@@ -104,7 +105,7 @@ export async function withErrorProcessors<T>(
       return await send()
     } catch (error) {
       if (signal.aborted || retryCount >= budget || !offered(error)) throw error
-      let decision: { retry: boolean; delayMs?: number | undefined } | undefined
+      let decision: ErrorDecision | undefined
       for (const processor of hooks) {
         const out = await processor.processAPIError?.({ error, retryCount, abort })
         if (out?.retry) {

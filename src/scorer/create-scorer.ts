@@ -1,10 +1,5 @@
 import { UsageError } from '../errors'
-import {
-  type InferOutput,
-  type PreparedSchema,
-  prepareSchema,
-  type StandardSchemaV1,
-} from '../judge/output-schema'
+import { type InferOutput, prepareSchema, type StandardSchemaV1 } from '../judge/output-schema'
 import { messages } from '../messages'
 import type { ScorerStepName } from '../records'
 import { checkPromptStep, checkScorerOptions } from './check-scorer-options'
