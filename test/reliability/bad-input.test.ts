@@ -256,7 +256,7 @@ const usage: UsageCase[] = [
   {
     name: 'a misspelt filterRun option',
     act: () => filterRun({ maxInputMessage: 2 } as never),
-    message: `${P} filterRun() got an unknown option "maxInputMessage". Did you mean "maxInputMessages"? Known options: "maxInputMessages", "maxOutputMessages", "dropRequestContext", "dropGroundTruth".`,
+    message: `${P} filterRun() got an unknown option "maxInputMessage". Did you mean "maxInputMessages"? Known options: "maxInputMessages", "maxRememberedMessages", "maxOutputMessages", "partTypes", "toolNames", "dropRequestContext", "dropGroundTruth", "dropExpectedTrajectory".`,
   },
   {
     name: 'a misspelt runUntilComplete option',
