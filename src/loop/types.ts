@@ -97,6 +97,8 @@ export interface RunUntilCompleteOptions<Input = unknown, Output = unknown> {
   checkTimeout?: number | undefined
   /** Aborts the loop: the agent call or check in progress rejects with the signal's reason. */
   signal?: AbortSignal | undefined
+  /** Mastra's `suppressFeedback`: call the agent again without the failing scorers' reasons (`feedback` stays undefined). Default `false`. */
+  suppressFeedback?: boolean | undefined
   /** Called after every check, complete or not. */
   onCheck?: ((check: CompletionCheck, output: Output) => void | Promise<void>) | undefined
 }
