@@ -90,6 +90,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       {
         test: task ? testIdentity(task as RunnerTestCase) : undefined,
         signal: signal.signal,
+        recordsScorerRuns: true,
       },
       () => assertion.evaluate(),
     )

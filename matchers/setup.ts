@@ -112,8 +112,9 @@ function failIfUndecided(task: RunnerTestCase, undecided: readonly Error[]): voi
   )
 }
 
-// Loops run by the test (`runUntilComplete`) land in its `task.meta.rubricate`, one record per
-// loop: a later record of the same loop replaces the earlier one. Subscribed once per worker.
+// Loops run by the test (`runUntilComplete`) and plain `scorer.run()` calls land in its
+// `task.meta.rubricate`: one record per loop (a later record of the same loop replaces the
+// earlier one), one per plain run. Subscribed once per worker.
 stateSlot('setup-loop-listener', () => onRecord(recordLoop))
 
 function recordLoop(record: RubricateRecord): void {

@@ -2,6 +2,7 @@ import type { MatcherState } from 'vitest'
 import { withCallContext } from '../src/call-context'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
+import { mastraAgentRun } from '../src/output'
 import type { JudgeCall, Verdict } from '../src/records'
 import {
   cassetteOption,
@@ -80,8 +81,15 @@ export function toPassScorer(
         ...judgeReferences('toPassScorer', opts),
       }
       if (opts.requestContext !== undefined) run.requestContext = opts.requestContext
+      // A `type: 'agent'` scorer (rubricate's or Mastra's) given a Mastra agent result gets the
+      // messages Mastra would hand it, not the result object.
+      const agentRun = mastraAgentRun(received)
+      const runFor = (one: ScorerLike): Record<string, unknown> =>
+        agentRun && isAgentScorer(one)
+          ? { ...run, output: agentRun.output, input: opts.input ?? agentRun.input }
+          : run
       const results: Record<string, any>[] = await withCallContext({ cassetteMode }, () =>
-        Promise.all(scorers.map((one) => one.run(run))),
+        Promise.all(scorers.map((one) => one.run(runFor(one)))),
       )
       const judgeCalls: JudgeCall[] = results.flatMap(
         (result) => (result.judgeCalls as JudgeCall[] | undefined) ?? [],
@@ -173,4 +181,10 @@ function scorePart(
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A scorer built with `type: 'agent'`: rubricate's exposes `type`, Mastra's `config.type` too. */
+function isAgentScorer(scorer: object): boolean {
+  const { type, config } = scorer as { type?: unknown; config?: { type?: unknown } }
+  return type === 'agent' || config?.type === 'agent'
 }

@@ -44,6 +44,16 @@ export interface CallContext {
   onModelCall?:
     | ((event: ExchangeEvent & { endpoint: string; model?: string | undefined }) => void)
     | undefined
+  /**
+   * Set while a judge model makes its own HTTP request (an AI SDK model's provider call): the
+   * judge call is recorded as one entry already, so the agents' path lets the request through.
+   */
+  judgeTransport?: boolean | undefined
+  /**
+   * Set by whatever records the scorer runs beneath it (a matcher, a loop check, an outer scorer
+   * run): a plain `scorer.run()` records itself only when this is unset.
+   */
+  recordsScorerRuns?: boolean | undefined
 }
 
 // One storage per process, shared by every copy of the module: a context set by the setup file's

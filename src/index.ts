@@ -28,6 +28,8 @@ export type { FilterRunOptions } from './scorer/filter-run'
 export type { NotScorable } from './scorer/not-scorable'
 export type {
   AgentMessage,
+  AgentMessagePart,
+  AgentMessageRole,
   AgentSystemMessage,
   FunctionStep,
   PreparedRun,
@@ -40,11 +42,22 @@ export type {
   ScorerRun,
   ScorerRunInputForAgent,
   ScorerRunOutputForAgent,
+  ScorePromptStep,
   StepContext,
   StepResults,
   StepValue,
 } from './scorer/types'
 export type { StandardSchemaV1 } from './judge/output-schema'
+
+// Judge processors
+export { StreamErrorRetryProcessor } from './judge/retry-processor'
+export type {
+  ErrorDecision,
+  JudgeMessage,
+  JudgeProcessor,
+  ProcessorAbort,
+} from './judge/processors'
+export type { RetryProcessorOptions } from './judge/retry-processor'
 
 // Rubric scorer
 export { createRubricScorer } from './rubric/rubric-scorer'

@@ -531,7 +531,31 @@ export const messages = {
   // judge
   invalidJudge: (value: unknown): string =>
     format(
-      `The judge ${show(value)} is not something rubricate can use. Give "openai/<model>" (e.g. "openai/gpt-4.1-mini"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, or a JudgeModel { id, complete(request) }.`,
+      `The judge ${show(value)} is not something rubricate can use. Give "<provider>/<model>" (e.g. "openai/gpt-4.1-mini"), Mastra's { id, url?, apiKey? }, an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, an AI SDK model, or a JudgeModel { id, complete(request) }.`,
+    ),
+  unknownJudgeProvider: (id: string, provider: string, known: readonly string[]): string =>
+    format(
+      `The judge "${id}" names the provider "${provider}", which rubricate does not know. Use one of ${known.map((name) => `"${name}"`).join(', ')}, or give the endpoint itself: { model, baseURL, apiKey }, or an AI SDK model object.`,
+    ),
+  judgeKeyMissing: (model: string, variable: string): string =>
+    format(
+      `The judge "${model}" must make a live call, but ${variable} is not set, so the provider would refuse it. Set ${variable}, or give the key in the judge: { id, apiKey }. Cassettes replay without a key; only live calls need one.`,
+    ),
+  aiSdkModelVersion: (id: string, version: string, supported: readonly string[]): string =>
+    format(
+      `The judge "${id}" is an AI SDK model of specification "${version}", which rubricate cannot call. Use a provider package built for AI SDK 5 or 6 (specification ${supported.map((v) => `"${v}"`).join(' or ')}), or give "<provider>/<model>".`,
+    ),
+  processorAborted: (reason: string | undefined): string =>
+    format(
+      `A judge processor stopped the judge call${reason ? `: ${reason.replace(/\.$/, '')}.` : '.'} Change the input or output it refused, or the processor.`,
+    ),
+  processorBadMessages: (id: string | undefined, value: unknown): string =>
+    format(
+      `The judge input processor${id ? ` "${id}"` : ''} returned ${show(value)} from processInput, which is not a list of { role, content } messages with text content. Return the messages it was given, changed.`,
+    ),
+  processorBadText: (id: string | undefined, value: unknown): string =>
+    format(
+      `The judge output processor${id ? ` "${id}"` : ''} returned ${show(value)} from processOutputResult, which is not a string. Return the text it was given, changed.`,
     ),
   invalidEnvJudge: (value: string): string =>
     format(
@@ -594,6 +618,10 @@ export const messages = {
     ),
 
   // scorers
+  filterRunNotStrings: (key: string, value: unknown): string =>
+    format(
+      `filterRun() got ${show(value)} as ${key}, which is not a list of strings. Give prefixes such as ["text", "tool-invocation"].`,
+    ),
   scorerRunFailed: (id: string, step: string, cause: unknown): string =>
     format(`Scorer "${id}" failed in step "${step}": ${causeText(cause)}`),
   scorerMissingId: (): string =>
@@ -625,6 +653,14 @@ export const messages = {
       `The scorer "${id}" reported an error instead of a score: ${show(error instanceof Error ? error.message : error)}. Check its judge (model, key, base URL); under rubricate, its model calls are recorded and replayed like an agent's.`,
     ),
   adaptedScorerNullScore: (): string => 'the scorer returned a null score',
+  scorerBadCalculateScore: (id: string, value: unknown): string =>
+    format(
+      `Scorer "${id}" got ${show(value)} as calculateScore of its generateScore step. Give a function ({ run, results, analyzeStepResult }) => number.`,
+    ),
+  scorerSchemaWithoutCalculateScore: (id: string): string =>
+    format(
+      `Scorer "${id}" has a prompt-object generateScore step with an outputSchema but no calculateScore, so nothing says which part of the judge's answer is the score. Add calculateScore: ({ analyzeStepResult }) => number, or drop outputSchema to have the judge answer { "score": number }.`,
+    ),
   scorerBadScore: (id: string, value: unknown): string =>
     format(
       `Scorer "${id}" produced the score ${show(value)} in generateScore, which is not a finite number. Return a number.`,

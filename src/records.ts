@@ -72,7 +72,7 @@ export interface OpenAICompatibleJudge {
   temperature?: number | undefined
   /** How structured output is requested. Default `'auto'`. */
   structuredOutput?: StructuredOutputMode | undefined
-  /** Mastra's name for prompt-mode structured output; `true`, `'inline'` and `'system'` mean `'prompt'`. */
+  /** Mastra's name for prompt-mode structured output: `true` and `'inline'` put the schema in the user message, `'system'` in the system message; `false` is `'json_schema'`. */
   jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
   /** Retries of transient failures (408, 409, 429, 5xx, connection errors, timeouts). Default `2`. */
   maxRetries?: number | undefined
@@ -80,8 +80,40 @@ export interface OpenAICompatibleJudge {
   timeoutMs?: number | undefined
 }
 
-/** Every way to name a judge: `'openai/<model>'`, an OpenAI-compatible endpoint, or a custom model. */
-export type JudgeInput = string | OpenAICompatibleJudge | JudgeModel
+/**
+ * Mastra's model config: `id` is `'<provider>/<model>'`; `url` and `apiKey` replace the
+ * provider's default base URL and key variable.
+ */
+export interface MastraModelConfig {
+  id: string
+  url?: string | undefined
+  apiKey?: string | undefined
+  headers?: Record<string, string> | undefined
+}
+
+/**
+ * An AI SDK language model (specification v2 or v3), as a provider package builds it:
+ * `createOpenAI(...).chat('gpt-4.1-mini')`, `anthropic('claude-sonnet-4-5')`. Only these members
+ * are read, so no provider package is imported by rubricate.
+ */
+export interface AiSdkLanguageModel {
+  readonly specificationVersion: string
+  readonly provider: string
+  readonly modelId: string
+  doGenerate(options: any): PromiseLike<unknown>
+}
+
+/**
+ * Every way to name a judge: `'<provider>/<model>'` (openai, anthropic, google, groq, mistral,
+ * deepseek, xai, openrouter, together, fireworks, ollama), Mastra's `{ id, url, apiKey, headers }`,
+ * an OpenAI-compatible endpoint, an AI SDK language model, or a custom model.
+ */
+export type JudgeInput =
+  | string
+  | OpenAICompatibleJudge
+  | MastraModelConfig
+  | AiSdkLanguageModel
+  | JudgeModel
 
 /** Where a judge reply came from. */
 export type JudgeCallSource = 'replayed' | 'recorded' | 'live'

@@ -187,6 +187,12 @@ export function replayedJudgeReply(request: SdkRequest): unknown {
   return response.json
 }
 
+/** False when the current call's cassette mode is `replay`: nothing may reach the network. @internal */
+export function judgeMayGoLive(): boolean {
+  const context = currentCallContext()
+  return resolveConfig({ cassettes: context.cassetteMode }).cassettes.mode !== 'replay'
+}
+
 /**
  * Wrap a custom judge model so that its replies are recorded to and replayed from cassettes,
  * keyed on its `JudgeRequest` and its `id`, like the replies of an OpenAI-compatible judge. The

@@ -21,6 +21,12 @@ import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } fro
 import { judgeText } from './judge-protocol'
 import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
 import { type PreparedSchema, requestSchema } from './output-schema'
+import {
+  type JudgeProcessor,
+  processJudgeInput,
+  processJudgeOutput,
+  withErrorProcessors,
+} from './processors'
 import { resolveStructuredOutput } from './structured-output'
 
 export interface JudgeCallOptions {
@@ -38,6 +44,14 @@ export interface JudgeCallOptions {
   structuredOutput?: StructuredOutputMode | undefined
   jsonPromptInjection?: OpenAICompatibleJudge['jsonPromptInjection']
   maxRetries?: number | undefined
+  /** Transform the messages before they reach the judge; the cassette keys on the result. */
+  inputProcessors?: readonly JudgeProcessor[] | undefined
+  /** Transform or check the reply's text before it is parsed. */
+  outputProcessors?: readonly JudgeProcessor[] | undefined
+  /** Asked whether to retry a failed request. */
+  errorProcessors?: readonly JudgeProcessor[] | undefined
+  /** Default 10 when `errorProcessors` is set. */
+  maxProcessorRetries?: number | undefined
   signal?: AbortSignal | undefined
   /** Told about the call's record once it has succeeded or failed. */
   record?: ((call: JudgeCall) => void) | undefined
@@ -94,6 +108,8 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
   }
   const signal = callSignal(options.signal)
   try {
+    const input = await processJudgeInput(options.inputProcessors, options.system, options.prompt)
+    const processed = { ...options, system: input.system, prompt: input.prompt }
     const result = await withCallContext(
       {
         onExchange: (event) => exchanges.push(event),
@@ -102,7 +118,7 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
         },
       },
       () =>
-        attemptLoop(parsed, options, signal, usage, {
+        attemptLoop(parsed, processed, signal, usage, {
           setAttempts: (n) => {
             attempts = n
           },
@@ -150,15 +166,24 @@ async function attemptLoop(
   let repair: { reply: string; problem: string } | undefined
   for (let attempt = 1; ; attempt++) {
     counters.setAttempts(attempt)
-    let reply: JudgeReply
-    try {
-      reply = await send(judge, options, mode, repair, signal, counters.onRequest)
-    } catch (error) {
-      if (!(error instanceof StructuredOutputRejected)) throw error
-      mode = 'prompt'
-      reply = await send(judge, options, mode, repair, signal, counters.onRequest)
-    }
+    let reply = await withErrorProcessors(
+      options.errorProcessors,
+      options.maxProcessorRetries,
+      signal,
+      async () => {
+        try {
+          return await send(judge, options, mode, repair, signal, counters.onRequest)
+        } catch (error) {
+          if (!(error instanceof StructuredOutputRejected)) throw error
+          mode = 'prompt'
+          return await send(judge, options, mode, repair, signal, counters.onRequest)
+        }
+      },
+    )
     if (reply.usage) usage.push(reply.usage)
+    if (options.outputProcessors?.length) {
+      reply = { ...reply, text: await processJudgeOutput(options.outputProcessors, reply.text) }
+    }
     if (!output) return { value: reply.text, text: reply.text }
     const checked = await answerOf(reply, output, options.prompt)
     if (checked.ok) return { value: checked.value, text: reply.text }
@@ -210,9 +235,18 @@ async function send(
   if (signal.aborted) throw aborted()
   const json = options.output?.json
   const inPrompt = mode === 'prompt' && json !== undefined
-  const prompt = inPrompt
-    ? `${options.prompt}\n\n${judgeText.schemaInstruction(json)}`
-    : options.prompt
+  // Mastra's jsonPromptInjection 'system': the schema goes in the system message, the user
+  // message stays the step's prompt as written.
+  const inSystem = inPrompt && schemaInSystem(judge, options)
+  const prompt =
+    inPrompt && !inSystem
+      ? `${options.prompt}\n\n${judgeText.schemaInstruction(json)}`
+      : options.prompt
+  const system = inSystem
+    ? options.system
+      ? `${options.system}\n\n${judgeText.schemaInstruction(json)}`
+      : judgeText.schemaInstruction(json)
+    : options.system
   const instruction =
     repair && judgeText.repairInstruction(repair.problem, inPrompt ? json : undefined)
   const schemaName = options.schemaName ?? 'judge_output'
@@ -221,7 +255,7 @@ async function send(
     const pending = completeWithEndpoint(
       endpoint,
       {
-        system: options.system,
+        system,
         prompt,
         repair: repair && instruction ? { reply: repair.reply, instruction } : undefined,
         responseFormat:
@@ -233,6 +267,7 @@ async function send(
               }
             : undefined,
         fallbackOnRejection: mode === 'auto',
+        missingKey: judge.missingKey,
         seed: options.seed,
         temperature: endpoint.temperature,
       },
@@ -247,7 +282,7 @@ async function send(
       repair && instruction
         ? `${prompt}\n\nYour previous reply was:\n${repair.reply}\n\n${instruction}`
         : prompt,
-    ...(options.system !== undefined && { system: options.system }),
+    ...(system !== undefined && { system }),
     ...(json !== undefined && { schema: json, schemaName }),
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.temperature !== undefined && { temperature: options.temperature }),
@@ -262,6 +297,14 @@ async function send(
       })
     })
   return raceAbort(pending, signal, aborted)
+}
+
+/** `jsonPromptInjection: 'system'` chosen at the call, else by the judge object (no `structuredOutput` over it). */
+function schemaInSystem(judge: ParsedJudge, options: JudgeCallOptions): boolean {
+  if (options.structuredOutput !== undefined) return false
+  if (options.jsonPromptInjection !== undefined) return options.jsonPromptInjection === 'system'
+  if (judge.kind !== 'endpoint' || judge.endpoint.structuredOutput !== undefined) return false
+  return judge.endpoint.jsonPromptInjection === 'system'
 }
 
 function checkReply(reply: JudgeReply): JudgeReply {
@@ -288,7 +331,7 @@ function withOverrides(judge: ParsedJudge, options: JudgeCallOptions): ParsedJud
       'The judge options',
     )
   }
-  return { kind: 'endpoint', endpoint }
+  return { ...judge, endpoint }
 }
 
 /** The liveliest source among the exchanges: one live request makes the whole call live. */

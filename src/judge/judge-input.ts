@@ -1,13 +1,22 @@
 import { UsageError } from '../errors'
 import { rejectUnknownKeys } from '../known-keys'
 import { messages, show } from '../messages'
-import type { JudgeInput, JudgeModel, OpenAICompatibleJudge } from '../records'
+import type { JudgeInput, JudgeModel, MastraModelConfig, OpenAICompatibleJudge } from '../records'
+import { aiSdkJudge, isAiSdkModel } from './ai-sdk-judge'
+import { PROVIDER_NAMES, providerEndpoint } from './providers'
 import { resolveStructuredOutput } from './structured-output'
 
 /** A judge input, sorted into the two kinds of transport. @internal */
 export type ParsedJudge =
-  | { kind: 'endpoint'; endpoint: OpenAICompatibleJudge }
+  | {
+      kind: 'endpoint'
+      endpoint: OpenAICompatibleJudge
+      /** The provider's key variable, when it is unset: a live call fails naming it. */
+      missingKey?: string | undefined
+    }
   | { kind: 'custom'; model: JudgeModel }
+
+const MASTRA_CONFIG_KEYS = ['id', 'url', 'apiKey', 'headers']
 
 const ENDPOINT_KEYS = new Set([
   'model',
@@ -28,14 +37,23 @@ const ENDPOINT_KEYS = new Set([
  * `baseURL` and `apiKey` unset: they are read from the environment when the call is made.
  * @internal
  */
-export function parseJudgeInput(input: JudgeInput): ParsedJudge {
-  if (typeof input === 'string') {
-    const match = /^openai\/(.+)$/.exec(input.trim())
-    if (!match?.[1]?.trim()) throw new UsageError(messages.invalidJudge(input))
-    return { kind: 'endpoint', endpoint: { model: match[1].trim() } }
-  }
+export function parseJudgeInput(
+  input: JudgeInput,
+  env: NodeJS.ProcessEnv = process.env,
+): ParsedJudge {
+  if (typeof input === 'string') return providerJudge(input, undefined, env)
   if (typeof input !== 'object' || input === null) {
     throw new UsageError(messages.invalidJudge(input))
+  }
+  if (isAiSdkModel(input)) return { kind: 'custom', model: aiSdkJudge(input) }
+  const config = input as MastraModelConfig
+  if (
+    typeof config.id === 'string' &&
+    (input as { model?: unknown }).model === undefined &&
+    typeof (input as { complete?: unknown }).complete !== 'function'
+  ) {
+    rejectUnknownKeys('The judge model config', config, MASTRA_CONFIG_KEYS)
+    return providerJudge(config.id, config, env)
   }
   if (typeof (input as JudgeModel).complete === 'function') {
     const model = input as JudgeModel
@@ -118,6 +136,56 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'a list'
   if (typeof value === 'string') return value.trim() === '' ? 'an empty string' : 'a string'
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}
+
+/**
+ * `'<provider>/<model>'` (and Mastra's `{ id, url, apiKey, headers }`) as an endpoint: the
+ * provider's OpenAI-compatible API, its base URL from `<PROVIDER>_BASE_URL` or the default, its
+ * key from its conventional variable. `openai/` keeps reading `OPENAI_*` when the call is made.
+ */
+function providerJudge(
+  id: string,
+  config: MastraModelConfig | undefined,
+  env: NodeJS.ProcessEnv,
+): ParsedJudge {
+  const match = /^([^/\s]+)\/(.+)$/.exec(id.trim())
+  const model = match?.[2]?.trim()
+  if (!match?.[1] || !model) throw new UsageError(messages.invalidJudge(id))
+  const provider = providerEndpoint(match[1])
+  if (!provider) {
+    throw new UsageError(messages.unknownJudgeProvider(id, match[1], PROVIDER_NAMES))
+  }
+  const endpoint: OpenAICompatibleJudge = { model }
+  if (config?.url !== undefined) endpoint.baseURL = config.url
+  if (config?.apiKey !== undefined) endpoint.apiKey = config.apiKey
+  if (config?.headers !== undefined) endpoint.headers = config.headers
+  if (match[1] === 'openai') return { kind: 'endpoint', endpoint }
+  endpoint.baseURL ??= nonEmpty(env[provider.baseURLVariable]) ?? provider.baseURL
+  const key = provider.keyVariable && nonEmpty(env[provider.keyVariable])
+  if (endpoint.apiKey === undefined && key) endpoint.apiKey = key
+  const missingKey =
+    endpoint.apiKey === undefined && provider.keyVariable ? provider.keyVariable : undefined
+  // A provider that needs no key (Ollama) gets a placeholder, never a stray OPENAI_API_KEY.
+  if (!provider.keyVariable && endpoint.apiKey === undefined) endpoint.apiKey = 'ollama'
+  return missingKey ? { kind: 'endpoint', endpoint, missingKey } : { kind: 'endpoint', endpoint }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value?.trim() ? value.trim() : undefined
+}
+
+/**
+ * Check a judge given at construction (a scorer's or a step's `judge.model`, a rubric scorer's
+ * `model`): a malformed string, an unknown provider or a bad model config fails here, not at the
+ * first run. Keys are not required yet: replayed calls need none.
+ * @internal
+ */
+export function checkJudgeInput(input: unknown): void {
+  if (input === undefined) return
+  if (typeof input === 'string' || isAiSdkModel(input)) parseJudgeInput(input as JudgeInput)
+  else if (typeof (input as { id?: unknown } | null)?.id === 'string') {
+    parseJudgeInput(input as JudgeInput)
+  }
 }
 
 /** The model name a judge call is recorded under. @internal */

@@ -4,7 +4,7 @@ import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
-import { judgeFetch, redactUrl, replayedJudgeReply } from './cassette-bridge'
+import { judgeFetch, judgeMayGoLive, redactUrl, replayedJudgeReply } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
 import { isStructuredOutputRejection } from './structured-output'
@@ -18,6 +18,8 @@ export interface EndpointRequest {
   responseFormat?: { name: string; schema: JsonSchema; strict: boolean } | undefined
   /** A rejection of `responseFormat` throws {@link StructuredOutputRejected} (mode `'auto'`). */
   fallbackOnRejection?: boolean | undefined
+  /** The provider's unset key variable: a call that must go live fails naming it. */
+  missingKey?: string | undefined
   seed?: number | undefined
   temperature?: number | undefined
 }
@@ -115,6 +117,11 @@ export async function completeWithEndpoint(
   if (replayed !== undefined) {
     const reply = completionReply(replayed)
     if (reply) return reply
+  }
+  // Only now, not when the judge was named: a replayed call needs no key, and in replay mode a
+  // miss is reported as a miss.
+  if (request.missingKey && apiKey === undefined && judgeMayGoLive()) {
+    throw new UsageError(messages.judgeKeyMissing(endpoint.model, request.missingKey))
   }
   const timeoutMs = endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const maxRetries = endpoint.maxRetries ?? DEFAULT_MAX_RETRIES

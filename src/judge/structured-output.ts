@@ -7,7 +7,7 @@ const INJECTION = [true, false, 'auto', 'inline', 'system'] as const
 
 /**
  * The structured-output mode of a judge: `structuredOutput`, else Mastra's `jsonPromptInjection`
- * (`true`, `'inline'` and `'system'` mean `'prompt'`), else `'auto'`.
+ * (`true`, `'inline'` and `'system'` mean `'prompt'`; where the schema goes is the judge call's choice), else `'auto'`.
  * @internal
  */
 export function resolveStructuredOutput(

@@ -35,7 +35,9 @@ export async function checkCompletion(request: CheckRequest): Promise<Completion
   setMaxListeners(0, signal)
   try {
     const run = (scorer: LoopScorer, index: number) =>
-      withCallContext({ signal }, () => runScorer(scorer, index, request, deadline.signal))
+      withCallContext({ signal, recordsScorerRuns: true }, () =>
+        runScorer(scorer, index, request, deadline.signal),
+      )
     const scorers: ScorerCheck[] = []
     if (request.parallel) {
       scorers.push(...(await untilAborted(Promise.all(request.scorers.map(run)), request.signal)))

@@ -62,7 +62,8 @@ export async function runUntilComplete<Input = unknown, Output = unknown>(
     iterations.push({ output, check })
     emitRecord(loopRecord(loopId, iterations, performance.now() - started))
     await options.onCheck?.(check, output)
-    feedback = check.feedback
+    // Mastra's suppressFeedback: the agent is called again, but not told why.
+    feedback = options.suppressFeedback ? undefined : check.feedback
     if (check.complete) break
   }
   const last = iterations.at(-1)!
@@ -85,6 +86,7 @@ const OPTION_KEYS = [
   'checkTimeout',
   'signal',
   'onCheck',
+  'suppressFeedback',
 ]
 
 function validate(

@@ -16,11 +16,12 @@ export interface LoopScorerResult {
 export interface LoopScorer {
   id?: string | undefined
   name?: string | undefined
+  // `any`, not `unknown`: scorers type their run (a `type: 'agent'` scorer takes agent messages,
+  // a generic one its own input and output), and a parameter typed `unknown` here would reject
+  // them. The loop hands them what it has; nothing is checked at run time, as in Mastra.
   run(run: {
-    input: unknown
-    output: unknown
-    // `any`, not `unknown`: scorers type their requestContext (createScorer takes an object or
-    // anything with get()), and a parameter typed `unknown` here would reject them.
+    input?: any
+    output: any
     requestContext?: any
   }): Promise<LoopScorerResult> | LoopScorerResult
 }
@@ -96,6 +97,8 @@ export interface RunUntilCompleteOptions<Input = unknown, Output = unknown> {
   checkTimeout?: number | undefined
   /** Aborts the loop: the agent call or check in progress rejects with the signal's reason. */
   signal?: AbortSignal | undefined
+  /** Mastra's `suppressFeedback`: call the agent again without the failing scorers' reasons (`feedback` stays undefined). Default `false`. */
+  suppressFeedback?: boolean | undefined
   /** Called after every check, complete or not. */
   onCheck?: ((check: CompletionCheck, output: Output) => void | Promise<void>) | undefined
 }

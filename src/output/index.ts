@@ -1,5 +1,6 @@
 // Agent output and input shapes to the text a judge sees (DESIGN 8.2).
 
+export { mastraAgentRun } from './mastra-run'
 export { contentText, isMessageList } from './message-text'
 export { isThenable, outputText } from './output-text'
 export { stableJson } from './stable-json'

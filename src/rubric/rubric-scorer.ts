@@ -7,6 +7,7 @@ import { messages } from '../messages'
 import { outputText, taskText } from '../output'
 import type { JudgeCall, JudgeInput, Verdict } from '../records'
 import { createScorer, type ScorerConfig } from '../scorer/create-scorer'
+import { recordedRun } from '../scorer/run-pipeline'
 import { stepInternals } from '../scorer/step-internals'
 import type { PreparedRun, ScorerResult, ScorerRun, StepContext } from '../scorer/types'
 import { type ParsedCriterion, parseCriteria, type RubricInput } from './criteria'
@@ -208,13 +209,15 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
     description: inner.description,
     type: undefined,
     config: inner.config,
-    async run(run) {
-      const result = await inner.run(run)
-      const analysis = result.analyzeStepResult as RubricAnalysis
-      if (analysis.noRubric) return { ...result, passed: true, verdicts: [], noRubric: true }
-      const base = { ...result, passed: analysis.passed, verdicts: analysis.verdicts }
-      return analysis.share === undefined ? base : { ...base, share: analysis.share, threshold }
-    },
+    // Recorded as a whole, so a plain run's record holds `passed` and the verdicts.
+    run: (run) =>
+      recordedRun(inner.id, run, async () => {
+        const result = await inner.run(run)
+        const analysis = result.analyzeStepResult as RubricAnalysis
+        if (analysis.noRubric) return { ...result, passed: true, verdicts: [], noRubric: true }
+        const base = { ...result, passed: analysis.passed, verdicts: analysis.verdicts }
+        return analysis.share === undefined ? base : { ...base, share: analysis.share, threshold }
+      }),
   }
 }
 

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors'
+import { checkJudgeInput } from '../judge/judge-input'
 import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import type { ScorerStepName } from '../records'
@@ -19,6 +20,10 @@ const JUDGE_KEYS = [
   'structuredOutput',
   'jsonPromptInjection',
   'maxRetries',
+  'inputProcessors',
+  'outputProcessors',
+  'errorProcessors',
+  'maxProcessorRetries',
 ]
 
 /** A prompt-object step, per step. */
@@ -26,7 +31,7 @@ const PROMPT_STEP_KEYS: Record<ScorerStepName, readonly string[]> = {
   preprocess: ['description', 'createPrompt', 'outputSchema', 'judge'],
   analyze: ['description', 'createPrompt', 'outputSchema', 'judge'],
   // Mastra documents `calculateScore` on a prompt-object generateScore step.
-  generateScore: ['description', 'createPrompt', 'judge', 'calculateScore'],
+  generateScore: ['description', 'createPrompt', 'outputSchema', 'judge', 'calculateScore'],
   generateReason: ['description', 'createPrompt', 'judge'],
 }
 
@@ -56,4 +61,5 @@ function checkJudgeOptions(where: string, judge: unknown): void {
     throw new UsageError(messages.configNotObject(where, judge))
   }
   rejectUnknownKeys(where, judge, JUDGE_KEYS)
+  checkJudgeInput((judge as { model?: unknown }).model)
 }

@@ -10,6 +10,7 @@ import type {
   FunctionStep,
   PromptStep,
   ReasonStepContext,
+  ScorePromptStep,
   ScorerJudgeOptions,
   ScorerOptions,
   ScorerResult,
@@ -95,10 +96,29 @@ export class Scorer<TInput = any, TOutput = any, TPre = undefined, TAnalyze = un
     return this.#with('analyze', step)
   }
 
-  /** Produce the score (required). A prompt step asks the judge for `{ "score": number }`. */
+  /**
+   * Produce the score (required). A prompt step asks the judge for `{ "score": number }`, or, as
+   * Mastra documents it, for its `outputSchema`, which `calculateScore` turns into the score.
+   */
+  generateScore<S extends StandardSchemaV1>(
+    step: ScorePromptStep<StepContext<TInput, TOutput, TPre, TAnalyze>, S> & {
+      outputSchema: S
+      calculateScore: NonNullable<
+        ScorePromptStep<StepContext<TInput, TOutput, TPre, TAnalyze>, S>['calculateScore']
+      >
+    },
+  ): Scorer<TInput, TOutput, TPre, TAnalyze>
   generateScore(
     step:
-      | PromptStep<StepContext<TInput, TOutput, TPre, TAnalyze>>
+      | ScorePromptStep<StepContext<TInput, TOutput, TPre, TAnalyze>>
+      | FunctionStep<
+          StepContext<TInput, TOutput, TPre, TAnalyze>,
+          number | NotScorable | Promise<number | NotScorable>
+        >,
+  ): Scorer<TInput, TOutput, TPre, TAnalyze>
+  generateScore(
+    step:
+      | ScorePromptStep<StepContext<TInput, TOutput, TPre, TAnalyze>, any>
       | FunctionStep<
           StepContext<TInput, TOutput, TPre, TAnalyze>,
           number | NotScorable | Promise<number | NotScorable>
@@ -142,7 +162,18 @@ function define(id: string, name: ScorerStepName, step: unknown): StepDefinition
     throw new UsageError(messages.scorerBadStep(id, name, step))
   }
   checkPromptStep(id, name, prompt)
-  const withSchema = (name === 'preprocess' || name === 'analyze') && prompt.outputSchema
+  const { calculateScore } = prompt as ScorePromptStep<unknown, any>
+  if (name === 'generateScore') {
+    if (calculateScore !== undefined && typeof calculateScore !== 'function') {
+      throw new UsageError(messages.scorerBadCalculateScore(id, calculateScore))
+    }
+    // Mastra's documentation: a prompt-mode generateScore with a schema needs calculateScore,
+    // since nothing else says which field of the answer is the score.
+    if (prompt.outputSchema !== undefined && calculateScore === undefined) {
+      throw new UsageError(messages.scorerSchemaWithoutCalculateScore(id))
+    }
+  }
+  const withSchema = prompt.outputSchema !== undefined && name !== 'generateReason'
   return {
     name,
     kind: 'prompt',
@@ -150,6 +181,7 @@ function define(id: string, name: ScorerStepName, step: unknown): StepDefinition
     schema: withSchema
       ? prepareSchema(prompt.outputSchema, `The ${name} step's outputSchema`)
       : undefined,
+    calculateScore,
   }
 }
 

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
+import { currentCallContext, withCallContext } from '../call-context'
 import { resolveJudge } from '../config'
 import { ScorerRunError, UsageError } from '../errors'
 import { runJudgeCall } from '../judge/judge-call'
 import { prepareSchema } from '../judge/output-schema'
 import { messages } from '../messages'
 import { isThenable } from '../output'
+import { emitRecord } from '../record-hooks'
 import type { JudgeCall, ScorerStepName } from '../records'
 import { isNotScorable } from './not-scorable'
+import { plainRunRecord } from './plain-run-record'
 import type { StepDefinition } from './step-internals'
 import { STEP_INTERNALS, type StepInternals } from './step-internals'
 import type { ScorerJudgeOptions, ScorerOptions, ScorerRun } from './types'
@@ -21,8 +24,40 @@ const RESULT_KEYS: Record<ScorerStepName, string> = {
   generateReason: 'reason',
 }
 
-/** Run a scorer's steps on one run and assemble its result (DESIGN section 5). @internal */
-export async function runPipeline(
+/**
+ * Run a scorer's steps on one run and assemble its result (DESIGN section 5). A run that no
+ * matcher or loop records (a plain `scorer.run()` in a test, as Mastra users write it) is
+ * reported through `emitRecord`, so it shows in the reporter with its calls, tokens and cost.
+ * @internal
+ */
+export function runPipeline(
+  options: ScorerOptions,
+  steps: readonly StepDefinition[],
+  input: ScorerRun,
+): Promise<any> {
+  return recordedRun(options.id, input, () => runSteps(options, steps, input))
+}
+
+/**
+ * Run `fn`, a scorer's whole run, and report it as a plain run unless a matcher, a loop or an
+ * outer run records it: the runs beneath are not reported again. @internal
+ */
+export function recordedRun<T>(id: string, input: ScorerRun, fn: () => Promise<T>): Promise<T> {
+  if (currentCallContext().recordsScorerRuns) return fn()
+  const started = performance.now()
+  return withCallContext({ recordsScorerRuns: true }, fn).then(
+    (result) => {
+      emitRecord(plainRunRecord(id, input, result, performance.now() - started))
+      return result
+    },
+    (error: unknown) => {
+      emitRecord(plainRunRecord(id, input, error, performance.now() - started))
+      throw error
+    },
+  )
+}
+
+async function runSteps(
   options: ScorerOptions,
   steps: readonly StepDefinition[],
   input: ScorerRun,
@@ -115,20 +150,29 @@ async function runPromptStep(
   outputs[`${step.name}Prompt`] = prompt
   const judge = { ...definedOnly(scorerJudge), ...definedOnly(step.step.judge) }
   const isScore = step.name === 'generateScore'
+  const calculate = isScore ? step.calculateScore : undefined
+  // The fixed `{ score }` reply only when the step gives neither a schema nor calculateScore.
+  const output = calculate ? step.schema : isScore ? SCORE_SCHEMA : step.schema
   const { value } = await runJudgeCall({
     judge: resolveJudge(judge.model),
     step: step.name,
     system: judge.instructions,
     prompt,
-    output: isScore ? SCORE_SCHEMA : step.schema,
-    schemaName: isScore ? 'score' : `${step.name}_result`,
+    output,
+    schemaName: output === SCORE_SCHEMA ? 'score' : `${step.name}_result`,
     temperature: judge.temperature,
     seed: judge.seed,
     structuredOutput: judge.structuredOutput,
     jsonPromptInjection: judge.jsonPromptInjection,
-    maxRetries: judge.maxRetries,
+    // With error processors, the SDK does not retry unless told to: the two never multiply.
+    maxRetries: judge.maxRetries ?? (judge.errorProcessors?.length ? 0 : undefined),
+    inputProcessors: judge.inputProcessors,
+    outputProcessors: judge.outputProcessors,
+    errorProcessors: judge.errorProcessors,
+    maxProcessorRetries: judge.maxProcessorRetries,
     record: (call) => judgeCalls.push(call),
   })
+  if (calculate) return await calculate({ ...context, analyzeStepResult: value })
   return isScore ? (value as { score: number }).score : value
 }
 

@@ -10,6 +10,8 @@ export type StepDefinition =
       kind: 'prompt'
       step: PromptStep<any, any>
       schema: PreparedSchema | undefined
+      /** generateScore only: turns the judge's answer into the score. */
+      calculateScore?: ((context: any) => unknown) | undefined
     }
 
 /** Key of the internals a function step's context carries (not enumerable). @internal */

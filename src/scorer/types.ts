@@ -1,4 +1,5 @@
 import type { InferOutput, StandardSchemaV1 } from '../judge/output-schema'
+import type { JudgeProcessor } from '../judge/processors'
 import type { JudgeCall, JudgeInput, ScorerStepName, StructuredOutputMode } from '../records'
 import type { NotScorable } from './not-scorable'
 
@@ -17,6 +18,8 @@ export type ScorerRun<TInput = any, TOutput = any> = {
   /** Default: a random UUID. */
   runId?: string | undefined
   groundTruth?: unknown
+  /** Mastra's expected tool-call trajectory; carried through untouched. */
+  expectedTrajectory?: unknown
   /** A plain object, or anything with `get(key)` (a `Map`, Mastra's `RequestContext`). */
   requestContext?: Record<string, unknown> | RequestContextLike | undefined
   additionalContext?: Record<string, unknown> | undefined
@@ -39,10 +42,18 @@ export interface ScorerJudgeOptions {
   seed?: number | undefined
   /** Default: the judge object's own choice, else `'auto'`. */
   structuredOutput?: StructuredOutputMode | undefined
-  /** Mastra's name for prompt-mode structured output: `true`, `'inline'` and `'system'` mean `'prompt'`. */
+  /** Mastra's name for prompt-mode structured output: `true` and `'inline'` put the schema in the user message, `'system'` in the system message; `false` is `'json_schema'`. */
   jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
-  /** Retries of transient failures. Default `2`. */
+  /** The SDK's retries of transient failures. Default `2`, or `0` when `errorProcessors` is set. */
   maxRetries?: number | undefined
+  /** Transform the judge's messages before they are sent (and keyed). A step's list replaces the scorer's. */
+  inputProcessors?: readonly JudgeProcessor[] | undefined
+  /** Transform or check the judge's text before it is parsed. A step's list replaces the scorer's. */
+  outputProcessors?: readonly JudgeProcessor[] | undefined
+  /** Asked whether to retry a failed judge request (that request only). A step's list replaces the scorer's. */
+  errorProcessors?: readonly JudgeProcessor[] | undefined
+  /** Processor retries per request. Default `10` when `errorProcessors` is set; a step without one inherits. */
+  maxProcessorRetries?: number | undefined
 }
 
 /** What earlier steps produced. */
@@ -67,10 +78,27 @@ export interface ReasonStepContext<TInput = any, TOutput = any, TPre = unknown, 
 export interface PromptStep<Ctx, Schema extends StandardSchemaV1 | undefined = undefined> {
   description: string
   createPrompt: (context: Ctx) => string | Promise<string>
-  /** preprocess and analyze only: the shape of the judge's reply. Without one, the step returns text. */
+  /**
+   * The shape of the judge's reply (preprocess, analyze, and generateScore with `calculateScore`).
+   * Without one, preprocess and analyze return the reply's text.
+   */
   outputSchema?: Schema
   /** Overrides the scorer's judge, field by field. */
   judge?: ScorerJudgeOptions | undefined
+}
+
+/**
+ * A prompt-object generateScore step as Mastra documents it: the judge answers `outputSchema`
+ * and `calculateScore` turns that answer (`analyzeStepResult`) into the score. With neither, the
+ * judge answers `{ "score": number }`; with `calculateScore` alone, it receives the reply's text.
+ */
+export interface ScorePromptStep<Ctx, Schema extends StandardSchemaV1 | undefined = undefined>
+  extends PromptStep<Ctx, Schema> {
+  calculateScore?:
+    | ((
+        context: Ctx & { analyzeStepResult: PromptStepValue<Schema> },
+      ) => ScoreValue | Promise<ScoreValue>)
+    | undefined
 }
 
 /** A step written as a (possibly async) function; it may return `notScorable(reason)`. */
@@ -120,11 +148,22 @@ export interface ScorerOptions<TInput = any, TOutput = any> {
     | undefined
 }
 
+/** One part of a message's content (text, a tool call, a file, ...), as Mastra and the AI SDK shape it. */
+export interface AgentMessagePart {
+  type: string
+  text?: string | undefined
+  [key: string]: unknown
+}
+
+/** The roles of a message, Mastra 1.71's included (`signal` carries a mid-run signal to the agent). */
+export type AgentMessageRole = 'system' | 'user' | 'assistant' | 'tool' | 'signal'
+
 /** One message of an agent conversation (compatible with Mastra's `MastraDBMessage`). */
 export interface AgentMessage {
   id?: string | undefined
-  role: 'system' | 'user' | 'assistant' | 'tool'
-  content: unknown
+  role: AgentMessageRole
+  /** Text, or parts: both have a `length`, so Mastra's `run.output[0]?.content.length` compiles. */
+  content: string | AgentMessagePart[]
   createdAt?: Date | string | undefined
 }
 

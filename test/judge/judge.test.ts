@@ -378,10 +378,11 @@ test('an unknown structuredOutput value or judge string is a usage error listing
     message:
       '[rubricate] The judge object structuredOutput is "xml", which is not supported. Use one of "auto", "json_schema", "prompt".',
   })
-  const badString = await rejectionOf(scoreWith('anthropic/claude-sonnet').run({ output: 'x' }))
-  expect(rootCause(badString)).toMatchObject({
-    code: 'RUBRICATE_USAGE',
-    message:
-      '[rubricate] The judge "anthropic/claude-sonnet" is not something rubricate can use. Give "openai/<model>" (e.g. "openai/gpt-4.1-mini"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, or a JudgeModel { id, complete(request) }.',
-  })
+  // An unknown provider fails when the scorer is built, before any run.
+  expect(() => scoreWith('acme/claude-sonnet')).toThrow(
+    '[rubricate] The judge "acme/claude-sonnet" names the provider "acme", which rubricate does not know. Use one of "openai", "anthropic", "google", "groq", "mistral", "deepseek", "xai", "openrouter", "together", "fireworks", "ollama", or give the endpoint itself: { model, baseURL, apiKey }, or an AI SDK model object.',
+  )
+  expect(() => scoreWith('claude-sonnet')).toThrow(
+    '[rubricate] The judge "claude-sonnet" is not something rubricate can use. Give "<provider>/<model>" (e.g. "openai/gpt-4.1-mini"), Mastra\'s { id, url?, apiKey? }, an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, an AI SDK model, or a JudgeModel { id, complete(request) }.',
+  )
 })

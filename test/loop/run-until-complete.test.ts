@@ -425,3 +425,21 @@ test('bad arguments are usage errors that say what to pass', async () => {
     '[rubricate] runUntilComplete() strategy is "most", which is not supported. Use one of "all", "any".',
   )
 })
+
+test("suppressFeedback (Mastra's name) calls the agent again without the reasons, which the result still holds", async () => {
+  const seen: (string | undefined)[] = []
+  const scorer = {
+    id: 'never',
+    run: () => ({ score: 0, reason: 'Not yet.' }),
+  }
+  const result = await runUntilComplete(
+    ({ feedback }) => {
+      seen.push(feedback)
+      return 'x'
+    },
+    { scorers: [scorer], maxSteps: 2, suppressFeedback: true },
+  )
+  expect(seen).toEqual([undefined, undefined])
+  expect(result.complete).toBe(false)
+  expect(result.feedback).toContain('Not yet.')
+})

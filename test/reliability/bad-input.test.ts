@@ -37,7 +37,7 @@ const DUPLICATE = (shown: string, first: string, second: string) =>
 const EMPTY_RUBRIC = `${P} createRubricScorer() got criteria with no criterion in them. Write at least one criterion, or leave \`criteria\` out to take the rubric from each run (requestContext, additionalContext or input).`
 const MODES = 'Use one of "replay", "auto", "record", "off".'
 const INVALID_JUDGE = (shown: string) =>
-  `${P} The judge ${shown} is not something rubricate can use. Give "openai/<model>" (e.g. "openai/gpt-4.1-mini"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, or a JudgeModel { id, complete(request) }.`
+  `${P} The judge ${shown} is not something rubricate can use. Give "<provider>/<model>" (e.g. "openai/gpt-4.1-mini"), Mastra's { id, url?, apiKey? }, an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, an AI SDK model, or a JudgeModel { id, complete(request) }.`
 const INVALID_ENV_JUDGE = (shown: string) =>
   `${P} RUBRICATE_JUDGE is ${shown}, which is not a judge rubricate can use. Set it to "openai/<model>", e.g. RUBRICATE_JUDGE=openai/gpt-4.1-mini (the endpoint comes from OPENAI_BASE_URL, the key from OPENAI_API_KEY), or unset it to use the judge of your configuration.`
 const JUDGE_OPTION = (key: string, expected: string, got: string) =>
@@ -261,12 +261,12 @@ const usage: UsageCase[] = [
   {
     name: 'a misspelt filterRun option',
     act: () => filterRun({ maxInputMessage: 2 } as never),
-    message: `${P} filterRun() got an unknown option "maxInputMessage". Did you mean "maxInputMessages"? Known options: "maxInputMessages", "maxOutputMessages", "dropRequestContext", "dropGroundTruth".`,
+    message: `${P} filterRun() got an unknown option "maxInputMessage". Did you mean "maxInputMessages"? Known options: "maxInputMessages", "maxRememberedMessages", "maxOutputMessages", "partTypes", "toolNames", "dropRequestContext", "dropGroundTruth", "dropExpectedTrajectory".`,
   },
   {
     name: 'a misspelt runUntilComplete option',
     act: () => runUntilComplete(() => 'Hi', { scorers: [], maxStep: 3 } as never),
-    message: `${P} runUntilComplete() got an unknown option "maxStep". Did you mean "maxSteps"? Known options: "scorers", "strategy", "maxSteps", "input", "requestContext", "parallel", "checkTimeout", "signal", "onCheck".`,
+    message: `${P} runUntilComplete() got an unknown option "maxStep". Did you mean "maxSteps"? Known options: "scorers", "strategy", "maxSteps", "input", "requestContext", "parallel", "checkTimeout", "signal", "onCheck", "suppressFeedback".`,
   },
   {
     name: 'a loop whose rubric scorer finds no rubric (a misspelt requestContext.rubirc)',

@@ -1,10 +1,13 @@
 // Type tests, checked by `tsc` (npm run typecheck): what the builder infers, and what must not compile.
-import { expectTypeOf, test } from 'vitest'
+import { expect, expectTypeOf, test } from 'vitest'
+import '../../matchers'
 import { z } from 'zod'
 import {
   type AgentMessage,
+  type AgentMessagePart,
   createScorer,
   notScorable,
+  runUntilComplete,
   type ScorerResult,
   type ScorerRunInputForAgent,
 } from '../../src'
@@ -14,7 +17,9 @@ test('type "agent" types the run input and output as agent messages', () => {
     .preprocess(({ run }) => {
       expectTypeOf(run.input).toEqualTypeOf<ScorerRunInputForAgent | undefined>()
       expectTypeOf(run.output).toEqualTypeOf<AgentMessage[]>()
-      expectTypeOf(run.output[0]!.role).toEqualTypeOf<'system' | 'user' | 'assistant' | 'tool'>()
+      expectTypeOf(run.output[0]!.role).toEqualTypeOf<
+        'system' | 'user' | 'assistant' | 'tool' | 'signal'
+      >()
       return run.input?.inputMessages.length ?? 0
     })
     .generateScore(({ results }) => results.preprocessStepResult)
@@ -98,4 +103,62 @@ test('generateScore must produce a number and generateReason a string', () => {
   base.generateScore(() => 1).generateReason(() => 42)
   // @ts-expect-error the id is required
   createScorer({ description: 'no id' })
+})
+
+test("Mastra's documented agent scorer compiles: content is text or parts, both with a length", () => {
+  createScorer({
+    id: 'agent-response-quality',
+    description: 'Evaluates agent responses',
+    type: 'agent',
+  })
+    .preprocess(({ run }) => {
+      const userMessage = run.input?.inputMessages[0]?.content
+      return { userMessage }
+    })
+    .generateScore(({ run }) => {
+      const response = run.output[0]?.content
+      expectTypeOf(response).toEqualTypeOf<string | AgentMessagePart[] | undefined>()
+      return (run.output[0]?.content.length ?? 0) > 10 ? 1.0 : 0.5
+    })
+  const agent = createScorer({ id: 'a', description: 'a', type: 'agent' }).generateScore(() => 1)
+  agent.run({ output: [{ role: 'signal', content: [{ type: 'text', text: 'stop' }] }] })
+  // @ts-expect-error content is text or parts, not a number
+  agent.run({ output: [{ role: 'assistant', content: 42 }] })
+})
+
+test('agent and generic scorers go to runUntilComplete and toPassScorer without a cast', () => {
+  const agent = createScorer({ id: 'a', description: 'a', type: 'agent' }).generateScore(() => 1)
+  const typed = createScorer<{ q: string }, string>({ id: 't', description: 't' }).generateScore(
+    () => 1,
+  )
+  void runUntilComplete(async () => 'x', { scorers: [agent, typed] })
+  void expect('x').toPassScorer(agent)
+  void expect('x').toPassScorer(typed)
+})
+
+test('calculateScore receives the judge answer typed by outputSchema', () => {
+  createScorer({ id: 's', description: 's' }).generateScore({
+    description: 'score',
+    createPrompt: () => 'x',
+    outputSchema: z.object({ score: z.number(), reason: z.string() }),
+    calculateScore: ({ analyzeStepResult }) => {
+      expectTypeOf(analyzeStepResult).toEqualTypeOf<{ score: number; reason: string }>()
+      return analyzeStepResult.score
+    },
+  })
+  createScorer({ id: 's', description: 's' }).generateScore({
+    description: 'score',
+    createPrompt: () => 'x',
+    calculateScore: ({ analyzeStepResult }) => {
+      expectTypeOf(analyzeStepResult).toEqualTypeOf<string>()
+      return 1
+    },
+  })
+  createScorer({ id: 's', description: 's' }).generateScore({
+    description: 'score',
+    createPrompt: () => 'x',
+    outputSchema: z.object({ grade: z.string() }),
+    // @ts-expect-error calculateScore must return a number
+    calculateScore: ({ analyzeStepResult }) => analyzeStepResult.grade,
+  })
 })

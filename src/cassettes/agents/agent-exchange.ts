@@ -18,6 +18,9 @@ export async function runAgentExchange(
   live: () => Promise<Response>,
 ): Promise<Response> {
   const context = currentCallContext()
+  // A judge model's own request: its judge call is the cassette entry; recording this too would
+  // count one judge call as an agent call as well, and replay would need the provider package.
+  if (context.judgeTransport) return live()
   const body = await request.clone().text()
   let prepared: PreparedRequest | undefined
   const prepare = () => {

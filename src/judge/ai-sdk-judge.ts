@@ -1,0 +1,112 @@
+import { withCallContext } from '../call-context'
+import { UsageError } from '../errors'
+import { messages } from '../messages'
+import type {
+  AiSdkLanguageModel,
+  JudgeModel,
+  JudgeReply,
+  JudgeRequest,
+  TokenUsage,
+} from '../records'
+
+const SUPPORTED = ['v2', 'v3']
+
+/** True when `value` looks like an AI SDK language model (it has `doGenerate` and a model id). @internal */
+export function isAiSdkModel(value: unknown): value is AiSdkLanguageModel {
+  const model = value as Partial<AiSdkLanguageModel> | null
+  return (
+    typeof model === 'object' &&
+    model !== null &&
+    typeof model.doGenerate === 'function' &&
+    typeof model.modelId === 'string' &&
+    typeof model.specificationVersion === 'string'
+  )
+}
+
+const adapters = new WeakMap<object, JudgeModel>()
+
+/**
+ * A {@link JudgeModel} over an AI SDK language model, made once per model object. Its calls go
+ * through `cached()` like any custom model's, so one judge call is one cassette entry (keyed on
+ * the judge request and `<provider>/<modelId>`), and a replay never calls the model. The live
+ * call runs with `judgeTransport` set in the call context, so the agents' msw handlers let the
+ * provider's own HTTP request through instead of recording it a second time as an agent call.
+ * @internal
+ */
+export function aiSdkJudge(model: AiSdkLanguageModel): JudgeModel {
+  if (!SUPPORTED.includes(model.specificationVersion)) {
+    throw new UsageError(
+      messages.aiSdkModelVersion(
+        `${model.provider}/${model.modelId}`,
+        model.specificationVersion,
+        SUPPORTED,
+      ),
+    )
+  }
+  let adapter = adapters.get(model)
+  if (!adapter) {
+    adapter = {
+      id: `${model.provider}/${model.modelId}`,
+      complete: (request, options) =>
+        withCallContext({ judgeTransport: true }, () => generate(model, request, options.signal)),
+    }
+    adapters.set(model, adapter)
+  }
+  return adapter
+}
+
+async function generate(
+  model: AiSdkLanguageModel,
+  request: JudgeRequest,
+  signal: AbortSignal | undefined,
+): Promise<JudgeReply> {
+  const prompt: unknown[] = []
+  if (request.system !== undefined) prompt.push({ role: 'system', content: request.system })
+  prompt.push({ role: 'user', content: [{ type: 'text', text: request.prompt }] })
+  const options: Record<string, unknown> = { prompt }
+  if (request.schema !== undefined) {
+    options.responseFormat = {
+      type: 'json',
+      schema: request.schema,
+      ...(request.schemaName !== undefined && { name: request.schemaName }),
+    }
+  }
+  if (request.temperature !== undefined) options.temperature = request.temperature
+  if (request.seed !== undefined) options.seed = request.seed
+  if (signal) options.abortSignal = signal
+  const result = (await model.doGenerate(options)) as {
+    content?: { type: string; text?: string }[]
+    usage?: Record<string, unknown>
+    response?: { modelId?: string }
+  }
+  const text = (result.content ?? [])
+    .filter((part) => part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('')
+  const reply: JudgeReply = { text }
+  const usage = usageOf(result.usage)
+  if (usage) reply.usage = usage
+  const id = result.response?.modelId
+  if (typeof id === 'string') reply.model = id
+  return reply
+}
+
+// v2 reports numbers; v3 reports `{ total, ... }` objects for input and output tokens.
+function usageOf(usage: Record<string, unknown> | undefined): TokenUsage | undefined {
+  if (!usage) return undefined
+  const count = (value: unknown): number | undefined =>
+    typeof value === 'number'
+      ? value
+      : typeof (value as { total?: unknown } | null)?.total === 'number'
+        ? (value as { total: number }).total
+        : undefined
+  const inputTokens = count(usage.inputTokens)
+  const outputTokens = count(usage.outputTokens)
+  if (inputTokens === undefined && outputTokens === undefined) return undefined
+  const total = typeof usage.totalTokens === 'number' ? usage.totalTokens : undefined
+  return {
+    inputTokens: inputTokens ?? 0,
+    outputTokens: outputTokens ?? 0,
+    totalTokens: total ?? (inputTokens ?? 0) + (outputTokens ?? 0),
+  }
+}
