@@ -170,7 +170,7 @@ test('an ESM project imports every entry and type-checks against the shipped typ
   await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir })
 }, 120_000)
 
-test('a CommonJS project requires the dual entries and runs Vitest with a vitest.config.ts importing the plugin', async () => {
+test('a CommonJS project requires the dual entries and runs Vitest with a vitest.config.ts importing the plugin and a vitest.config.cts requiring it', async () => {
   const dir = await project(
     'cjs-project',
     {},
@@ -200,6 +200,12 @@ test('a CommonJS project requires the dual entries and runs Vitest with a vitest
         import { defineConfig } from 'vitest/config'
         import rubricate from 'rubricate/plugin'
         export default defineConfig({ plugins: [rubricate()], test: { reporters: ['default'] } })
+      `,
+      // The README's CommonJS form, in TypeScript.
+      'vitest.config.cts': `
+        const { defineConfig } = require('vitest/config')
+        const { rubricate } = require('rubricate/plugin')
+        module.exports = defineConfig({ plugins: [rubricate()], test: { reporters: ['default'] } })
       `,
       'smoke.test.ts': `
         import { test, expect } from 'vitest'
@@ -235,6 +241,11 @@ test('a CommonJS project requires the dual entries and runs Vitest with a vitest
     env: { ...process.env, CI: 'true', NO_COLOR: '1' },
   })
   expect(vitestRun.stdout).toContain('1 passed')
+  const ctsRun = await run(process.execPath, [vitest, 'run', '--config', 'vitest.config.cts'], {
+    cwd: dir,
+    env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+  })
+  expect(ctsRun.stdout).toContain('1 passed')
 }, 120_000)
 
 test('a new project set up as the README says gets typed matchers, with no tsconfig edit', async () => {
@@ -372,6 +383,36 @@ test('a second file, in another worker', async () => {
     expect(replayed.stdout).toContain('✓ [required] Acknowledges the double charge')
     expect(replayed.stdout).toContain('Judge  2 calls: 2 replayed, 0 recorded, 0 live')
     expect(replayed.stdout).toContain('3 passed')
+
+    // blockNetwork needs no msw; its refusal says that without msw no agent call is recorded.
+    await writeFile(
+      join(dir, 'blocked.test.ts'),
+      `import { test } from 'vitest'
+test('calls a model host', async () => {
+  await fetch('http://192.0.2.1/v1/chat/completions', { method: 'POST', body: '{}' }).catch(() => {})
+})
+`,
+    )
+    await writeFile(
+      join(dir, 'vitest.blocked.config.cjs'),
+      `const { defineConfig } = require('vitest/config')
+const { rubricate } = require('rubricate/plugin')
+module.exports = defineConfig({
+  plugins: [rubricate({ judge: 'openai/gpt-4.1-mini', cassettes: { blockNetwork: true } })],
+})
+`,
+    )
+    const blockedRun = [vitestIn, 'run', '--config', 'vitest.blocked.config.cjs', 'blocked.test.ts']
+    const blocked = await run(process.execPath, blockedRun, {
+      cwd: dir,
+      env: { ...env, CI: 'true', NODE_OPTIONS: `--import=${guard}` },
+    }).then(
+      () => undefined,
+      (error: { stdout: string; stderr: string }) => `${error.stdout}\n${error.stderr}`,
+    )
+    expect(blocked).toContain(
+      'rubricate never saw it because msw is not installed, and without msw no agent call is recorded or replayed: install it (npm i -D msw)',
+    )
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
