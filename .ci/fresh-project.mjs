@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // A newcomer's first run, on whatever Node is first on PATH (the lanes put theirs there):
-//   1. `npm i -D vitest rubricate` (the packed tarball) in an empty project, then the README's
-//      `msw openai`: npm must resolve every peer dependency without a warning or an error;
+//   1. `npm i -D vitest rubricate openai` (the packed tarball) in an empty project, no msw (an
+//      optional peer: a project whose tests only judge strings does without it);
 //   2. the README's setup (plugin, matcher types) and one rubric test;
 //   3. a record run against a fake judge on 127.0.0.1, then a replay run with CI=true, no API
-//      key and every connection outside loopback refused: the test passes, replayed.
+//      key and every connection outside loopback refused: the test passes, replayed, and the
+//      notice that agents' calls are not recorded without msw is printed once a run;
+//   4. the README's `npm i -D msw`: npm must resolve every peer dependency without a warning or an
+//      error; steps 3 again from an empty cassette folder, now without the notice.
 // Needs dist/ (npm test builds it) and the npm registry, or an npm cache that holds the packages.
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -33,28 +36,7 @@ try {
     `${JSON.stringify({ name: 'support-bot', private: true, type: 'module' }, null, 2)}\n`,
   )
 
-  await install(['vitest', tarball])
-  await install(['msw', 'openai'])
-  const versions = Object.fromEntries(
-    ['vitest', 'msw', 'openai', 'rubricate'].map((name) => [name, installed(name)]),
-  )
-  log(
-    `node ${process.version}: ${Object.entries(versions)
-      .map(([n, v]) => `${n}@${v}`)
-      .join(' ')}`,
-  )
-  const [major, minor] = process.versions.node.split('.').map(Number)
-  const newest = major > 22 || (major === 22 && minor >= 12)
-  const expected = newest ? { vitest: 5, msw: 3, openai: 7 } : { vitest: 4, msw: 2, openai: 6 }
-  for (const [name, want] of Object.entries(expected)) {
-    if (Number(versions[name].split('.')[0]) !== want) {
-      throw new Error(
-        `npm installed ${name}@${versions[name]} on Node ${process.version}; expected major ${want}.`,
-      )
-    }
-  }
-  await run('npm', ['ls', '--all'], {}, 'npm ls found problems in the tree')
-
+  await install(['vitest', tarball, 'openai'])
   write(
     'vitest.config.ts',
     `import { defineConfig } from 'vitest/config'
@@ -80,6 +62,40 @@ test('answers a refund question', async () => {
 `,
   )
 
+  await recordAndReplay('without msw', true)
+
+  await install(['msw'])
+  const versions = Object.fromEntries(
+    ['vitest', 'msw', 'openai', 'rubricate'].map((name) => [name, installed(name)]),
+  )
+  log(
+    `node ${process.version}: ${Object.entries(versions)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(' ')}`,
+  )
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  const newest = major > 22 || (major === 22 && minor >= 12)
+  const expected = newest ? { vitest: 5, msw: 3, openai: 7 } : { vitest: 4, msw: 2, openai: 6 }
+  for (const [name, want] of Object.entries(expected)) {
+    if (Number(versions[name].split('.')[0]) !== want) {
+      throw new Error(
+        `npm installed ${name}@${versions[name]} on Node ${process.version}; expected major ${want}.`,
+      )
+    }
+  }
+  await run('npm', ['ls', '--all'], {}, 'npm ls found problems in the tree')
+  rmSync(join(project, '__cassettes__'), { recursive: true, force: true })
+  await recordAndReplay('with msw', false)
+  log(`passed in ${Math.round((Date.now() - started) / 1000)} s`)
+} catch (error) {
+  console.error(`[fresh project] FAILED: ${error.message}`)
+  console.error(`[fresh project] the project is kept in ${project}`)
+  process.exit(1)
+}
+rmSync(work, { recursive: true, force: true })
+
+/** Record against a fake judge, then replay offline; the msw notice printed once, or never. */
+async function recordAndReplay(label, withoutMsw) {
   // The judge the recording talks to: rubricate's own fake OpenAI, as installed in the project.
   const testing = await import(
     pathToFileURL(join(project, 'node_modules/rubricate/dist/testing.js')).href
@@ -106,20 +122,28 @@ test('answers a refund question', async () => {
   } finally {
     await judge.close()
   }
-  expectIn(recorded, 'Judge  1 call: 0 replayed, 1 recorded, 0 live', 'the record run')
+  expectIn(recorded, 'Judge  1 call: 0 replayed, 1 recorded, 0 live', `the record run ${label}`)
   const cassettes = readdirSync(join(project, '__cassettes__'), { recursive: true })
-  log(`recorded ${cassettes.filter((f) => String(f).endsWith('.json')).length} cassette files`)
+  log(
+    `${label}: recorded ${cassettes.filter((f) => String(f).endsWith('.json')).length} cassette files`,
+  )
 
   const replayed = await vitest({ CI: 'true', NODE_OPTIONS: `--import=${guard}` })
-  expectIn(replayed, '✓ [required] Acknowledges the double charge', 'the replay run')
-  expectIn(replayed, 'Judge  1 call: 1 replayed, 0 recorded, 0 live', 'the replay run')
-  log(`passed in ${Math.round((Date.now() - started) / 1000)} s`)
-} catch (error) {
-  console.error(`[fresh project] FAILED: ${error.message}`)
-  console.error(`[fresh project] the project is kept in ${project}`)
-  process.exit(1)
+  expectIn(replayed, '✓ [required] Acknowledges the double charge', `the replay run ${label}`)
+  expectIn(replayed, 'Judge  1 call: 1 replayed, 0 recorded, 0 live', `the replay run ${label}`)
+  const notice = "[rubricate] msw is not installed, so your agents' model calls"
+  for (const [what, result] of [
+    ['record', recorded],
+    ['replay', replayed],
+  ]) {
+    const count = `${result.stdout}\n${result.stderr}`.split(notice).length - 1
+    if (count !== (withoutMsw ? 1 : 0)) {
+      throw new Error(
+        `the ${what} run ${label} printed the msw notice ${count} times:\n${result.stdout}\n${result.stderr}`,
+      )
+    }
+  }
 }
-rmSync(work, { recursive: true, force: true })
 
 function write(file, text) {
   writeFileSync(join(project, file), text)

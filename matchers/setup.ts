@@ -35,11 +35,12 @@ if (provided) setPluginConfig(deserializePluginOptions(provided))
 // rubricate's msw server, listening before any test file code runs, so that agents whose clients
 // are built at module scope are recorded and replayed too. Once per worker; none when the plugin
 // says `cassettes.server: 'external'` (the user attaches rubricate to their own server).
-const session = startCassetteServer({
-  updateSnapshots: provided?.updateSnapshots,
-  runId: provided?.runId,
-  root: provided?.root,
-})
+// Without msw, agents' calls are not intercepted, with one notice: the plugin prints it once per
+// run, so a worker prints it only when there is no plugin.
+const session = startCassetteServer(
+  { updateSnapshots: provided?.updateSnapshots, runId: provided?.runId, root: provided?.root },
+  { announceMissingMsw: !provided },
+)
 const run = getState().run
 // How long a stream may go on being recorded after its test ended, before it is cut.
 const STREAM_GRACE_MS = 1000

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Vite } from 'vitest/node'
+import { isMswInstalled } from '../src/cassettes/agents/msw-loader'
 import { removeStaleRunFolders } from '../src/cassettes/run/run-folders'
 import { defaultCassetteMode, parseCassetteMode, type RubricateConfig } from '../src/config'
 import { detectCi } from '../src/detect-ci'
@@ -69,6 +70,8 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
       if (!started) {
         started = true
         removeStaleRunFolders(project.config.root)
+        // msw is optional: without it the workers intercept no agent call. Said once per run.
+        if (!isMswInstalled()) vitest.logger.log(messages.mswAbsentNotice())
         // Said once, before the run: re-recording goes live, which a replaying CI never does.
         if (updateSnapshots && chosenMode(options) === undefined) {
           const ci = detectCi(process.env)

@@ -908,13 +908,17 @@ export const messages = {
     format(
       `${what} needs msw, which could not be loaded (${reason}). Install it as a dev dependency: npm i -D msw`,
     ),
+  mswAbsentNotice: (): string =>
+    format(
+      `msw is not installed, so your agents' model calls are not recorded or replayed (the judge's calls, the matchers and the reporter work without it). To record them, install msw as a dev dependency: npm i -D msw`,
+    ),
   streamOutlivedTest: (request: string, endedBy: string): string =>
     format(
       `The streamed reply of ${request} had not ended when ${endedBy} finished, so it was not recorded: a stream is recorded only once it ends. If the server never ends it, fix the server or the agent (read it to its end, or abort it); if it is only slow, raise the test's timeout, then record again.`,
     ),
-  networkBlocked: (host: string, test: string | undefined): string =>
+  networkBlocked: (host: string, test: string | undefined, mswInstalled = true): string =>
     format(
-      `${test ? `The test "${test}"` : 'A test'} opened a connection to "${host}" in replay mode, and no cassette served it: cassettes.blockNetwork refuses every connection outside loopback. If it is a model call, rubricate never saw it: attach rubricate to your own msw server with attachRubricate(server) (and cassettes.server: 'external'), point the client at the msw-patched fetch, or record it (RUBRICATE_CASSETTES=auto with a key, then commit the cassette folder). If the test needs "${host}", mock it, or set cassettes.blockNetwork to false.`,
+      `${test ? `The test "${test}"` : 'A test'} opened a connection to "${host}" in replay mode, and no cassette served it: cassettes.blockNetwork refuses every connection outside loopback. ${mswInstalled ? "If it is a model call, rubricate never saw it: attach rubricate to your own msw server with attachRubricate(server) (and cassettes.server: 'external'), point the client at the msw-patched fetch, or record it" : 'If it is a model call, rubricate never saw it because msw is not installed, and without msw no agent call is recorded or replayed: install it (npm i -D msw), then record it'} (RUBRICATE_CASSETTES=auto with a key, then commit the cassette folder). If the test needs "${host}", mock it, or set cassettes.blockNetwork to false.`,
     ),
   mswTooOld: (what: string, version: string): string =>
     format(

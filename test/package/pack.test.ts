@@ -3,10 +3,13 @@
 // `npm test` builds before it runs the tests.
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startFakeOpenAI } from '../../src/testing'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -179,7 +182,7 @@ test('an ESM project imports every entry and type-checks against the shipped typ
   await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir })
 }, 120_000)
 
-test('a CommonJS project requires the dual entries and runs Vitest with a vitest.config.ts importing the plugin', async () => {
+test('a CommonJS project requires the dual entries and runs Vitest with a vitest.config.ts importing the plugin and a vitest.config.cts requiring it', async () => {
   const dir = await project(
     'cjs-project',
     {},
@@ -209,6 +212,12 @@ test('a CommonJS project requires the dual entries and runs Vitest with a vitest
         import { defineConfig } from 'vitest/config'
         import rubricate from 'rubricate/plugin'
         export default defineConfig({ plugins: [rubricate()], test: { reporters: ['default'] } })
+      `,
+      // The README's CommonJS form, in TypeScript.
+      'vitest.config.cts': `
+        const { defineConfig } = require('vitest/config')
+        const { rubricate } = require('rubricate/plugin')
+        module.exports = defineConfig({ plugins: [rubricate()], test: { reporters: ['default'] } })
       `,
       'smoke.test.ts': `
         import { test, expect } from 'vitest'
@@ -245,6 +254,11 @@ test('a CommonJS project requires the dual entries and runs Vitest with a vitest
     env: { ...process.env, CI: 'true', NO_COLOR: '1' },
   })
   expect(vitestRun.stdout).toContain('1 passed')
+  const ctsRun = await run(process.execPath, [vitest, 'run', '--config', 'vitest.config.cts'], {
+    cwd: dir,
+    env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+  })
+  expect(ctsRun.stdout).toContain('1 passed')
 }, 120_000)
 
 test('a new project set up as the README says gets typed matchers, with no tsconfig edit', async () => {
@@ -285,3 +299,134 @@ test('a new project set up as the README says gets typed matchers, with no tscon
   )
   await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir })
 }, 120_000)
+
+// msw is an optional peer: a project that only judges strings installs vitest and rubricate, no
+// msw. The project lives outside the repository (whose node_modules holds msw); vitest and openai
+// are linked from the repository's node_modules, where node resolves them by their real path, so
+// rubricate, installed from the tarball into the project, cannot reach msw. It is a CommonJS
+// project whose config is a vitest.config.cjs that requires the plugin, as the README shows.
+test('a CommonJS project without msw records and replays a judged toSatisfyRubric offline, with one notice, from a vitest.config.cjs', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'rubricate-no-msw-'))
+  try {
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({ name: 'no-msw', private: true }),
+      'vitest.config.cjs': `const { defineConfig } = require('vitest/config')
+const { rubricate } = require('rubricate/plugin')
+
+module.exports = defineConfig({
+  plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })],
+})
+`,
+      'support.test.ts': `import { expect, test } from 'vitest'
+import { attachRubricate } from 'rubricate'
+
+test('answers a refund question', async () => {
+  const reply = 'Sorry about the double charge: I refunded the second one to your card.'
+  await expect(reply).toSatisfyRubric(\`
+    - Acknowledges the double charge
+    - Explains how the refund will be processed
+  \`, { input: 'I was charged twice for my order.' })
+})
+
+test('attachRubricate says that it needs msw', () => {
+  const server = { listHandlers: () => [], resetHandlers: () => {}, events: { on: () => {} } }
+  expect(() => attachRubricate(server)).toThrow('attachRubricate(server) needs msw')
+})
+`,
+      'second.test.ts': `import { expect, test } from 'vitest'
+
+test('a second file, in another worker', async () => {
+  await expect('Hello').toSatisfyRubric('- Greets the user', { input: 'Hi' })
+})
+`,
+    }
+    for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text)
+    await run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      { cwd: dir },
+    )
+    for (const name of ['vitest', 'openai']) {
+      await symlink(join(root, 'node_modules', name), join(dir, 'node_modules', name), 'dir')
+    }
+    expect(existsSync(join(dir, 'node_modules/msw'))).toBe(false)
+    const judge = await startFakeOpenAI({
+      reply: (request) => {
+        const messages = (request.body as { messages: { role: string; content: string }[] })
+          .messages
+        const prompt = messages.find((m) => m.role === 'user')?.content ?? ''
+        const ids = [...prompt.matchAll(/^(c\d+)\. \[(?:required|optional)\] /gm)].map((m) => m[1])
+        return {
+          criteria: Object.fromEntries(
+            ids.map((id) => [id, { reasoning: 'It does.', satisfied: true }]),
+          ),
+          overallAssessment: 'Good.',
+        }
+      },
+    })
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' }
+    const vitestIn = join(dir, 'node_modules/vitest/vitest.mjs')
+    let recorded: { stdout: string; stderr: string }
+    try {
+      recorded = await run(process.execPath, [vitestIn, 'run'], {
+        cwd: dir,
+        env: {
+          ...env,
+          RUBRICATE_CASSETTES: 'record',
+          OPENAI_BASE_URL: judge.baseURL,
+          OPENAI_API_KEY: 'sk-no-msw',
+        },
+      })
+    } finally {
+      await judge.close()
+    }
+    expect(recorded.stdout).toContain('Judge  2 calls: 0 replayed, 2 recorded, 0 live')
+    const notice =
+      "[rubricate] msw is not installed, so your agents' model calls are not recorded or replayed"
+    const output = `${recorded.stdout}\n${recorded.stderr}`
+    expect(output.split(notice).length - 1).toBe(1)
+    const entries = await readdir(join(dir, '__cassettes__'), { recursive: true })
+    expect(entries.filter((file) => String(file).endsWith('.json'))).toHaveLength(2)
+
+    const guard = pathToFileURL(join(root, 'test/support/loopback-guard.mjs')).href
+    const replayed = await run(process.execPath, [vitestIn, 'run'], {
+      cwd: dir,
+      env: { ...env, CI: 'true', NODE_OPTIONS: `--import=${guard}` },
+    })
+    expect(replayed.stdout).toContain('✓ [required] Acknowledges the double charge')
+    expect(replayed.stdout).toContain('Judge  2 calls: 2 replayed, 0 recorded, 0 live')
+    expect(replayed.stdout).toContain('3 passed')
+
+    // blockNetwork needs no msw; its refusal says that without msw no agent call is recorded.
+    await writeFile(
+      join(dir, 'blocked.test.ts'),
+      `import { test } from 'vitest'
+test('calls a model host', async () => {
+  await fetch('http://192.0.2.1/v1/chat/completions', { method: 'POST', body: '{}' }).catch(() => {})
+})
+`,
+    )
+    await writeFile(
+      join(dir, 'vitest.blocked.config.cjs'),
+      `const { defineConfig } = require('vitest/config')
+const { rubricate } = require('rubricate/plugin')
+module.exports = defineConfig({
+  plugins: [rubricate({ judge: 'openai/gpt-4.1-mini', cassettes: { blockNetwork: true } })],
+})
+`,
+    )
+    const blockedRun = [vitestIn, 'run', '--config', 'vitest.blocked.config.cjs', 'blocked.test.ts']
+    const blocked = await run(process.execPath, blockedRun, {
+      cwd: dir,
+      env: { ...env, CI: 'true', NODE_OPTIONS: `--import=${guard}` },
+    }).then(
+      () => undefined,
+      (error: { stdout: string; stderr: string }) => `${error.stdout}\n${error.stderr}`,
+    )
+    expect(blocked).toContain(
+      'rubricate never saw it because msw is not installed, and without msw no agent call is recorded or replayed: install it (npm i -D msw)',
+    )
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}, 180_000)

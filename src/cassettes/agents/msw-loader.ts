@@ -25,6 +25,19 @@ export function loadMswNode(what: string): typeof MswNode {
 }
 
 /**
+ * Whether msw can be loaded from where rubricate is installed, without loading it. msw is optional:
+ * the setup file intercepts agents' calls only when it is there. @internal
+ */
+export function isMswInstalled(): boolean {
+  try {
+    require.resolve('msw/node')
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
  * The installed msw's version, e.g. `'2.10.5'`, or a usage error naming what needed it when that
  * msw is older than the peer range allows (2.10; older ones are not tested).
  * @internal

@@ -5,6 +5,7 @@
 
 /** The parts of an msw `setupServer()` server that rubricate uses. */
 import { resolveConfig } from '../../config'
+import { messages } from '../../messages'
 import { stateSlot } from '../../state'
 import {
   type CassetteRunFacts,
@@ -15,7 +16,7 @@ import {
 import { installFetchFallback } from './fetch-fallback'
 import { installTeeGuards, listenOptions } from './msw-compat'
 import { type CassetteHandlerOptions, createCassetteHandlers } from './msw-handlers'
-import { loadMswNode } from './msw-loader'
+import { isMswInstalled, loadMsw, loadMswNode } from './msw-loader'
 import { installNetworkGuard } from './network-guard'
 
 export interface MswServerLike {
@@ -28,10 +29,24 @@ type OwnServer = MswServerLike & { listen(options: object): void; close(): void 
 
 interface ServerSlot {
   server: OwnServer | undefined
+  /** The notice that msw is missing was printed in this worker. */
+  announced: boolean
 }
 
 const ATTACHED: unique symbol = Symbol.for('rubricate.attached') as never
-const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({ server: undefined }))
+const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({
+  server: undefined,
+  announced: false,
+}))
+
+/** Options of {@link startCassetteServer}. @internal */
+export interface StartCassetteServerOptions {
+  /**
+   * Print the notice that msw is not installed, once per worker. The plugin prints it once per
+   * run in the main process, so a worker that has the plugin's options passes `false`.
+   */
+  announceMissingMsw?: boolean | undefined
+}
 
 /**
  * Start rubricate's msw server in this worker, once (later calls return the same session), and
@@ -39,14 +54,25 @@ const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({ server: undef
  * module scope of a test file see the patched `fetch`. Unhandled requests pass through
  * (`onUnhandledRequest: 'bypass'` on msw 2, `onUnhandledFrame: 'bypass'` on msw 3).
  * Starts nothing when `cassettes.server` is `'external'` (the user calls `attachRubricate`).
+ * msw is an optional peer: without it the agents' calls are not intercepted at all (neither the
+ * server nor the fetch fallback, so none is half recorded), with one notice; the judge's calls,
+ * the matchers and `blockNetwork` need no msw.
  * @internal
  */
-export function startCassetteServer(facts: CassetteRunFacts = {}): CassetteSession {
+export function startCassetteServer(
+  facts: CassetteRunFacts = {},
+  options: StartCassetteServerOptions = {},
+): CassetteSession {
   setCassetteRunFacts(facts)
+  const msw = isMswInstalled()
   // Before any msw server patches `fetch`: the fallback then sees what every server lets through.
-  installFetchFallback()
+  if (msw) installFetchFallback()
   installNetworkGuard()
-  if (!slot.server && resolveConfig().cassettes.server !== 'external') {
+  if (!msw) {
+    if (options.announceMissingMsw !== false && !slot.announced)
+      console.warn(messages.mswAbsentNotice())
+    slot.announced = true
+  } else if (!slot.server && resolveConfig().cassettes.server !== 'external') {
     const { setupServer } = loadMswNode('The rubricate setup file')
     const server: OwnServer = setupServer(...createCassetteHandlers())
     server.listen(listenOptions('bypass'))
@@ -78,6 +104,8 @@ export function stopCassetteServer(): void {
 export function attachRubricate(server: MswServerLike, options: CassetteHandlerOptions = {}): void {
   const target = server as MswServerLike & { [ATTACHED]?: true }
   if (target[ATTACHED]) return
+  // Before touching the server: without an msw that rubricate can load, say so by this name.
+  loadMsw('attachRubricate(server)')
   if (slot.server && slot.server !== server) stopCassetteServer()
   const ours = createCassetteHandlers(options)
   const reset = server.resetHandlers.bind(server)

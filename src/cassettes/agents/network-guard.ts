@@ -6,6 +6,7 @@ import { messages } from '../../messages'
 import { testLabel } from '../../paths'
 import { stateSlot } from '../../state'
 import { cassetteSession } from '../run/cassette-session'
+import { isMswInstalled } from './msw-loader'
 import { isRubricateLive } from './rubricate-live'
 
 /**
@@ -91,7 +92,7 @@ function loopbackOnly(lookup: Lookup, host: string): Lookup {
 function refusal(host: string): Error {
   const test = currentCallContext().test ?? cassetteSession().currentTest()
   const error = new NetworkBlockedError(
-    messages.networkBlocked(host, test ? testLabel(test) : undefined),
+    messages.networkBlocked(host, test ? testLabel(test) : undefined, isMswInstalled()),
   )
   const session = cassetteSession()
   // SDKs retry a failed connection: one error per test and host is enough.
