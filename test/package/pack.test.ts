@@ -318,7 +318,7 @@ module.exports = defineConfig({
 })
 `,
       'support.test.ts': `import { expect, test } from 'vitest'
-import { attachRubricate } from 'rubricate'
+import { attachRubricate } from 'rubricate/cassettes'
 
 test('answers a refund question', async () => {
   const reply = 'Sorry about the double charge: I refunded the second one to your card.'
