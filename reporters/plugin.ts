@@ -49,6 +49,8 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
   let timeoutUnset = false
   return {
     name: 'rubricate',
+    // Read by the rubricate command, which loads the Vitest config to find the cassette folder.
+    api: { rubricateOptions: options },
     config(userConfig) {
       // Recording writes a file per exchange: watch mode must not see them (DESIGN 7.2).
       const root = resolve(userConfig.test?.root ?? userConfig.root ?? process.cwd())

@@ -3,7 +3,7 @@
 // the run marker that `rubricate cassettes prune` reads.
 /** Options shared by `RubricReporter` and the summary-only reporter. */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises'
-import { dirname, isAbsolute, resolve } from 'node:path'
+import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import type {
   SerializedError,
   TestModule,
@@ -12,6 +12,7 @@ import type {
   Vitest,
 } from 'vitest/node'
 import { experimental_getRunnerTask } from 'vitest/node'
+import { committedFolder, diffCassetteFolders } from '../src/cassettes/maintenance/cassette-diff'
 import { redactOutput } from '../src/cassettes/redaction/redaction'
 import { runMarkerPath, writeRunMarker } from '../src/cassettes/run/run-marker'
 import { storeFor } from '../src/cassettes/store/cassette-store'
@@ -19,6 +20,7 @@ import type { ModelPrice } from '../src/config'
 import { messages } from '../src/messages'
 import { collectRun, type FileTaskLike, type RunReport } from './collect-run'
 import { type RubricateJsonReport, toJsonReport } from './json-report'
+import { renderCassetteDiffMarkdown } from './render-cassette-diff'
 import { renderMarkdown } from './render-markdown'
 import { type Completeness, type RunFacts, runCompleteness } from './run-completeness'
 import { type RunSummary, summariseRun } from './run-summary'
@@ -78,8 +80,13 @@ export class RunOutputs {
     const writeArtifacts = !ctx.config.reporters.some((entry) => reporterName(entry) === 'blob')
     await Promise.all([
       writeArtifacts ? this.writeJson(toJsonReport(report, summary, completeness)) : undefined,
-      writeArtifacts ? this.writeJobSummary(renderMarkdown(report, summary)) : undefined,
-      this.writeMarker(root, completeness, used, this.suiteFiles),
+      writeArtifacts
+        ? this.writeJobSummary(
+            renderMarkdown(report, summary) +
+              (summary.judge.recorded > 0 ? await recordedVerdictChanges(root, used) : ''),
+          )
+        : undefined,
+      this.writeMarker(root, completeness, used, this.suiteFiles, passedTests(testModules)),
     ])
     return { report, summary, completeness }
   }
@@ -96,8 +103,9 @@ export class RunOutputs {
     const fileFilters = (ctx as unknown as { filenamePattern?: unknown }).filenamePattern
     const filesRun = new Set(testModules.map((m) => `${m.project.name}\0${m.moduleId}`)).size
     let filesTotal: number | undefined
-    // Only a run that may be complete needs the suite's full list of files.
-    if (reason === 'passed' && !config.shard) {
+    // Only a run that may be complete (or complete but for failed tests, which prune can still
+    // use) needs the suite's full list of files.
+    if ((reason === 'passed' || reason === 'failed') && !config.shard) {
       try {
         const specs = await ctx.globTestSpecifications()
         filesTotal = new Set(specs.map((s) => `${s.project.name}\0${s.moduleId}`)).size
@@ -153,13 +161,20 @@ export class RunOutputs {
     completeness: Completeness,
     used: Map<string, Set<string>>,
     files: string[] | undefined,
+    passed: string[],
   ): Promise<void> {
     const configFile = this.ctx!.vite?.config.configFile
+    // A run that ran every test but had failures: prune may still delete what passed tests left.
+    const failedOnly =
+      !completeness.complete &&
+      completeness.reasons.length === 1 &&
+      completeness.reasons[0] === messages.incomplete.failed()
     try {
       await writeRunMarker(root, {
         v: 1,
         config: typeof configFile === 'string' ? configFile : undefined,
         files,
+        ...(failedOnly ? { passed } : {}),
         startedAt: this.startedAt.toISOString(),
         finishedAt: new Date().toISOString(),
         complete: completeness.complete,
@@ -183,6 +198,44 @@ export function reporterName(entry: unknown): string | undefined {
   if (typeof entry === 'string') return entry
   if (Array.isArray(entry) && typeof entry[0] === 'string') return entry[0]
   return undefined
+}
+
+/**
+ * When the run re-recorded judge calls: per cassette folder, the verdicts and scores that changed
+ * against the committed state (`rubricate cassettes diff --against HEAD`), for the job summary.
+ * Only when a job summary is written; outside a git repository, nothing.
+ */
+async function recordedVerdictChanges(
+  root: string,
+  used: Map<string, Set<string>>,
+): Promise<string> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return ''
+  let out = ''
+  for (const dir of used.keys()) {
+    try {
+      const committed = await committedFolder(root, dir, 'HEAD')
+      try {
+        const diff = await diffCassetteFolders(committed.dir, dir)
+        out += renderCassetteDiffMarkdown(diff, relative(root, dir) || '.', 'HEAD')
+      } finally {
+        await committed.cleanup()
+      }
+    } catch {
+      // Not a git repository, or git missing: the summary goes without the diff.
+    }
+  }
+  return out
+}
+
+/** `<absolute test file> > <full name>` of every test that passed, the form prune compares. */
+function passedTests(testModules: ReadonlyArray<TestModule>): string[] {
+  const out = new Set<string>()
+  for (const module of testModules) {
+    for (const test of module.children.allTests()) {
+      if (test.result().state === 'passed') out.add(`${module.moduleId} > ${test.fullName}`)
+    }
+  }
+  return [...out].sort()
 }
 
 function usedKeysByDir(report: RunReport): Map<string, Set<string>> {

@@ -108,6 +108,12 @@ function sentence(text: string): string {
 }
 
 /** The catalogue of messages, grouped by the part of rubricate that raises them. */
+// The cassette-folder options every `rubricate cassettes` command takes, said once.
+const CLI_DIR_OPTION =
+  "  --dir <folder>     the cassette folder (default: the rubricate plugin's cassettes.dir in the Vitest config, else __cassettes__)"
+const CLI_CONFIG_OPTION =
+  '  --config <file>    the Vitest config to read it from (default: vitest.config.* or vite.config.* in the current folder)'
+
 export const messages = {
   // configuration
   noJudge: (): string =>
@@ -803,7 +809,7 @@ export const messages = {
     ),
   pruneUnknownArgument: (argument: string): string =>
     format(
-      `"rubricate cassettes prune" got an unknown argument "${argument}". Usage: rubricate cassettes prune [--dry-run] [--root <project folder>]`,
+      `"rubricate cassettes prune" got an unknown argument "${argument}". Usage: rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <vitest config>] [--root <project folder>]`,
     ),
   pruned: (
     dryRun: boolean,
@@ -811,13 +817,16 @@ export const messages = {
     total: number,
     dir: string,
     finishedAt: string,
+    failedRun = false,
   ): string =>
     format(
-      `${dryRun ? 'Would delete' : 'Deleted'} ${files.length} of ${total} cassette entries in "${dir}": the last complete run (finished ${finishedAt}) did not use them.${files.map((file) => `\n  ${file}`).join('')}${dryRun ? '\nRun without --dry-run to delete them.' : ''}`,
+      `${dryRun ? 'Would delete' : 'Deleted'} ${files.length} of ${total} cassette entries in "${dir}": ${failedRun ? `the last run (finished ${finishedAt}) ran every test, and the tests that passed and recorded them did not use them` : `the last complete run (finished ${finishedAt}) did not use them`}.${files.map((file) => `\n  ${file}`).join('')}${dryRun ? '\nRun without --dry-run to delete them.' : ''}`,
     ),
-  nothingToPrune: (total: number, dir: string): string =>
+  nothingToPrune: (total: number, dir: string, failedRun = false): string =>
     format(
-      `Nothing to prune in "${dir}": the last complete run used all ${total} cassette entries.`,
+      failedRun
+        ? `Nothing to prune in "${dir}": of its ${total} cassette entries, the last run (which had failed tests) proved none unused.`
+        : `Nothing to prune in "${dir}": the last complete run used all ${total} cassette entries.`,
     ),
   prunedKeptNewer: (count: number, dir: string): string =>
     format(
@@ -826,6 +835,14 @@ export const messages = {
   prunedKeptOthers: (count: number, dir: string): string =>
     format(
       `Kept ${count} unused ${count === 1 ? 'entry' : 'entries'} in "${dir}" recorded by test files that the last complete run does not include (another Vitest config sharing the folder?). A complete run of that config, then prune, decides about ${count === 1 ? 'it' : 'them'}.`,
+    ),
+  prunedKeptFailed: (count: number, dir: string): string =>
+    format(
+      `Kept ${count} unused ${count === 1 ? 'entry' : 'entries'} in "${dir}" not recorded by a test that passed: the last run had failed tests, and a test that failed or stopped early may still need ${count === 1 ? 'it' : 'them'}. A run in which every test passes, then prune, decides about ${count === 1 ? 'it' : 'them'}.`,
+    ),
+  pruneFolderNotUsed: (dir: string, used: readonly string[]): string =>
+    format(
+      `Not pruning "${dir}": the last run used no entry of that folder, so it proves nothing about it. The run used ${used.length === 0 ? 'no cassette folder' : used.map((folder) => `"${folder}"`).join(', ')}; pass one of them with --dir, or run the suite that uses "${dir}" first.`,
     ),
   markerNotWritten: (path: string, reason: string): string =>
     format(
@@ -926,20 +943,183 @@ export const messages = {
     ),
   cliUsage: (): string =>
     [
-      'Usage: rubricate cassettes <command> [--dir <folder>]',
+      'Usage: rubricate cassettes <command> [--dir <folder>] [--config <vitest config>]',
       '',
       'Commands:',
       '  stats    entries, bytes, models and the oldest entry of the cassette folder',
       '  verify   check that every file parses, every key matches its request, and no secret is stored (replies are not checked: review them)',
       '  prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
+      '  diff     the verdicts and scores that changed between two folders: diff <old> <new>, or diff --against <git ref>',
       '',
       'rubricate calibrate <labels> [--judge <model>] [--compare <model>] [--json]: the judge against human labels',
       '',
       'Options:',
-      '  --dir <folder>  the cassette folder (default: __cassettes__ in the current folder)',
-      '  --json          print the result as JSON (stats)',
-      '  -h, --help      show this help',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  --json             print the result as JSON (stats, diff)',
+      '  -h, --help         show this help; "rubricate cassettes <command> --help" for one command',
     ].join('\n'),
+  cliStatsUsage: (): string =>
+    [
+      'Usage: rubricate cassettes stats [--dir <folder>] [--config <vitest config>] [--json]',
+      '',
+      'Entries, bytes, endpoints, models and the oldest and newest entry of the cassette folder.',
+      '',
+      'Options:',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  --json             print the numbers as JSON',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  cliVerifyUsage: (): string =>
+    [
+      'Usage: rubricate cassettes verify [--dir <folder>] [--config <vitest config>]',
+      '',
+      'Checks that every file parses, every key matches its request (so replay finds it), no secret',
+      'is stored and nothing else lies in the folder. Exit code 1 when a problem is found. The',
+      'replies are not checked: they are data that only a review can vouch for.',
+      '',
+      'Options:',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  -h, --help         show this help',
+    ].join('\n'),
+  cliPruneUsage: (): string =>
+    [
+      'Usage: rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <vitest config>] [--root <project folder>]',
+      '',
+      'Deletes the cassette entries that the last complete Vitest run did not use. After a run in',
+      'which tests failed, it deletes only the unused entries recorded by tests that passed; the',
+      'entries of tests that failed or did not finish are kept.',
+      '',
+      'Options:',
+      '  --dry-run          list what would be deleted, delete nothing',
+      '  --dir <folder>     prune only this cassette folder (default: every folder the run used)',
+      '  --config <file>    prune only the folder of this Vitest config',
+      '  --root <folder>    the project folder whose last run decides (default: the current folder)',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  cliDiffUsage: (): string =>
+    [
+      'Usage: rubricate cassettes diff <old folder> <new folder> [--json]',
+      '       rubricate cassettes diff --against <git ref> [--dir <folder>] [--config <vitest config>] [--json]',
+      '',
+      'Compares what the judges of two cassette folders decided, per test and criterion: the',
+      'verdicts that flipped, appeared or disappeared, and the scores of scorers that changed.',
+      'With --against, the old folder is the cassette folder as committed at the ref (HEAD, main).',
+      'Exit code 1 when the verdict of a required criterion flipped.',
+      '',
+      'A judge upgrade, reviewed: record into a scratch folder with the new judge, then diff:',
+      '  RUBRICATE_CASSETTES=record RUBRICATE_JUDGE=openai/<new model> npx vitest run   (with cassettes.dir set to a scratch folder)',
+      '  npx rubricate cassettes diff __cassettes__ <scratch folder>',
+      '',
+      'Options:',
+      '  --against <ref>    compare the cassette folder with its committed state at this git ref',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  --json             print the changes as JSON',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  cliDiffAgainstForm: (): string =>
+    '"rubricate cassettes diff" takes two folders (diff <old> <new>), or --against <git ref> with no folder (the cassette folder comes from --dir or the Vitest config)',
+  cliDiffNoGit: (ref: string): string =>
+    format(
+      `"rubricate cassettes diff --against ${ref}" needs a git repository, and the current folder is not in one. Compare two folders instead: rubricate cassettes diff <old> <new>.`,
+    ),
+  cliDiffOutsideRepo: (dir: string, top: string): string =>
+    format(
+      `The cassette folder "${dir}" is outside the git repository "${top}", so it has no committed state to compare with. Run the command inside the repository that holds the folder.`,
+    ),
+  cliDiffBadRef: (ref: string, reason: string): string =>
+    format(
+      `git cannot read "${ref}" (${reason || 'unknown revision'}). Pass a branch, tag or commit that exists, such as HEAD or main.`,
+    ),
+  cliDiff: (
+    diff: {
+      tests: readonly {
+        test: string
+        changes: readonly (
+          | {
+              kind: 'verdict'
+              change: string
+              criterion: string
+              required: boolean
+              before: boolean | undefined
+              after: boolean | undefined
+              reasoning: string
+              models: readonly [string | undefined, string | undefined]
+            }
+          | {
+              kind: 'score'
+              change: string
+              label: string
+              before: number | undefined
+              after: number | undefined
+              models: readonly [string | undefined, string | undefined]
+            }
+        )[]
+      }[]
+      requiredFlips: number
+      judgements: { before: number; after: number }
+      unreadable: { before: number; after: number }
+    },
+    before: string,
+    after: string,
+  ): string => {
+    const compared = `${diff.judgements.before} verdicts and scores in ${before}, ${diff.judgements.after} in ${after}`
+    const unreadable = diff.unreadable.before + diff.unreadable.after
+    const skipped = unreadable
+      ? [
+          `${count(unreadable)} unreadable ${unreadable === 1 ? 'file was' : 'files were'} left out: run "rubricate cassettes verify" to see why.`,
+        ]
+      : []
+    if (diff.tests.length === 0)
+      return [`No verdict or score changed (${compared}).`, ...skipped].join('\n')
+    const changes = diff.tests.reduce((sum, test) => sum + test.changes.length, 0)
+    const met = (value: boolean | undefined) => (value ? 'met' : 'not met')
+    const models = ([a, b]: readonly [string | undefined, string | undefined]) =>
+      a && b && a !== b ? ` (${a} → ${b})` : ''
+    const lines = [
+      `${count(changes)} ${changes === 1 ? 'change' : 'changes'} in ${count(diff.tests.length)} ${diff.tests.length === 1 ? 'test' : 'tests'}${diff.requiredFlips ? `, ${count(diff.requiredFlips)} required ${diff.requiredFlips === 1 ? 'verdict' : 'verdicts'} flipped` : ''} (${compared}):`,
+    ]
+    for (const test of diff.tests) {
+      lines.push('', `  ${test.test}`)
+      for (const c of test.changes) {
+        if (c.kind === 'verdict') {
+          const tag = `[${c.required ? 'required' : 'optional'}] ${c.criterion}`
+          const what =
+            c.change === 'flipped'
+              ? `${met(c.before)} → ${met(c.after)}`
+              : met(c.change === 'appeared' ? c.after : c.before)
+          lines.push(`    ${c.change.padEnd(13)} ${tag}: ${what}${models(c.models)}`)
+          if (c.reasoning) lines.push(`${' '.repeat(18)}${c.reasoning}`)
+        } else {
+          const value = (n: number | undefined) => (n === undefined ? '–' : String(n))
+          lines.push(
+            `    ${`score ${c.change}`.padEnd(13)} ${c.label}: ${value(c.before)} → ${value(c.after)}${models(c.models)}`,
+          )
+        }
+      }
+    }
+    lines.push(
+      '',
+      diff.requiredFlips
+        ? 'Exit code 1: a required verdict flipped. Read the reasoning above, then keep the new recordings (commit them) or the old ones.'
+        : 'No required verdict flipped.',
+      ...skipped,
+    )
+    return lines.join('\n')
+  },
+  jobSummaryCassetteDiff: (dir: string, ref: string, requiredFlips: number): string =>
+    `Verdicts changed by this run's recordings in ${dir} (against ${ref})${requiredFlips ? `: ${requiredFlips} required ${requiredFlips === 1 ? 'verdict' : 'verdicts'} flipped` : ''}`,
+  cliConfigNotFound: (file: string): string =>
+    format(
+      `The Vitest config "${file}" does not exist. Pass the path of an existing config, or --dir <cassette folder>.`,
+    ),
+  cliConfigUnreadable: (file: string, reason: string): string =>
+    format(
+      `Could not read the cassette folder from the Vitest config "${file}": loading it failed (${reason}). Pass the folder with --dir <folder>, or the config with --config <file>.`,
+    ),
   cliCalibrateUsage: (): string =>
     [
       'Usage: rubricate calibrate <labels.jsonl|labels.json> [options]',
@@ -952,7 +1132,8 @@ export const messages = {
       '                     or openai/<model>; default RUBRICATE_JUDGE',
       '  --compare <model>  a second judge: the same table, and its agreement with the first',
       '  --samples <n>      judge every example n times and take the majority (default 1)',
-      '  --dir <folder>     the cassette folder (default: __cassettes__ in the current folder)',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
       '  --json             print the results as JSON',
       '  -h, --help         show this help',
     ].join('\n'),

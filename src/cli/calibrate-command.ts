@@ -1,4 +1,3 @@
-import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type CalibrationResult, calibrateJudge } from '../calibrate/calibrate-judge'
 import {
@@ -13,6 +12,7 @@ import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JudgeInput } from '../records'
 import { getState } from '../state'
+import { cassetteDirFor } from './cassette-dir'
 import type { CommandIO } from './prune-command'
 
 // Disagreements printed per judge; --json holds them all.
@@ -54,7 +54,9 @@ export async function calibrateCommand(argv: readonly string[], io: CommandIO): 
   // The current folder is the project root: the labelled set and the cassette folder resolve
   // against it. Restored afterwards, for a caller that runs the command in its own process.
   state.run.root = io.cwd
-  configureRubricate({ cassettes: { dir: resolve(io.cwd, values.dir ?? '__cassettes__') } })
+  configureRubricate({
+    cassettes: { dir: await cassetteDirFor(io.cwd, values.dir, values.config) },
+  })
   try {
     const labels = positionals[0] as string
     const first = await calibrateJudge({ judge, labels, samples })
@@ -139,6 +141,7 @@ function parseOptions(args: readonly string[]) {
         compare: { type: 'string' },
         samples: { type: 'string' },
         dir: { type: 'string' },
+        config: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -149,7 +152,7 @@ function parseOptions(args: readonly string[]) {
     const option = /'(-[^']*)'/.exec((error as Error).message)?.[1]
     const problem =
       (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option
-        ? `"rubricate calibrate" has no option "${option}" (it takes --judge, --compare, --samples, --dir and --json)`
+        ? `"rubricate calibrate" has no option "${option}" (it takes --judge, --compare, --samples, --dir, --config and --json)`
         : `"rubricate calibrate": ${(error as Error).message}`
     throw new UsageError(messages.cliBadUsage(problem))
   }

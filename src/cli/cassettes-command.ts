@@ -1,14 +1,18 @@
-import { relative, resolve, sep } from 'node:path'
-import { parseArgs } from 'node:util'
+import { relative, sep } from 'node:path'
 import { cassetteStats } from '../cassettes/maintenance/cassette-stats'
 import { verifyCassettes } from '../cassettes/maintenance/cassette-verify'
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
 import { calibrateCommand } from './calibrate-command'
+import { cassetteDirFor } from './cassette-dir'
+import { parseCommandOptions } from './command-options'
+import { diffCommand } from './diff-command'
 import { type CommandIO, pruneCommand } from './prune-command'
 
 /**
- * The `rubricate` command (DESIGN 7.9): `cassettes stats`, `cassettes verify`, `cassettes prune`.
+ * The `rubricate` command (DESIGN 7.9): `cassettes stats`, `cassettes verify`, `cassettes prune`,
+ * `cassettes diff`, `calibrate`. Every command takes `--help`, and the cassette commands `--dir`
+ * and `--config` (the folder is read from the Vitest config when not given).
  * Arguments in, text out, an exit code back, so it is tested without spawning a process.
  * @internal
  */
@@ -19,8 +23,7 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
     group === undefined ||
     group === '--help' ||
     group === '-h' ||
-    command === '--help' ||
-    command === '-h'
+    (group === 'cassettes' && (command === '--help' || command === '-h'))
   ) {
     io.out(messages.cliUsage())
     return group === undefined ? 1 : 0
@@ -29,17 +32,39 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
     if (group !== 'cassettes')
       throw new UsageError(messages.cliBadUsage(`Unknown command "${group}"`))
     if (command === 'prune') return await pruneCommand(rest, io)
+    if (command === 'diff') return await diffCommand(rest, io)
     if (command !== 'stats' && command !== 'verify') {
       throw new UsageError(
         messages.cliBadUsage(
           command === undefined
-            ? '"rubricate cassettes" needs a command: stats, verify or prune'
+            ? '"rubricate cassettes" needs a command: stats, verify, prune or diff'
             : `Unknown command "cassettes ${command}"`,
         ),
       )
     }
-    const { values } = parseOptions(rest, command)
-    const dir = resolve(io.cwd, values.dir ?? '__cassettes__')
+    const { values, positionals } = parseCommandOptions(
+      `cassettes ${command}`,
+      rest,
+      command === 'stats'
+        ? { dir: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } }
+        : { dir: { type: 'string' }, config: { type: 'string' } },
+    )
+    if (values.help) {
+      io.out(command === 'stats' ? messages.cliStatsUsage() : messages.cliVerifyUsage())
+      return 0
+    }
+    if (positionals.length > 0) {
+      throw new UsageError(
+        messages.cliBadUsage(
+          `"rubricate cassettes ${command}" takes no folder argument, but got "${positionals[0]}" (give the folder with --dir)`,
+        ),
+      )
+    }
+    const dir = await cassetteDirFor(
+      io.cwd,
+      values.dir as string | undefined,
+      values.config as string | undefined,
+    )
     const shown = `${relative(io.cwd, dir).split(sep).join('/') || '.'}/`
     const show = (file: string) => relative(io.cwd, file).split(sep).join('/')
     if (command === 'stats') {
@@ -84,24 +109,5 @@ async function runCalibrate(argv: readonly string[], io: CommandIO): Promise<num
     if (!isRubricateError(error)) throw error
     io.err(error.message)
     return 1
-  }
-}
-
-function parseOptions(args: string[], command: string) {
-  try {
-    return parseArgs({
-      args,
-      options: { dir: { type: 'string' }, json: { type: 'boolean' } },
-      allowPositionals: false,
-      strict: true,
-    })
-  } catch (error) {
-    // Node's own wording changes between versions; say it in ours.
-    const option = /'(-[^']*)'/.exec((error as Error).message)?.[1]
-    const problem =
-      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option
-        ? `"rubricate cassettes ${command}" has no option "${option}" (it takes --dir <folder> and --json)`
-        : `"rubricate cassettes ${command}": ${(error as Error).message}`
-    throw new UsageError(messages.cliBadUsage(problem))
   }
 }

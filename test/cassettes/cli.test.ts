@@ -133,9 +133,9 @@ test('usage errors say what is wrong and how to get help', async () => {
   expect(await run('cassettes')).toBe(1)
   expect(err).toEqual([
     '[rubricate] Unknown command "cassettes stat". Run "rubricate --help" to see the commands and options.',
-    '[rubricate] "rubricate cassettes stats" has no option "--verbose" (it takes --dir <folder> and --json). Run "rubricate --help" to see the commands and options.',
+    '[rubricate] "rubricate cassettes stats" has no option "--verbose" (it takes --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.',
     '[rubricate] Unknown command "cache". Run "rubricate --help" to see the commands and options.',
-    '[rubricate] "rubricate cassettes" needs a command: stats, verify or prune. Run "rubricate --help" to see the commands and options.',
+    '[rubricate] "rubricate cassettes" needs a command: stats, verify, prune or diff. Run "rubricate --help" to see the commands and options.',
   ])
 })
 

@@ -70,13 +70,26 @@ test('no module of src, matchers, evals or reporters imports itself through a ci
   expect(circles).toEqual([])
 })
 
+// The one exception: the CLI loads the project's Vitest config (to find the cassette folder) with
+// Vitest's own resolver, lazily, and only when --dir is not given. Nothing else reaches it.
+const LOADS_VITEST_CONFIG = 'src/cli/cassette-dir.ts'
+
 test('the core (src/) never imports vitest', () => {
   const offenders = files.filter(
     (file) =>
       file.startsWith('src/') &&
+      file !== LOADS_VITEST_CONFIG &&
       graph.get(file)?.packages.some((name) => name === 'vitest' || name.startsWith('vitest/')),
   )
   expect(offenders).toEqual([])
+})
+
+test('the CLI loads vitest lazily, and nothing of the core imports the file that does', () => {
+  expect(readFileSync(join(root, LOADS_VITEST_CONFIG), 'utf8')).not.toMatch(
+    /^import\s[^\n]*['"]vitest/m,
+  )
+  const importers = files.filter((file) => graph.get(file)?.relative.includes(LOADS_VITEST_CONFIG))
+  expect(importers.every((file) => file.startsWith('src/cli/'))).toBe(true)
 })
 
 test('in src/judge/ only the cassette bridge imports from src/cassettes/', () => {

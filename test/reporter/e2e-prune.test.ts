@@ -2,7 +2,7 @@
 // (three cassette entries: two used by its tests, one used by nothing).
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, expect, test } from 'vitest'
@@ -114,7 +114,71 @@ test('after a run of one file, or before any run, prune refuses and says why', a
     code: 1,
     stdout: '',
     stderr:
-      '[rubricate] "rubricate cassettes prune" got an unknown argument "--force". Usage: rubricate cassettes prune [--dry-run] [--root <project folder>]\n',
+      '[rubricate] "rubricate cassettes prune" got an unknown argument "--force". Usage: rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <vitest config>] [--root <project folder>]\n',
   })
   expect(await entries()).toHaveLength(3)
+})
+
+/** Write an entry into the copy as a test run through the plugin would: with who recorded it. */
+async function recordedBy(key: string, label: string): Promise<void> {
+  const entry = {
+    v: 1,
+    key,
+    recordedAt: '2026-01-01T00:00:00.000Z',
+    recordedBy: label,
+    request: { method: 'POST', endpoint: 'chat/completions', body: { model: 'm' } },
+    response: { status: 200, headers: {}, json: {} },
+  }
+  await mkdir(join(root, '__cassettes__', key.slice(0, 2)), { recursive: true })
+  await writeFile(
+    join(root, '__cassettes__', key.slice(0, 2), `${key}.json`),
+    `${JSON.stringify(entry, null, 2)}\n`,
+  )
+}
+
+test('after a run with a known failing test, prune deletes only what passed tests proved unused', async () => {
+  // The retired entry was recorded by the refund test, which passes without it; another unused
+  // entry was recorded by a test that fails before it reaches its call.
+  const failingKey = 'f'.repeat(64)
+  await recordedBy(keys.retired, 'refund.test.ts > answers a refund question')
+  await recordedBy(failingKey, 'flaky.test.ts > is known to fail')
+  await writeFile(
+    join(root, 'flaky.test.ts'),
+    "import { expect, test } from 'vitest'\n\ntest('is known to fail', () => {\n  expect(1).toBe(2)\n})\n",
+  )
+  const run = await runVitest(root)
+  expect(run.exitCode).toBe(1)
+  const real = await prune()
+  expect(real).toEqual({
+    code: 0,
+    stdout: `[rubricate] Deleted 1 of 4 cassette entries in "__cassettes__": the last run (finished [time]) ran every test, and the tests that passed and recorded them did not use them.
+  __cassettes__/${entry(keys.retired)}
+[rubricate] Kept 1 unused entry in "__cassettes__" not recorded by a test that passed: the last run had failed tests, and a test that failed or stopped early may still need it. A run in which every test passes, then prune, decides about it.
+`,
+    stderr: '',
+  })
+  expect(await entries()).toEqual([entry(keys.angry), entry(keys.refund), entry(failingKey)].sort())
+})
+
+test('a failed run filtered with -t still proves nothing: prune refuses', async () => {
+  await writeFile(
+    join(root, 'flaky.test.ts'),
+    "import { expect, test } from 'vitest'\n\ntest('is known to fail', () => {\n  expect(1).toBe(2)\n})\n",
+  )
+  expect((await runVitest(root, ['-t', 'fail'])).exitCode).toBe(1)
+  const refused = await prune()
+  expect(refused.code).toBe(1)
+  expect(refused.stderr).toContain('was not complete: it did not pass; it was filtered with -t')
+  expect(await entries()).toHaveLength(3)
+})
+
+test('prune --dir limits it to one folder, and refuses a folder the run did not use', async () => {
+  expect((await runVitest(root)).exitCode).toBe(0)
+  expect((await prune('--dir', 'elsewhere')).stderr).toBe(
+    '[rubricate] Not pruning "elsewhere": the last run used no entry of that folder, so it proves nothing about it. The run used "__cassettes__"; pass one of them with --dir, or run the suite that uses "elsewhere" first.\n',
+  )
+  expect((await prune('--dir', '__cassettes__', '--dry-run')).stdout).toContain(
+    'Would delete 1 of 3 cassette entries in "__cassettes__"',
+  )
+  expect((await prune('--help')).stdout).toMatch(/^Usage: rubricate cassettes prune/)
 })

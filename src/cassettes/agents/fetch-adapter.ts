@@ -33,10 +33,10 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
     try {
       const config = resolveConfig()
       const url = new URL(request.url)
-      const endpoint =
-        request.method === 'POST'
-          ? matchEndpoint(url.pathname, [...config.cassettes.match, ...(options.match ?? [])])
-          : undefined
+      const endpoint = matchEndpoint(url.pathname, [
+        ...config.cassettes.match,
+        ...(options.match ?? []),
+      ])
       if (!endpoint) return await base(request).catch(markLiveFailure)
       return await runAgentExchange(request, url, endpoint, config, () => base(request))
     } catch (error) {

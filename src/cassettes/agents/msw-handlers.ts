@@ -20,9 +20,10 @@ export interface CassetteHandlerOptions {
 }
 
 /**
- * msw request handlers that record and replay your own model calls (your agent's): POST requests
- * whose path ends in `/chat/completions`, `/completions`, `/responses`, `/embeddings`, `/api/chat`
- * or a `match` pattern, plain and streamed. Every other request is left to your handlers and to
+ * msw request handlers that record and replay your own model calls (your agent's) and the HTTP
+ * calls you name: requests of any method whose path ends in `/chat/completions`, `/completions`,
+ * `/responses`, `/embeddings`, `/api/chat` or a `match` pattern (a tool's `GET /weather` too),
+ * plain and streamed. Every other request is left to your handlers and to
  * `onUnhandledRequest`. A replay-mode miss answers an OpenAI-shaped HTTP 400 with
  * `x-should-retry: false` (so SDKs do not retry) and is recorded in the cassette session, which
  * fails the test file even when your code swallowed the error.
@@ -44,11 +45,12 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
       return true
     }
   }
-  const handler = http.post(
+  // Every method: a tool's GET is recorded as a model's POST is (its method and query in the key).
+  const handler = http.all(
     // msw 2.10's types know no predicate path, and 2.11's no RegExp subclass: one cast for both.
     (acceptsPredicates(loadMswVersion('createCassetteHandlers()'))
       ? ({ request }: { request: Request }) => isModelCall(request.url)
-      : new UrlPredicate(isModelCall)) as Parameters<typeof http.post>[0],
+      : new UrlPredicate(isModelCall)) as Parameters<typeof http.all>[0],
     async ({ request }) => {
       const session = cassetteSession()
       try {

@@ -287,6 +287,7 @@ async function record(
       method: request.method,
       endpoint: request.endpoint,
       body: request.body,
+      ...(request.query === undefined ? {} : { query: request.query }),
       ...(request.trial === undefined ? {} : { trial: request.trial }),
     },
     response: {

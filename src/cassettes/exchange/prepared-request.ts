@@ -11,7 +11,13 @@ import {
   type SecretSet,
   secretSet,
 } from '../redaction/redaction'
-import { computeKey, keyBody, requestModel } from '../store/cassette-key'
+import {
+  computeKey,
+  keyBody,
+  keyQuery,
+  type RequestQuery,
+  requestModel,
+} from '../store/cassette-key'
 
 /**
  * A request made ready for the store: its body parsed, redacted, stripped of non-semantic fields
@@ -38,6 +44,8 @@ export interface PreparedRequest {
   endpoint: string
   /** The body as keyed and stored. */
   body: unknown
+  /** The redacted query of a request that is not a POST (part of its key); unset otherwise. */
+  query: RequestQuery | undefined
   key: string
   /** The `describeEval` trial, part of the key and stored with the entry; unset outside trials. */
   trial: number | undefined
@@ -87,11 +95,14 @@ function prepareWith(input: RequestInput, env: Secret[]): PreparedRequest {
     typeof parsed === 'string' ? redactText(parsed, secrets) : redactJson(parsed, secrets),
   )
   if (input.redact) body = keyBody(hookRequest(input.redact, input.method, input.endpoint, body))
+  const rawQuery = keyQuery(input.method, input.url)
+  const query = rawQuery && (redactJson(rawQuery, secrets) as RequestQuery)
   return {
     method: input.method,
     endpoint: input.endpoint,
     body,
-    key: computeKey(input.endpoint, body, input.trial),
+    query,
+    key: computeKey(input.endpoint, body, input.trial, input.method, query),
     trial: input.trial,
     model: requestModel(body),
     secrets,

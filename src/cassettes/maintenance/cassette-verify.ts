@@ -53,7 +53,13 @@ export async function verifyCassettes(
       })
       continue
     }
-    const computed = computeKey(entry.request.endpoint, entry.request.body, entry.request.trial)
+    const computed = computeKey(
+      entry.request.endpoint,
+      entry.request.body,
+      entry.request.trial,
+      entry.request.method,
+      entry.request.query,
+    )
     if (computed !== key) {
       problems.push({
         file,

@@ -21,6 +21,8 @@ import { storeFor } from '../store/cassette-store'
 export interface PruneOptions {
   /** List what would be deleted, delete nothing. Default `false`. */
   dryRun?: boolean | undefined
+  /** Prune only this cassette folder (absolute). Default: every folder the run used. */
+  dir?: string | undefined
 }
 
 /** What prune did in one cassette folder. @internal */
@@ -34,12 +36,19 @@ export interface PruneFolderResult {
   keptNewer: number
   /** Unused entries kept because a test file outside the run's suite recorded them. */
   keptOthers: number
+  /**
+   * Unused entries kept because the run had failed tests and no test that passed recorded them
+   * (a failed test, or one that stopped before its call, may still need them).
+   */
+  keptFailed: number
 }
 
 /** What prune did, per cassette folder of the last complete run. @internal */
 export interface PruneReport {
   /** When the run that decided finished (ISO). */
   finishedAt: string
+  /** The run had failed tests: only entries recorded by tests that passed were candidates. */
+  failedRun: boolean
   folders: PruneFolderResult[]
 }
 
@@ -58,14 +67,28 @@ export async function pruneCassettes(
     undefined,
   )
   if (!marker) throw new UsageError(messages.pruneNoRun(relative(root, scratchDirs(root)[0])))
-  if (!marker.complete) {
+  // A run that ran every test but had failures still proves something: what its passed tests did
+  // not use. Any other partial run proves nothing.
+  const passed = marker.complete ? undefined : marker.passed && new Set(marker.passed)
+  if (!marker.complete && !passed) {
     throw new UsageError(messages.pruneIncomplete(marker.finishedAt, marker.reasons))
   }
   if (marker.cassettes.length === 0) throw new UsageError(messages.pruneNoCassettes())
+  const folders = options.dir
+    ? marker.cassettes.filter((folder) => folder.dir === options.dir)
+    : marker.cassettes
+  if (options.dir && folders.length === 0) {
+    throw new UsageError(
+      messages.pruneFolderNotUsed(
+        relative(root, options.dir) || '.',
+        marker.cassettes.map((folder) => relative(root, folder.dir) || '.'),
+      ),
+    )
+  }
   const startedAt = Date.parse(marker.startedAt)
   const results: PruneFolderResult[] = []
   const suite = marker.files ? new Set(marker.files) : undefined
-  for (const { dir, used } of marker.cassettes) {
+  for (const { dir, used } of folders) {
     // What the last run of every config used in this folder: the other configs' runs count too.
     const keep = new Set(used)
     for (const other of markers) {
@@ -79,6 +102,7 @@ export async function pruneCassettes(
       deleted: [],
       keptNewer: 0,
       keptOthers: 0,
+      keptFailed: 0,
     }
     for (const entry of entries) {
       if (keep.has(entry.key)) continue
@@ -87,8 +111,13 @@ export async function pruneCassettes(
         result.keptNewer++
         continue
       }
-      if (suite && recordedOutside(entry.file, root, suite)) {
+      const recorder = recordingTest(entry.file, root)
+      if (suite && recorder && !suite.has(recorder.file) && existsSync(recorder.file)) {
         result.keptOthers++
+        continue
+      }
+      if (passed && !(recorder && passed.has(`${recorder.file} > ${recorder.name}`))) {
+        result.keptFailed++
         continue
       }
       if (!options.dryRun) {
@@ -99,27 +128,29 @@ export async function pruneCassettes(
     }
     results.push(result)
   }
-  return { finishedAt: marker.finishedAt, folders: results }
+  return { finishedAt: marker.finishedAt, failedRun: passed !== undefined, folders: results }
 }
 
 /**
- * True when the entry was recorded by a test file that exists but is not in the suite: a test
- * the run could not have used it for. An entry of a deleted or renamed file, or with no
- * `recordedBy` (a script's), is the run's to delete.
+ * The test that recorded an entry (its file absolute), from `recordedBy`; `undefined` for an entry
+ * a script recorded, or one that cannot be read. An entry of a test file outside the suite that
+ * exists is another config's; one of a deleted or renamed file is the run's to delete.
  */
-function recordedOutside(file: string, root: string, suite: ReadonlySet<string>): boolean {
+function recordingTest(file: string, root: string): { file: string; name: string } | undefined {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch {
-    return false
+    return undefined
   }
   const entry = parseEntry(text)
-  if (typeof entry === 'string' || !entry.recordedBy) return false
+  if (typeof entry === 'string' || !entry.recordedBy) return undefined
   const cut = entry.recordedBy.indexOf(' > ')
-  if (cut < 0) return false
-  const testFile = resolve(root, entry.recordedBy.slice(0, cut))
-  return !suite.has(testFile) && existsSync(testFile)
+  if (cut < 0) return undefined
+  return {
+    file: resolve(root, entry.recordedBy.slice(0, cut)),
+    name: entry.recordedBy.slice(cut + 3),
+  }
 }
 
 async function removeIfEmpty(dir: string): Promise<void> {

@@ -25,6 +25,11 @@ export interface RunMarker {
   config?: string | undefined
   /** Every test file of the suite (absolute), when the run may be complete. */
   files?: string[] | undefined
+  /**
+   * Set only when the run ran every test but some failed: `<absolute test file> > <full name>` of
+   * each test that passed. Prune then deletes only the unused entries those tests recorded.
+   */
+  passed?: string[] | undefined
 }
 
 const MARKER_FILE = /^last-run(-[0-9a-f]{12})?\.json$/

@@ -42,6 +42,8 @@ export interface CassetteEntry {
     endpoint: string
     /** The redacted body, without non-semantic fields: exactly what the key is computed over. */
     body: unknown
+    /** The redacted query of a request that is not a POST (a tool's GET); part of the key. */
+    query?: Record<string, string | string[]> | undefined
     /** The `describeEval` trial (from 1) of a row run several times; part of the key. */
     trial?: number | undefined
   }
@@ -69,6 +71,7 @@ export function serializeEntry(entry: CassetteEntry): string {
       method: entry.request.method,
       endpoint: entry.request.endpoint,
       body: sortKeysDeep(entry.request.body),
+      query: entry.request.query && sortKeysDeep(entry.request.query),
       trial: entry.request.trial,
     },
     response,
@@ -104,6 +107,11 @@ export function parseEntry(text: string, expectedKey?: string): CassetteEntry | 
     return 'its "request" lacks "method" or "endpoint"'
   }
   if (!('body' in request)) return 'its "request" has no "body"'
+  if (
+    request.query !== undefined &&
+    (request.query === null || typeof request.query !== 'object' || Array.isArray(request.query))
+  )
+    return 'its "request.query" is not an object'
   if (request.trial !== undefined && !(Number.isInteger(request.trial) && request.trial >= 1))
     return 'its "request.trial" is not a whole number from 1'
   if (response === null || typeof response !== 'object') return 'it has no "response" object'

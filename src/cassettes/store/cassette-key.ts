@@ -72,15 +72,45 @@ export function keyBody(body: unknown): unknown {
   return out
 }
 
+/** The query of a request as keyed and stored: its parameters by name, a repeated one as a list. @internal */
+export type RequestQuery = Record<string, string | string[]>
+
 /**
  * The key of a request to `endpoint` with the (redacted) `body`. A `trial` (a `describeEval` row
- * run several times) is part of the key only when set, so keys without one never change.
+ * run several times) is part of the key only when set, so keys without one never change. So are
+ * the method and the query of a request that is not a POST (a tool's `GET /weather?city=Paris`):
+ * a model call is a POST, and its keys stay as they were.
  * @internal
  */
-export function computeKey(endpoint: string, body: unknown, trial?: number | undefined): string {
+export function computeKey(
+  endpoint: string,
+  body: unknown,
+  trial?: number | undefined,
+  method = 'POST',
+  query?: RequestQuery | undefined,
+): string {
   const keyed: Record<string, unknown> = { v: KEY_VERSION, endpoint, body: keyBody(body) }
   if (trial !== undefined) keyed.trial = trial
+  if (method.toUpperCase() !== 'POST') {
+    keyed.method = method.toUpperCase()
+    if (query && Object.keys(query).length > 0) keyed.query = query
+  }
   return createHash('sha256').update(canonicalJson(keyed)).digest('hex')
+}
+
+/**
+ * The query of a request that is not a POST, for its key: `undefined` for a POST (whose query, such
+ * as Azure's `api-version`, is not part of the key) and for a URL without one.
+ * @internal
+ */
+export function keyQuery(method: string, url: URL | undefined): RequestQuery | undefined {
+  if (!url || method.toUpperCase() === 'POST' || url.search.length <= 1) return undefined
+  const query: RequestQuery = {}
+  for (const [name, value] of url.searchParams) {
+    const seen = query[name]
+    query[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value]
+  }
+  return query
 }
 
 /** The model a request names: the body's `model`, else an Azure deployment in the URL. @internal */

@@ -1,0 +1,68 @@
+/**
+ * Where a command's cassette folder is: `--dir` when given, else the folder the project's Vitest
+ * config gives the rubricate plugin (`cassettes.dir`, resolved against the config's root), else
+ * `__cassettes__` in the current folder when there is no config file.
+ */
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { UsageError } from '../errors'
+import { messages } from '../messages'
+
+const CONFIG_FILES = ['vitest.config', 'vite.config'].flatMap((name) =>
+  ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${name}.${ext}`),
+)
+
+/** The Vitest config file of a project folder, `undefined` when it has none. @internal */
+export function findVitestConfig(cwd: string): string | undefined {
+  return CONFIG_FILES.map((name) => resolve(cwd, name)).find((file) => existsSync(file))
+}
+
+/**
+ * The cassette folder of a command. Loading the config costs Vitest's own config resolution
+ * (about half a second), so it runs only when `--dir` is not given; Vitest is imported lazily, so
+ * the core never loads it. A config that cannot be loaded is a usage error saying to pass --dir.
+ * @internal
+ */
+export async function cassetteDirFor(
+  cwd: string,
+  dir: string | undefined,
+  config?: string | undefined,
+): Promise<string> {
+  if (dir !== undefined) return resolve(cwd, dir)
+  const file = config === undefined ? findVitestConfig(cwd) : resolve(cwd, config)
+  if (file === undefined) return resolve(cwd, '__cassettes__')
+  return (await cassetteDirFromConfig(file, cwd)) ?? resolve(cwd, '__cassettes__')
+}
+
+/**
+ * The cassette folder the rubricate plugin of a Vitest config uses; `undefined` when the config
+ * has no rubricate plugin. Vitest resolves the config itself (TypeScript, `defineConfig`, async
+ * configs), so the answer is the folder a run of that config would use.
+ * @internal
+ */
+export async function cassetteDirFromConfig(
+  file: string,
+  cwd: string,
+): Promise<string | undefined> {
+  if (!existsSync(file)) throw new UsageError(messages.cliConfigNotFound(file))
+  let resolved: { vitestConfig: { root: string }; viteConfig: { plugins: readonly unknown[] } }
+  try {
+    // The one place the core loads Vitest, and only when asked to: see ARCHITECTURE.md §14.
+    const vitest = (await import('vitest/node')) as unknown as {
+      resolveConfig(options: object): Promise<typeof resolved>
+    }
+    resolved = await vitest.resolveConfig({ config: file, root: cwd, watch: false })
+  } catch (error) {
+    throw new UsageError(messages.cliConfigUnreadable(file, (error as Error).message), {
+      cause: error,
+    })
+  }
+  const plugin = resolved.viteConfig.plugins.find(
+    (each) => (each as { name?: unknown } | null)?.name === 'rubricate',
+  ) as { api?: { rubricateOptions?: { cassettes?: { dir?: string } } } } | undefined
+  if (!plugin) return undefined
+  return resolve(
+    resolved.vitestConfig.root,
+    plugin.api?.rubricateOptions?.cassettes?.dir ?? '__cassettes__',
+  )
+}
