@@ -25,6 +25,11 @@ export interface Assertion {
   receivedLabel?: string | undefined
   /** The text recorded as the output preview. Default: `outputText(received)`. */
   preview?: ((received: unknown) => string) | undefined
+  /**
+   * The scorer's id as known before it runs, so an assertion that errors still names its scorer.
+   * Must not throw. Default: none.
+   */
+  scorerId?: (() => string | undefined) | undefined
   /** Runs the scorer; its errors make the assertion fail in both directions. */
   evaluate(): Promise<Evaluation>
   /** The failure text under the hint, for an assertion that failed as written. */
@@ -141,6 +146,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       error: { code, message },
       judgeCalls: judgeCallsOf(error),
       outputPreview: text.slice(0, 200),
+      scorerId: assertion.scorerId?.(),
     })
     settled = true
     if (abandoned) return { pass: !negated, message: () => '' }
