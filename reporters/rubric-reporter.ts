@@ -36,7 +36,8 @@ export interface RubricReporterOptions extends RubricOutputOptions {
  * required unmet, `○` optional unmet, with the judge's reasoning for unmet ones), scorer scores and
  * loop iterations; passing tests are listed when they hold rubricate assertions, on a terminal and
  * on CI. Before Vitest's summary it prints rubricate's (assertions, criteria, judge calls, tokens,
- * cost, cassette misses), and it writes the JSON report (`outputFile.rubricate`), the Markdown job
+ * cost, cassette misses), and it writes the JSON report (`outputFile.rubricate`), the HTML report page
+ * (`outputFile['rubricate-html']`), the Markdown job
  * summary (`$GITHUB_STEP_SUMMARY`) and the record of the run that `rubricate cassettes prune` reads.
  *
  * @example
@@ -51,9 +52,9 @@ export class RubricReporter extends DefaultReporter {
   private skipBlankLine = false
 
   constructor(options: RubricReporterOptions = {}) {
-    const { outputFile, prices, jobSummary, ...vitestOptions } = options
+    const { outputFile, htmlFile, prices, jobSummary, ...vitestOptions } = options
     super(definedOnly(vitestOptions))
-    this.outputs = new RunOutputs({ outputFile, prices, jobSummary })
+    this.outputs = new RunOutputs({ outputFile, htmlFile, prices, jobSummary })
   }
 
   override onInit(ctx: Vitest): void {

@@ -68,7 +68,9 @@ test('a CommonJS project records a judged rubric over HTTP, replays it offline u
       env: { START_FAKE_JUDGE: '1', RUBRICATE_CASSETTES: 'record' },
     })
     expect(recorded.stdout).toContain('Tests  2 passed (2)')
-    expect(recorded.stdout).toContain('Judge  2 calls: 0 replayed, 2 live (all recorded into cassettes)')
+    expect(recorded.stdout).toContain(
+      'Judge  2 calls: 0 replayed, 2 live (all recorded into cassettes)',
+    )
     expect(recorded.exitCode).toBe(0)
     const files = await cassettes(dir)
     expect(Object.keys(files)).toHaveLength(2)
