@@ -18,6 +18,7 @@ import type { RubricateRecord } from '../src/records'
 import { annotateTest } from './annotate-test'
 import { testRecords } from './collect-run'
 import { colorsFor } from './figures'
+import { githubAnnotations } from './github-annotations'
 import { renderEvalRow } from './render-eval'
 import { renderRecords } from './render-record'
 import { renderSummary } from './render-summary'
@@ -74,6 +75,12 @@ export class RubricReporter extends DefaultReporter {
   ): Promise<void> {
     // Finish first: Vitest's summary, printed by super, is preceded by ours, which needs the run.
     this.finished = await this.outputs.finish(testModules, unhandledErrors, reason)
+    // On GitHub Actions: each unmet required criterion on its assertion's line.
+    if (process.env.GITHUB_ACTIONS === 'true') {
+      for (const line of githubAnnotations(this.finished.report, this.ctx.config.root)) {
+        this.ctx.logger.log(`\n${line}`)
+      }
+    }
     super.onTestRunEnd(testModules, unhandledErrors, reason)
   }
 
