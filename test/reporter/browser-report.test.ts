@@ -3,8 +3,10 @@
 // saved under test/reporter/.artifacts/ (gitignored). Skipped, saying why, where Chromium is absent.
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { extname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type Browser, type BrowserContext, chromium } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -160,3 +162,65 @@ test('with 1,000 assertions the page paints quickly; its size and first paint ar
     figures,
   )
 }, 120_000)
+
+test("Vitest's HTML report of a fixture run shows each criterion's verdict and reason", async (ctx) => {
+  if (!hasChromium || !context) return ctx.skip(SKIP)
+  const dir = await mkdtemp(join(tmpdir(), 'rubricate-vitest-html-'))
+  const run = await runVitest(
+    'reporter-matchers',
+    ['--reporter=default', '--reporter=html', `--outputFile.html=${join(dir, 'index.html')}`],
+    { ci: true },
+  )
+  expect(run.exitCode, run.stdout + run.stderr).toBe(1)
+  // The report loads its data with fetch(), which a file:// page may not: served on loopback.
+  const server = createServer(async (request, response) => {
+    let path = join(dir, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname))
+    if (path.endsWith('/')) path = join(path, 'index.html')
+    try {
+      const body = await readFile(path)
+      response.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream' })
+      response.end(body)
+    } catch {
+      response.writeHead(404)
+      response.end()
+    }
+  })
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  const tab = await context.newPage()
+  // Loopback only: requests to the report's own server go through, anything else is refused.
+  await tab.route('**/*', (route) =>
+    route.request().url().startsWith(base) ? route.continue() : route.fallback(),
+  )
+  try {
+    await tab.goto(base)
+    await tab.getByText('escalates an angry customer').first().click()
+    const annotations = tab.getByText('Test Annotations')
+    await expect.poll(() => annotations.isVisible(), { timeout: 15_000 }).toBe(true)
+    const body = (await tab.locator('body').innerText()) ?? ''
+    expect(body).toContain('met [required] Mentions refund')
+    expect(body).toContain('unmet [required] Mentions sorry: Never says "sorry".')
+    expect(body).toContain('unmet [optional] Mentions days: Never says "days".')
+    await tab.screenshot({ path: join(artifacts, 'vitest-html-report.png') })
+    // The scorer and the loop of the same file carry theirs too.
+    await tab.getByText('keeps it short').first().click()
+    await expect
+      .poll(async () => (await tab.locator('body').innerText()).includes('scorer "length"'))
+      .toBe(true)
+  } finally {
+    await tab.close()
+    server.close()
+    await rm(dir, { recursive: true, force: true })
+  }
+  // Vitest's UI asks for a web font from Google; it was refused, and the report worked without it.
+  expect(offLoopback.filter((url) => !url.startsWith('https://fonts.googleapis.com/'))).toEqual([])
+}, 120_000)
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+}
