@@ -197,7 +197,7 @@ test("Vitest's HTML report of a fixture run shows each criterion's verdict and r
     await tab.getByText('escalates an angry customer').first().click()
     const annotations = tab.getByText('Test Annotations')
     await expect.poll(() => annotations.isVisible(), { timeout: 15_000 }).toBe(true)
-    const body = (await tab.locator('body').innerText()) ?? ''
+    const body = (await tab.locator('body').textContent()) ?? ''
     expect(body).toContain('met [required] Mentions refund')
     expect(body).toContain('unmet [required] Mentions sorry: Never says "sorry".')
     expect(body).toContain('unmet [optional] Mentions days: Never says "days".')
@@ -205,7 +205,9 @@ test("Vitest's HTML report of a fixture run shows each criterion's verdict and r
     // The scorer and the loop of the same file carry theirs too.
     await tab.getByText('keeps it short').first().click()
     await expect
-      .poll(async () => (await tab.locator('body').innerText()).includes('scorer "length"'))
+      .poll(async () =>
+        ((await tab.locator('body').textContent()) ?? '').includes('scorer "length"'),
+      )
       .toBe(true)
   } finally {
     await tab.close()
