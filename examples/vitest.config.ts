@@ -13,6 +13,8 @@ export default defineConfig({
   ],
   test: {
     include: ['**/*.test.ts'],
+    // The rubric report page: one HTML file, opened in a browser with no network.
+    outputFile: { 'rubricate-html': '.rubricate/report.html' },
     // Fails on purpose: `npm run examples:failing` runs it with vitest.failing.config.ts.
     exclude: ['failing/**', '**/node_modules/**'],
   },

@@ -117,6 +117,35 @@ function scorersFailure(
   return [...lines, '', ...trailer(evaluation, preview)].join('\n')
 }
 
+/**
+ * The judged output under a failure. JSON text is shown indented, unescaped, and cut by lines (at
+ * most 30), so what is shown still reads as JSON; other text is quoted and cut at 200 characters.
+ * @internal
+ */
+export function outputLine(text: string): string {
+  const trimmed = text.trim()
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(trimmed)
+    } catch {
+      parsed = undefined
+    }
+    if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) {
+      const all = JSON.stringify(parsed, null, 2).split('\n')
+      const shown = all
+        .slice(0, 30)
+        .map((line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line))
+      return messages.failureOutputJson(
+        [...shown, ...(shown.length < all.length ? ['…'] : [])].join('\n'),
+        shown.length,
+        all.length,
+      )
+    }
+  }
+  return messages.failureOutput(text.slice(0, 200), text.length > 200)
+}
+
 /** Compact JSON, cut at 300 characters. @internal */
 export function compactJson(value: unknown): string {
   let text: string
@@ -162,7 +191,7 @@ export function judgeLine(calls: readonly JudgeCall[]): string | undefined {
 }
 
 function trailer(evaluation: Evaluation, preview: string): string[] {
-  const lines = [messages.failureOutput(preview.slice(0, 200), preview.length > 200)]
+  const lines = [outputLine(preview)]
   const judge = judgeLine(evaluation.judgeCalls)
   if (judge) lines.push(judge)
   return lines

@@ -25,6 +25,11 @@ export interface Assertion {
   receivedLabel?: string | undefined
   /** The text recorded as the output preview. Default: `outputText(received)`. */
   preview?: ((received: unknown) => string) | undefined
+  /**
+   * The scorer's id as known before it runs, so an assertion that errors still names its scorer.
+   * Must not throw. Default: none.
+   */
+  scorerId?: (() => string | undefined) | undefined
   /** Runs the scorer; its errors make the assertion fail in both directions. */
   evaluate(): Promise<Evaluation>
   /** The failure text under the hint, for an assertion that failed as written. */
@@ -45,6 +50,9 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
   // test the expect is bound to; none in beforeAll/afterAll, where nothing is recorded.
   const task = currentTest() ?? state.task
   const started = performance.now()
+  // The call site, captured while the test file's frame is still on the stack (it is gone after
+  // the first await); its text is only formatted for an assertion that fails.
+  const site = callSite()
   let settled = false
   let abandoned = false
   let text = ''
@@ -76,6 +84,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       outputPreview: '',
       ...fields,
     }
+    if (entry.status !== 'pass') entry.location = locationIn(site, task.file?.filepath)
     const meta = task.meta as { rubricate?: RubricateRecord[] }
     meta.rubricate ??= []
     meta.rubricate.push(stripUndefined(entry))
@@ -142,6 +151,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       error: { code, message },
       judgeCalls: judgeCallsOf(error),
       outputPreview: text.slice(0, 200),
+      scorerId: assertion.scorerId?.(),
     })
     settled = true
     if (abandoned) return { pass: !negated, message: () => '' }
@@ -157,6 +167,29 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
   } finally {
     signal.release()
   }
+}
+
+function callSite(): Error {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 20
+  const site = new Error('call site')
+  Error.stackTraceLimit = limit
+  return site
+}
+
+/** The line and column of the first frame in the test file, as Vitest locates a test. @internal */
+export function locationIn(
+  site: Error,
+  file: string | undefined,
+): { line: number; column: number } | undefined {
+  if (!file) return undefined
+  for (const frame of (site.stack ?? '').split('\n')) {
+    const at = frame.indexOf(file)
+    if (at < 0) continue
+    const match = /:(\d+):(\d+)\)?\s*$/.exec(frame.slice(at + file.length))
+    if (match) return { line: Number(match[1]), column: Number(match[2]) }
+  }
+  return undefined
 }
 
 // The guard, registered without a timeout (0): it is synchronous, and Vitest then neither wraps

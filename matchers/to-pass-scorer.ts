@@ -59,6 +59,7 @@ export function toPassScorer(
     state: this,
     received,
     expectedLabel: several ? 'scorers' : 'scorer',
+    scorerId: () => knownScorerIds(scorer),
     async evaluate() {
       const scorers = checkScorers(scorer)
       const opts = checkOptions('toPassScorer', options, OPTIONS)
@@ -136,6 +137,17 @@ export function toPassScorer(
     },
     explain: scorerFailure,
   })
+}
+
+// The ids of the scorers given, those that are scorers at all; undefined when none is.
+function knownScorerIds(value: unknown): string | undefined {
+  try {
+    const list = Array.isArray(value) ? value : [value]
+    const ids = list.filter((item) => isScorer(item)).map((item) => scorerName(item as ScorerLike))
+    return ids.length > 0 ? ids.join(', ') : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function checkScorers(value: unknown): ScorerLike[] {

@@ -44,7 +44,7 @@ function renderRubric(record: RubricateRecord, style: LineStyle, headed: boolean
       record.status === 'error'
         ? ''
         : record.share !== undefined
-          ? `: share ${formatScore(record.share)}, threshold ${formatScore(record.threshold ?? 1)}${required.length > 0 ? `, ${met} of ${required.length} required met` : ''}`
+          ? `: share ${formatScore(record.share, record.threshold ?? 1)}, threshold ${formatScore(record.threshold ?? 1, record.share)}${required.length > 0 ? `, ${met} of ${required.length} required met` : ''}`
           : `: ${met} of ${required.length} required met`
     lines.push(
       `${style.indent}${statusSymbol(record, c)} ${c.dim(`rubric${notTag(record)}${counts}`)}`,
@@ -123,17 +123,26 @@ function scoreText(part: {
   share?: number | undefined
 }): string {
   if (part.score === undefined) return ''
-  const share = part.share === undefined ? '' : `, share ${formatScore(part.share)}`
-  const threshold = part.threshold === undefined ? '' : `, threshold ${formatScore(part.threshold)}`
-  return `: score ${formatScore(part.score)}${share}${threshold}`
+  // The share decides when there is one: it is what the threshold is compared with.
+  const compared = part.share ?? part.score
+  const share = part.share === undefined ? '' : `, share ${formatScore(part.share, part.threshold)}`
+  const threshold =
+    part.threshold === undefined ? '' : `, threshold ${formatScore(part.threshold, compared)}`
+  return `: score ${formatScore(part.score, part.share === undefined ? part.threshold : undefined)}${share}${threshold}`
 }
 
 // The reason, then the metadata a scorer returned (autoevals' rationale, say), cut to one line.
+// A rubric scorer's reason only sums up its criteria, which have lines of their own below.
 function reasonText(
-  part: { reason?: string | undefined; metadata?: Record<string, unknown> | undefined },
+  part: {
+    reason?: string | undefined
+    metadata?: Record<string, unknown> | undefined
+    verdicts?: Verdict[] | undefined
+  },
   c: Colors,
 ): string {
-  const reason = part.reason ? `: ${oneLine(part.reason)}` : ''
+  const summed = part.verdicts !== undefined && part.verdicts.length > 0
+  const reason = part.reason && !summed ? `: ${oneLine(part.reason)}` : ''
   const metadata = part.metadata
     ? ` ${figures.dot} metadata ${truncate(json(part.metadata), 100)}`
     : ''
@@ -209,9 +218,18 @@ function notTag(record: RubricateRecord): string {
   return record.negated ? ' (.not)' : ''
 }
 
-/** A score or threshold: at most two decimals, no trailing zeros. @internal */
-export function formatScore(value: number): string {
-  return String(Math.round(value * 100) / 100)
+/**
+ * A score or threshold: at most two decimals, no trailing zeros. Given the value it is compared
+ * with, as many more decimals (up to six) as it takes for two different values not to print alike:
+ * 0.998 against 1 prints `0.998`, not `1`. @internal
+ */
+export function formatScore(value: number, comparedWith?: number): string {
+  let digits = 2
+  const round = (n: number) => Math.round(n * 10 ** digits) / 10 ** digits
+  if (comparedWith !== undefined && comparedWith !== value) {
+    while (digits < 6 && round(value) === round(comparedWith)) digits++
+  }
+  return String(round(value))
 }
 
 /** Whitespace and line breaks collapsed, so one verdict stays one line. @internal */

@@ -5,7 +5,7 @@ import type { RunSummary } from './run-summary'
 
 /**
  * The summary lines: one `Eval` per `describeEval` suite (rows passed, rate, gate, mean scores),
- * `Rubric` (assertions, criteria), `Judge` (calls by source and failed, the requests sent live when
+ * `Assertions` (assertions by matcher, loops, criteria), `Judge` (calls by source and failed, the requests sent live when
  * retries or failures made more than one a call, tokens, cost), `Agents` (the agents' model calls,
  * when they made any) and, when there is something to say, `Cassettes` (misses, entries unused by a
  * complete run). Nothing when the run made no rubricate assertion, no agent call, and has nothing
@@ -20,17 +20,26 @@ export function renderSummary(summary: RunSummary, c: Colors): string[] {
 export function summaryRows(summary: RunSummary, c: Colors): [title: string, text: string][] {
   const lines: [string, string][] = summary.evals ? evalSummaryRows(summary.evals, c) : []
   const sep = c.dim(` ${figures.dot} `)
-  const { assertions, criteria, judge, cassettes } = summary
-  if (assertions.total > 0) {
-    const parts = [
-      `${count(assertions.total, 'assertion')}: ${paint(assertions.passed, 'passed', c.green)}, ${paint(assertions.failed, 'failed', c.red)}, ${paint(assertions.errored, 'errored', c.red)}`,
-    ]
+  const { assertions, criteria, judge, cassettes, loops } = summary
+  if (assertions.total > 0 || (loops && loops.total > 0)) {
+    const parts: string[] = []
+    if (assertions.total > 0) {
+      parts.push(
+        `${count(assertions.total, 'assertion')}${kindsText(summary.assertionKinds)}: ${paint(assertions.passed, 'passed', c.green)}, ${paint(assertions.failed, 'failed', c.red)}, ${paint(assertions.errored, 'errored', c.red)}`,
+      )
+    }
+    // A loop is not an assertion: it ends complete or not, and the test decides what that means.
+    if (loops && loops.total > 0) {
+      parts.push(
+        `${count(loops.total, 'loop')}: ${paint(loops.complete, 'complete', c.green)}, ${paint(loops.incomplete, 'incomplete', c.yellow)}, ${paint(loops.errored, 'errored', c.red)}`,
+      )
+    }
     if (criteria.total > 0) {
       parts.push(
         `${count(criteria.total, 'criterion', 'criteria')}: ${paint(criteria.met, 'met', c.green)}, ${paint(criteria.requiredUnmet, 'required unmet', c.red)}, ${paint(criteria.optionalUnmet, 'optional unmet', c.yellow)}`,
       )
     }
-    lines.push(['Rubric', parts.join(sep)])
+    lines.push(['Assertions', parts.join(sep)])
     const judgeParts = [callsText(judge, c)]
     // Said when it is not plain from the calls: retries, or requests of calls that then failed.
     if (judge.liveRequests !== judge.recorded + judge.live) {
@@ -65,12 +74,30 @@ export function summaryRows(summary: RunSummary, c: Colors): [title: string, tex
   return lines
 }
 
+// `(1 rubric, 2 scorer)`: which matchers the assertions were, unless all were rubrics.
+function kindsText(kinds: RunSummary['assertionKinds']): string {
+  if (!kinds || ((kinds.scorer ?? 0) === 0 && (kinds.calibration ?? 0) === 0)) return ''
+  const parts = (['rubric', 'scorer', 'calibration'] as const)
+    .filter((kind) => (kinds[kind] ?? 0) > 0)
+    .map((kind) => `${thousands(kinds[kind] ?? 0)} ${kind}`)
+  return parts.length > 0 ? ` (${parts.join(', ')})` : ''
+}
+
+// A recorded call is a live call that was kept in a cassette: it is counted among the live ones,
+// so `live` and the live tokens after it say the same thing.
 function callsText(
   calls: { calls: number; replayed: number; recorded: number; live: number; failed: number },
   c: Colors,
 ): string {
   const failed = calls.failed > 0 ? `, ${c.red(`${thousands(calls.failed)} failed`)}` : ''
-  return `${count(calls.calls, 'call')}: ${calls.replayed} replayed, ${calls.recorded} recorded, ${calls.live} live${failed}`
+  const live = calls.recorded + calls.live
+  const kept =
+    calls.recorded === 0
+      ? ''
+      : calls.live === 0
+        ? ' (all recorded into cassettes)'
+        : ` (${thousands(calls.recorded)} recorded into cassettes)`
+  return `${count(calls.calls, 'call')}: ${thousands(calls.replayed)} replayed, ${thousands(live)} live${kept}${failed}`
 }
 
 function costText(judge: RunSummary['judge'], c: Colors): string {

@@ -20,6 +20,7 @@ import type { RubricateRecord } from '../src/records'
 import { annotateTest } from './annotate-test'
 import { testRecords } from './collect-run'
 import { colorsFor } from './figures'
+import { githubAnnotations } from './github-annotations'
 import { renderEvalRow } from './render-eval'
 import { renderRecords } from './render-record'
 import { renderSummary } from './render-summary'
@@ -37,7 +38,8 @@ export interface RubricReporterOptions extends RubricOutputOptions {
  * required unmet, `○` optional unmet, with the judge's reasoning for unmet ones), scorer scores and
  * loop iterations; passing tests are listed when they hold rubricate assertions, on a terminal and
  * on CI. Before Vitest's summary it prints rubricate's (assertions, criteria, judge calls, tokens,
- * cost, cassette misses), and it writes the JSON report (`outputFile.rubricate`), the Markdown job
+ * cost, cassette misses), and it writes the JSON report (`outputFile.rubricate`), the HTML report page
+ * (`outputFile['rubricate-html']`), the Markdown job
  * summary (`$GITHUB_STEP_SUMMARY`) and the record of the run that `rubricate cassettes prune` reads.
  *
  * @example
@@ -52,9 +54,9 @@ export class RubricReporter extends DefaultReporter {
   private skipBlankLine = false
 
   constructor(options: RubricReporterOptions = {}) {
-    const { outputFile, prices, jobSummary, ...vitestOptions } = options
+    const { outputFile, htmlFile, prices, jobSummary, ...vitestOptions } = options
     super(definedOnly(vitestOptions))
-    this.outputs = new RunOutputs({ outputFile, prices, jobSummary })
+    this.outputs = new RunOutputs({ outputFile, htmlFile, prices, jobSummary })
   }
 
   override onInit(ctx: Vitest): void {
@@ -74,6 +76,12 @@ export class RubricReporter extends DefaultReporter {
   ): Promise<void> {
     // Finish first: Vitest's summary, printed by super, is preceded by ours, which needs the run.
     this.finished = await this.outputs.finish(testModules, unhandledErrors, reason)
+    // On GitHub Actions: each unmet required criterion on its assertion's line.
+    if (process.env.GITHUB_ACTIONS === 'true') {
+      for (const line of githubAnnotations(this.finished.report, this.ctx.config.root)) {
+        this.ctx.logger.log(`\n${line}`)
+      }
+    }
     super.onTestRunEnd(testModules, unhandledErrors, reason)
   }
 

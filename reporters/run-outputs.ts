@@ -21,6 +21,7 @@ import { messages } from '../src/messages'
 import { collectRun, type FileTaskLike, type RunReport } from './collect-run'
 import { type RubricateJsonReport, toJsonReport } from './json-report'
 import { renderCassetteDiffMarkdown } from './render-cassette-diff'
+import { renderHtml } from './render-html'
 import { renderMarkdown } from './render-markdown'
 import { type Completeness, type RunFacts, runCompleteness } from './run-completeness'
 import { type RunSummary, summariseRun } from './run-summary'
@@ -28,6 +29,11 @@ import { type RunSummary, summariseRun } from './run-summary'
 export interface RubricOutputOptions {
   /** Where to write the JSON report. Default: `test.outputFile.rubricate`, else no file. */
   outputFile?: string | undefined
+  /**
+   * Where to write the HTML report page (one self-contained file). Default:
+   * `test.outputFile['rubricate-html']`, else no page.
+   */
+  htmlFile?: string | undefined
   /** Model prices (USD per million tokens) for the cost estimate, over the built-in table. */
   prices?: Record<string, ModelPrice> | undefined
   /** Append a Markdown report to `$GITHUB_STEP_SUMMARY` when it is set. Default `true`. */
@@ -80,6 +86,7 @@ export class RunOutputs {
     const writeArtifacts = !ctx.config.reporters.some((entry) => reporterName(entry) === 'blob')
     await Promise.all([
       writeArtifacts ? this.writeJson(toJsonReport(report, summary, completeness)) : undefined,
+      writeArtifacts ? this.writeHtml(report, summary) : undefined,
       writeArtifacts
         ? this.writeJobSummary(
             renderMarkdown(report, summary) +
@@ -131,16 +138,35 @@ export class RunOutputs {
   }
 
   private async writeJson(json: RubricateJsonReport): Promise<void> {
+    await this.writeReport(
+      this.options.outputFile,
+      'rubricate',
+      () => `${JSON.stringify(json, null, 2)}\n`,
+    )
+  }
+
+  private async writeHtml(report: RunReport, summary: RunSummary): Promise<void> {
+    const root = this.ctx!.config.root
+    await this.writeReport(this.options.htmlFile, 'rubricate-html', () =>
+      renderHtml(report, summary, { root, finishedAt: new Date() }),
+    )
+  }
+
+  // A report file: at the reporter option's path, else at `test.outputFile[key]`, else none.
+  private async writeReport(
+    option: string | undefined,
+    key: string,
+    content: () => string,
+  ): Promise<void> {
     const ctx = this.ctx!
     const configured = ctx.config.outputFile
-    const target =
-      this.options.outputFile ?? (typeof configured === 'object' ? configured.rubricate : undefined)
+    const target = option ?? (typeof configured === 'object' ? configured[key] : undefined)
     if (!target) return
     const path = isAbsolute(target) ? target : resolve(ctx.config.root, target)
     try {
       await mkdir(dirname(path), { recursive: true })
       // Redacted as a whole: a key echoed in an output, a reasoning or a judge URL is in no field.
-      await writeFile(path, redactOutput(`${JSON.stringify(json, null, 2)}\n`))
+      await writeFile(path, redactOutput(content()))
     } catch (error) {
       ctx.logger.error(messages.reportNotWritten(path, String((error as Error).message)))
     }

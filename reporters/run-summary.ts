@@ -9,7 +9,12 @@ import { allRecords, type EvalSuiteReport, type RunReport } from './collect-run'
 export interface RunSummary {
   /** The `describeEval` suites: rows passed, rate, gate, mean score per scorer. Absent without any. */
   evals?: EvalSuiteReport[] | undefined
+  /** The assertions (rubric, scorer and calibration matchers); loops are counted apart. */
   assertions: { total: number; passed: number; failed: number; errored: number }
+  /** The assertions by matcher kind (only kinds that occur). */
+  assertionKinds?: { rubric?: number; scorer?: number; calibration?: number } | undefined
+  /** The `runUntilComplete` loops: a loop that ends incomplete need not fail its test. */
+  loops?: { total: number; complete: number; incomplete: number; errored: number } | undefined
   criteria: { total: number; met: number; requiredUnmet: number; optionalUnmet: number }
   judge: {
     /** Every judge call, failed ones included: `replayed + recorded + live + failed`. */
@@ -56,7 +61,9 @@ export function summariseRun(
   },
 ): RunSummary {
   const records = allRecords(report)
-  const assertions = { total: records.length, passed: 0, failed: 0, errored: 0 }
+  const assertions = { total: 0, passed: 0, failed: 0, errored: 0 }
+  const kinds: NonNullable<RunSummary['assertionKinds']> = {}
+  const loops = { total: 0, complete: 0, incomplete: 0, errored: 0 }
   const criteria = { total: 0, met: 0, requiredUnmet: 0, optionalUnmet: 0 }
   const judge: RunSummary['judge'] = {
     calls: 0,
@@ -71,9 +78,18 @@ export function summariseRun(
   }
   const unpriced = new Set<string>()
   for (const record of records) {
-    if (record.status === 'pass') assertions.passed++
-    else if (record.status === 'fail') assertions.failed++
-    else assertions.errored++
+    if (record.kind === 'loop') {
+      loops.total++
+      if (record.status === 'pass') loops.complete++
+      else if (record.status === 'fail') loops.incomplete++
+      else loops.errored++
+    } else {
+      assertions.total++
+      kinds[record.kind] = (kinds[record.kind] ?? 0) + 1
+      if (record.status === 'pass') assertions.passed++
+      else if (record.status === 'fail') assertions.failed++
+      else assertions.errored++
+    }
     for (const verdict of record.verdicts ?? []) {
       criteria.total++
       if (verdict.satisfied) criteria.met++
@@ -118,6 +134,8 @@ export function summariseRun(
   return {
     ...(report.evals ? { evals: report.evals } : {}),
     assertions,
+    ...(assertions.total > 0 ? { assertionKinds: kinds } : {}),
+    ...(loops.total > 0 ? { loops } : {}),
     criteria,
     judge,
     agents,

@@ -424,6 +424,8 @@ export const messages = {
       : `The scorers' mean score is ${Math.round(mean * 1000) / 1000}; expected at least ${threshold} (aggregate "mean").`,
   failureOutput: (preview: string, truncated: boolean): string =>
     `Output: ${JSON.stringify(preview)}${truncated ? ' (first 200 characters)' : ''}`,
+  failureOutputJson: (pretty: string, shownLines: number, totalLines: number): string =>
+    `Output (JSON${shownLines < totalLines ? `, first ${shownLines} of ${totalLines} lines` : ''}):\n${pretty}`,
   failureJudge: (models: string, sources: string, tokens: number | undefined): string =>
     `Judge: ${models} · ${sources}${tokens === undefined ? '' : ` · ${tokens.toLocaleString('en-US')} tokens`}`,
   calibrationFailed: (judge: string, labels: string): string =>

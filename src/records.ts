@@ -183,6 +183,11 @@ export interface RubricateRecord {
   durationMs: number
   /** First 200 characters of the judged text. */
   outputPreview: string
+  /**
+   * Where the assertion is written in its test file, for one that failed or errored: GitHub
+   * annotations point there.
+   */
+  location?: { line: number; column: number } | undefined
   /** Scorer id for `kind: 'scorer'`; loop details for `kind: 'loop'`. */
   scorerId?: string | undefined
   iterations?: LoopIterationRecord[] | undefined

@@ -68,7 +68,9 @@ test('a CommonJS project records a judged rubric over HTTP, replays it offline u
       env: { START_FAKE_JUDGE: '1', RUBRICATE_CASSETTES: 'record' },
     })
     expect(recorded.stdout).toContain('Tests  2 passed (2)')
-    expect(recorded.stdout).toContain('Judge  2 calls: 0 replayed, 2 recorded, 0 live')
+    expect(recorded.stdout).toContain(
+      'Judge  2 calls: 0 replayed, 2 live (all recorded into cassettes)',
+    )
     expect(recorded.exitCode).toBe(0)
     const files = await cassettes(dir)
     expect(Object.keys(files)).toHaveLength(2)
@@ -92,7 +94,7 @@ test('a CommonJS project records a judged rubric over HTTP, replays it offline u
     // No fake judge this time: nothing listens at the judge's address, so only replay can pass.
     const replayed = await runVitest(dir, [], { ci: true })
     expect(replayed.stdout).toContain('Tests  2 passed (2)')
-    expect(replayed.stdout).toContain('Judge  2 calls: 2 replayed, 0 recorded, 0 live')
+    expect(replayed.stdout).toContain('Judge  2 calls: 2 replayed, 0 live')
     expect(replayed.exitCode).toBe(0)
     expect(await cassettes(dir)).toEqual(files)
 

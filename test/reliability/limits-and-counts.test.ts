@@ -55,7 +55,7 @@ async function agentAndJudge(judge: FakeReply) {
 /** The fixture's summary lines (stdout), from `Rubric` to the line before Vitest's own. */
 function summaryLines(stdout: string): string[] {
   const lines = stdout.split('\n')
-  const start = lines.findIndex((line) => line.trim().startsWith('Rubric '))
+  const start = lines.findIndex((line) => line.trim().startsWith('Assertions '))
   const end = lines.findIndex((line, i) => i > start && line.trim() === '')
   return lines.slice(start, end)
 }
@@ -129,9 +129,9 @@ describe('10. Limits and counts', () => {
     // Three assertions, each one call of three requests (two retries), every one of them failed.
     expect(judged()).toBe(9)
     expect(summaryLines(run.stdout)).toEqual([
-      '     Rubric  3 assertions: 0 passed, 0 failed, 3 errored',
-      '      Judge  3 calls: 0 replayed, 0 recorded, 0 live, 3 failed · 9 requests sent live · tokens 0 live, 0 replayed · cost $0.00',
-      '     Agents  3 calls: 0 replayed, 0 recorded, 3 live',
+      ' Assertions  3 assertions: 0 passed, 0 failed, 3 errored',
+      '      Judge  3 calls: 0 replayed, 0 live, 3 failed · 9 requests sent live · tokens 0 live, 0 replayed · cost $0.00',
+      '     Agents  3 calls: 0 replayed, 3 live',
     ])
     const report = JSON.parse(readFileSync(reportFile, 'utf8'))
     expect(report.summary.judge).toMatchObject({ calls: 3, failed: 3, liveRequests: 9 })
@@ -154,7 +154,7 @@ describe('10. Limits and counts', () => {
     expect(judged()).toBe(4)
     expect(run.stdout).toContain('RUBRICATE_LIMIT: Stopped a live judge call')
     expect(summaryLines(run.stdout)[1]).toBe(
-      '      Judge  3 calls: 0 replayed, 0 recorded, 0 live, 3 failed · 4 requests sent live · tokens 0 live, 0 replayed · cost $0.00',
+      '      Judge  3 calls: 0 replayed, 0 live, 3 failed · 4 requests sent live · tokens 0 live, 0 replayed · cost $0.00',
     )
   })
 
@@ -168,16 +168,16 @@ describe('10. Limits and counts', () => {
     const recording = await runVitest(root, [], { env: { ...env, RUBRICATE_CASSETTES: 'auto' } })
     expect(recording.exitCode).toBe(0)
     expect(summaryLines(recording.stdout).slice(1)).toEqual([
-      '      Judge  3 calls: 0 replayed, 3 recorded, 0 live · tokens 1,536 live, 0 replayed · cost $0.0007',
-      '     Agents  3 calls: 0 replayed, 3 recorded, 0 live',
+      '      Judge  3 calls: 0 replayed, 3 live (all recorded into cassettes) · tokens 1,536 live, 0 replayed · cost $0.0007',
+      '     Agents  3 calls: 0 replayed, 3 live (all recorded into cassettes)',
     ])
     const sent = server.requests.length
     const replaying = await runVitest(root, [], { env: { ...env, RUBRICATE_CASSETTES: 'replay' } })
     expect(replaying.exitCode).toBe(0)
     expect(server.requests).toHaveLength(sent)
     expect(summaryLines(replaying.stdout).slice(1)).toEqual([
-      '      Judge  3 calls: 3 replayed, 0 recorded, 0 live · tokens 0 live, 1,536 replayed · cost $0.00',
-      '     Agents  3 calls: 3 replayed, 0 recorded, 0 live',
+      '      Judge  3 calls: 3 replayed, 0 live · tokens 0 live, 1,536 replayed · cost $0.00',
+      '     Agents  3 calls: 3 replayed, 0 live',
     ])
   })
 })

@@ -37,8 +37,8 @@ test('the Markdown report is appended to $GITHUB_STEP_SUMMARY, a table per file'
 
 ## rubricate
 
-- **Rubric** 2 assertions: 1 passed, 1 failed, 0 errored · 4 criteria: 3 met, 1 required unmet, 0 optional unmet
-- **Judge** 2 calls: 2 replayed, 0 recorded, 0 live · tokens 0 live, 2,000 replayed · cost $0.00
+- **Assertions** 2 assertions: 1 passed, 1 failed, 0 errored · 4 criteria: 3 met, 1 required unmet, 0 optional unmet
+- **Judge** 2 calls: 2 replayed, 0 live · tokens 0 live, 2,000 replayed · cost $0.00
 
 ### rubric-fail.test.ts
 

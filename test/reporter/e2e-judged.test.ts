@@ -31,7 +31,7 @@ const VERDICTS = ` ✓ support.test.ts (2 tests) [...]ms
      ✓ [required] Mentions sorry
      ○ [optional] Mentions days: The output never says "days".
 
-     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 3 criteria: 2 met, 0 required unmet, 1 optional unmet
+ Assertions  1 assertion: 1 passed, 0 failed, 0 errored · 3 criteria: 2 met, 0 required unmet, 1 optional unmet
 `
 
 test('a recorded run shows live tokens and their cost; the replayed run on CI shows the same tokens replayed', async () => {
@@ -40,7 +40,7 @@ test('a recorded run shows live tokens and their cost; the replayed run on CI sh
   expect(recorded.exitCode).toBe(0)
   expect(recorded.stdout).toContain(VERDICTS)
   const live =
-    /Judge {2}1 call: 0 replayed, 1 recorded, 0 live · tokens ([\d,]+) live, 0 replayed · cost \$(0\.\d{4})\n/.exec(
+    /Judge {2}1 call: 0 replayed, 1 live \(all recorded into cassettes\) · tokens ([\d,]+) live, 0 replayed · cost \$(0\.\d{4})\n/.exec(
       recorded.stdout,
     )
   expect(live, recorded.stdout).not.toBeNull()
@@ -52,7 +52,7 @@ test('a recorded run shows live tokens and their cost; the replayed run on CI sh
   expect(replayed.exitCode).toBe(0)
   expect(replayed.stdout).toContain(VERDICTS)
   expect(replayed.stdout).toContain(
-    `      Judge  1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, ${tokens} replayed · cost $0.00\n`,
+    `      Judge  1 call: 1 replayed, 0 live · tokens 0 live, ${tokens} replayed · cost $0.00\n`,
   )
   expect(server.requests).toHaveLength(1)
 })

@@ -37,8 +37,8 @@ test('verdicts, scorer, loop and summary (with plugin prices) of records the mat
        2. ✓ keywords 1
        ✓ [required] Mentions refund
 
-     Rubric  4 assertions: 3 passed, 1 failed, 0 errored · 7 criteria: 4 met, 1 required unmet, 2 optional unmet
-      Judge  4 calls: 0 replayed, 0 recorded, 4 live · tokens 4,800 live, 0 replayed · cost $0.03 + unknown for "local-llama" (no price: add it to the prices option of the rubricate plugin)
+ Assertions  3 assertions (2 rubric, 1 scorer): 2 passed, 1 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 7 criteria: 4 met, 1 required unmet, 2 optional unmet
+      Judge  4 calls: 0 replayed, 4 live · tokens 4,800 live, 0 replayed · cost $0.03 + unknown for "local-llama" (no price: add it to the prices option of the rubricate plugin)
 
  Test Files  1 failed (1)
       Tests  1 failed | 3 passed (4)

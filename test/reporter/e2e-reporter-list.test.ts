@@ -14,8 +14,8 @@ import {
   vitestMajor,
 } from '../support/run-vitest'
 
-const SUMMARY = `     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 2 criteria: 2 met, 0 required unmet, 0 optional unmet
-      Judge  1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, 1,000 replayed · cost $0.00`
+const SUMMARY = ` Assertions  1 assertion: 1 passed, 0 failed, 0 errored · 2 criteria: 2 met, 0 required unmet, 0 optional unmet
+      Judge  1 call: 1 replayed, 0 live · tokens 0 live, 1,000 replayed · cost $0.00`
 
 test('on CI (no terminal), passing tests are listed only when they hold rubricate assertions, with their suites', async () => {
   const run = await runVitest('reporter', ['suite.test.ts'], { ci: true })
@@ -26,7 +26,7 @@ test('on CI (no terminal), passing tests are listed only when they hold rubricat
        ✓ answers a refund question [...]ms
          ✓ [required] Acknowledges the double charge
 
-     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 1 criterion: 1 met, 0 required unmet, 0 optional unmet
+ Assertions  1 assertion: 1 passed, 0 failed, 0 errored · 1 criterion: 1 met, 0 required unmet, 0 optional unmet
 `)
   expect(run.stdout).not.toContain('says hello')
 })
@@ -50,7 +50,7 @@ test('on a terminal running several files, the verdicts are listed as well', () 
     /✓ answers a refund question \d+ms\n {5}✓ \[required\] Acknowledges the double charge\n {5}○ \[optional\] Gives a timeframe for the refund: No timeframe is mentioned\.\n/,
   )
   expect(text).not.toContain('greets the customer')
-  expect(text).toContain('     Rubric  2 assertions: 2 passed, 0 failed, 0 errored')
+  expect(text).toContain(' Assertions  2 assertions: 2 passed, 0 failed, 0 errored')
 })
 
 test('with --reporter=dot, the summary goes to stderr and no verdict lines are printed', async () => {
@@ -82,7 +82,7 @@ test('with --reporter=json, the JSON report (stdout in Vitest 4, a file in Vites
     (a: { title: string }) => a.title === 'answers a refund question',
   )
   expect(refund.meta.rubricate[0].verdicts).toHaveLength(2)
-  expect(run.stdout).not.toContain('Rubric  1 assertion')
+  expect(run.stdout).not.toContain('Assertions  1 assertion')
   expect(run.stderr).toBe(`\n${SUMMARY}\n\n`)
 })
 
@@ -116,14 +116,14 @@ test('with several projects, one reporter is installed: one banner, one summary'
   expect(run.exitCode).toBe(0)
   expect(run.stderr).toBe('')
   expect(run.stdout.match(/ RUN /g)).toHaveLength(1)
-  expect(run.stdout.match(/Rubric {2}/g)).toHaveLength(1)
+  expect(run.stdout.match(/Assertions {2}/g)).toHaveLength(1)
   expect(run.stdout).toContain(
     ' ✓ |first| first.test.ts (1 test) [...]ms\n   ✓ first answer [...]ms\n     ✓ [required] Is first\n',
   )
   expect(run.stdout).toContain(
     ' ✓ |second| second.test.ts (1 test) [...]ms\n   ✓ second answer [...]ms\n     ✓ [required] Is second\n',
   )
-  expect(run.stdout).toContain('     Rubric  2 assertions: 2 passed, 0 failed, 0 errored')
+  expect(run.stdout).toContain(' Assertions  2 assertions: 2 passed, 0 failed, 0 errored')
 })
 
 test('with --reporter=verbose, the verdicts show as annotations under each test', async () => {

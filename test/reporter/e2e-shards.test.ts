@@ -39,7 +39,7 @@ test('two shards merged give one report holding every assertion of both', async 
     )
     // A shard is not the whole suite: its summary says so on stderr, and it writes no report (the
     // merged run does).
-    expect(run.stderr).toContain('     Rubric  ')
+    expect(run.stderr).toContain(' Assertions  ')
   }
   expect((await readdir(join(dir, 'blobs'))).sort()).toEqual(['blob-1-2.json', 'blob-2-2.json'])
   await expect(readFile(join(dir, 'shard.json'))).rejects.toThrow('ENOENT')
@@ -66,7 +66,7 @@ test('two shards merged give one report holding every assertion of both', async 
     'scorer.test.ts',
     'suite.test.ts',
   ])
-  expect(mergedReport.summary.assertions).toEqual({ total: 7, passed: 5, failed: 1, errored: 1 })
+  expect(mergedReport.summary.assertions).toEqual({ total: 6, passed: 4, failed: 1, errored: 1 })
   // Durations differ between runs; every other field of every record is the same.
   const withoutDurations = (r: RubricateJsonReport) =>
     JSON.parse(JSON.stringify(r.files, (key, value) => (key === 'durationMs' ? 0 : value)))
@@ -80,6 +80,6 @@ test('two shards merged give one report holding every assertion of both', async 
   expect(merged.stdout).toContain('✗ [required] Offers a human agent')
   expect(merged.stdout).toContain('✓ scorer "tone": score 0.9, threshold 0.8')
   expect(merged.stdout).toContain(
-    '     Rubric  7 assertions: 5 passed, 1 failed, 1 errored · 8 criteria: 6 met, 1 required unmet, 1 optional unmet',
+    ' Assertions  6 assertions (5 rubric, 1 scorer): 4 passed, 1 failed, 1 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 8 criteria: 6 met, 1 required unmet, 1 optional unmet',
   )
 }, 180_000)

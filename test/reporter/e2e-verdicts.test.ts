@@ -22,8 +22,8 @@ test('a passing rubric lists its criteria under the test, then the run summary',
      ✓ [required] Acknowledges the double charge
      ✓ [required] Explains how the refund will be processed
 
-     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 2 criteria: 2 met, 0 required unmet, 0 optional unmet
-      Judge  1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, 1,000 replayed · cost $0.00
+ Assertions  1 assertion: 1 passed, 0 failed, 0 errored · 2 criteria: 2 met, 0 required unmet, 0 optional unmet
+      Judge  1 call: 1 replayed, 0 live · tokens 0 live, 1,000 replayed · cost $0.00
 ${footer('1 passed (1)', '2 passed (2)')}`,
   )
 })
@@ -37,8 +37,8 @@ test('a failing rubric shows the unmet criterion with its reasoning, once', asyn
      ✓ [required] Apologises
      ✗ [required] Offers a human agent: The reply never mentions a person to talk to.
 
-     Rubric  1 assertion: 0 passed, 1 failed, 0 errored · 2 criteria: 1 met, 1 required unmet, 0 optional unmet
-      Judge  1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, 1,000 replayed · cost $0.00
+ Assertions  1 assertion: 0 passed, 1 failed, 0 errored · 2 criteria: 1 met, 1 required unmet, 0 optional unmet
+      Judge  1 call: 1 replayed, 0 live · tokens 0 live, 1,000 replayed · cost $0.00
 ${footer('1 failed (1)', '1 failed (1)')}`,
   )
   // The verdicts are annotations too (for JUnit); this reporter does not repeat them here.
@@ -69,8 +69,8 @@ test('an unmet optional criterion is shown with its reasoning and does not fail 
      ✓ [required] Acknowledges the double charge
      ○ [optional] Gives a timeframe for the refund: No timeframe is mentioned.
 
-     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 2 criteria: 1 met, 0 required unmet, 1 optional unmet
-      Judge  1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, 1,000 replayed · cost $0.00
+ Assertions  1 assertion: 1 passed, 0 failed, 0 errored · 2 criteria: 1 met, 0 required unmet, 1 optional unmet
+      Judge  1 call: 1 replayed, 0 live · tokens 0 live, 1,000 replayed · cost $0.00
 ${footer('1 passed (1)', '1 passed (1)')}`,
   )
 })
@@ -83,8 +83,8 @@ test('a judge error shows its code and message under the test and counts as erro
    × judges an answer while the judge is down [...]ms
      ! RUBRICATE_JUDGE_REQUEST: The judge request failed: 503 Service Unavailable.
 
-     Rubric  1 assertion: 0 passed, 0 failed, 1 errored
-      Judge  1 call: 0 replayed, 0 recorded, 0 live, 1 failed · 1 request sent live · tokens 0 live, 0 replayed · cost $0.00
+ Assertions  1 assertion: 0 passed, 0 failed, 1 errored
+      Judge  1 call: 0 replayed, 0 live, 1 failed · 1 request sent live · tokens 0 live, 0 replayed · cost $0.00
 ${footer('1 failed (1)', '1 failed (1)')}`,
   )
 })
@@ -97,8 +97,8 @@ test('a toPassScorer assertion shows score, threshold and reason', async () => {
    ✓ keeps a friendly tone [...]ms
      ✓ scorer "tone": score 0.9, threshold 0.8: Warm and polite throughout.
 
-     Rubric  1 assertion: 1 passed, 0 failed, 0 errored
-      Judge  2 calls: 2 replayed, 0 recorded, 0 live · tokens 0 live, 800 replayed · cost $0.00
+ Assertions  1 assertion (1 scorer): 1 passed, 0 failed, 0 errored
+      Judge  2 calls: 2 replayed, 0 live · tokens 0 live, 800 replayed · cost $0.00
 ${footer('1 passed (1)', '1 passed (1)')}`,
   )
 })
@@ -115,8 +115,8 @@ test('a loop shows each iteration with its scorers, then the verdicts of its las
        3. ✓ polite 1
        ✓ [required] Is polite
 
-     Rubric  1 assertion: 1 passed, 0 failed, 0 errored · 1 criterion: 1 met, 0 required unmet, 0 optional unmet
-      Judge  3 calls: 3 replayed, 0 recorded, 0 live · tokens 0 live, 3,000 replayed · cost $0.00
+ Assertions  1 loop: 1 complete, 0 incomplete, 0 errored · 1 criterion: 1 met, 0 required unmet, 0 optional unmet
+      Judge  3 calls: 3 replayed, 0 live · tokens 0 live, 3,000 replayed · cost $0.00
 ${footer('1 passed (1)', '1 passed (1)')}`,
   )
 })

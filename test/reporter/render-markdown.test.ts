@@ -66,8 +66,8 @@ test('renders the summary, then a table per file with a row per criterion, score
   }
   expect(renderMarkdown(report, summariseRun(report, {}))).toBe(`## rubricate
 
-- **Rubric** 4 assertions: 2 passed, 1 failed, 1 errored · 2 criteria: 1 met, 0 required unmet, 1 optional unmet
-- **Judge** 1 call: 1 replayed, 0 recorded, 0 live · tokens 0 live, 1,000 replayed · cost $0.00
+- **Assertions** 3 assertions (2 rubric, 1 scorer): 1 passed, 1 failed, 1 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 2 criteria: 1 met, 0 required unmet, 1 optional unmet
+- **Judge** 1 call: 1 replayed, 0 live · tokens 0 live, 1,000 replayed · cost $0.00
 
 ### support.test.ts
 

@@ -76,7 +76,7 @@ test('a judge error shows its code and the first line of its message, without th
   expect(lines).toEqual(['     ! RUBRICATE_JUDGE_OUTPUT: The judge answered invalid JSON.'])
 })
 
-test('a scorer assertion shows score, threshold and reason, then any verdicts', () => {
+test('a scorer assertion shows score and threshold, then its verdicts (a reason only without them)', () => {
   const lines = renderRecords(
     [
       record({
@@ -99,7 +99,7 @@ test('a scorer assertion shows score, threshold and reason, then any verdicts', 
     style,
   )
   expect(lines).toEqual([
-    '     ✗ scorer "tone": score 0.44, threshold 0.8: Curt.',
+    '     ✗ scorer "tone": score 0.44, threshold 0.8',
     '       ✗ [required] Is warm: Curt.',
     '     ✓ scorer: score 1',
     '     ! scorer "tone"',

@@ -62,7 +62,7 @@ test('failed judge calls are counted apart, with every request they sent live', 
   )
   expect(summary.judge).toMatchObject({ calls: 4, live: 1, failed: 3, liveRequests: 8 })
   expect(renderSummary(summary, plain)[1]).toBe(
-    '      Judge  4 calls: 0 replayed, 0 recorded, 1 live, 3 failed · 8 requests sent live · tokens 1,000 live, 0 replayed · cost $0.0005',
+    '      Judge  4 calls: 0 replayed, 1 live, 3 failed · 8 requests sent live · tokens 1,000 live, 0 replayed · cost $0.0005',
   )
 })
 
@@ -97,7 +97,7 @@ test("the agents' calls of every file are summed, and shown only when there were
   const summary = summariseRun(withAgents, {})
   expect(summary.agents).toEqual({ calls: 8, replayed: 4, recorded: 2, live: 1, failed: 1 })
   expect(renderSummary(summary, plain)[2]).toBe(
-    '     Agents  8 calls: 4 replayed, 2 recorded, 1 live, 1 failed',
+    '     Agents  8 calls: 4 replayed, 3 live (2 recorded into cassettes), 1 failed',
   )
   expect(renderSummary(summariseRun(base, {}), plain)).toHaveLength(2)
 })
@@ -136,8 +136,8 @@ test('renders the Rubric and Judge lines aligned like Vitest summary titles', ()
     {},
   )
   expect(renderSummary(summary, plain)).toEqual([
-    '     Rubric  2 assertions: 1 passed, 1 failed, 0 errored · 3 criteria: 1 met, 1 required unmet, 1 optional unmet',
-    '      Judge  2 calls: 2 replayed, 0 recorded, 0 live · tokens 0 live, 3,310 replayed · cost $0.00',
+    ' Assertions  2 assertions: 1 passed, 1 failed, 0 errored · 3 criteria: 1 met, 1 required unmet, 1 optional unmet',
+    '      Judge  2 calls: 2 replayed, 0 live · tokens 0 live, 3,310 replayed · cost $0.00',
   ])
 })
 
@@ -164,7 +164,7 @@ test('the cost line says which models have no price', () => {
       plain,
     )[1]
   expect(line(['llama3.1'], 0)).toBe(
-    '      Judge  1 call: 0 replayed, 0 recorded, 1 live · tokens 10 live, 0 replayed · cost unknown for "llama3.1" (no price: add it to the prices option of the rubricate plugin)',
+    '      Judge  1 call: 0 replayed, 1 live · tokens 10 live, 0 replayed · cost unknown for "llama3.1" (no price: add it to the prices option of the rubricate plugin)',
   )
   expect(line(['a', 'b'], 0.5)).toContain(
     'cost $0.50 + unknown for "a", "b" (no price: add it to the prices option of the rubricate plugin)',
