@@ -85,9 +85,10 @@ test('npm run examples replays every model call offline with no API key and prin
     '       Eval  "FAQ agent answers from the fact sheet" 11 of 12 rows passed (91.7%) · gate 90% ✓ met · mean: rubric 0.92, mentionsExpectedFact 0.92',
     '     ✓ calibration of "gpt-4.1-mini" against "support-agent/refund-labels.jsonl": κ 0.61, accuracy 0.81 [0.72, 0.87], false pass 0.14 (5/36) [0.06, 0.29], false fail 0.22 (14/63) [0.14, 0.34], 99 judgements',
     '       all criteria                                 99  0.81 [0.72, 0.87]  0.61  0.14 (5/36) [0.06, 0.29]  0.22 (14/63) [0.14, 0.34]',
-    ' Assertions  6 assertions: 6 passed, 0 failed, 0 errored · 11 criteria: 10 met, 0 required unmet, 1 optional unmet',
-    '      Judge  39 calls: 39 replayed, 0 live · tokens 0 live, 32,111 replayed · cost $0.00',
-    '      Tests  6 passed (6)',
+    ' Assertions  29 assertions (15 rubric, 13 scorer, 1 calibration): 27 passed, 2 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 35 criteria: 33 met, 1 required unmet, 1 optional unmet',
+    '      Judge  51 calls: 51 replayed, 0 live · tokens 0 live, 40,265 replayed · cost $0.00',
+    '     Agents  21 calls: 21 replayed, 0 live',
+    '      Tests  19 passed (19)',
   ]) {
     expect(lines).toContain(expected)
   }
