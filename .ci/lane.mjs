@@ -42,6 +42,10 @@ if (!existsSync(join(laneDir, 'lane.json')))
   fail(`No lane "${name}": ${laneDir}/lane.json is missing.`)
 const lane = JSON.parse(readFileSync(join(laneDir, 'lane.json'), 'utf8'))
 const manifest = `${JSON.stringify(laneManifest(), null, 2)}\n`
+// Extra npm flags of the lane (lane.json "npmFlags"), for install and ci alike: Vitest 5 lanes
+// pass --legacy-peer-deps, since @mastra/evals 1.10 (a devDependency of the Mastra tests) declares
+// an optional peer vitest <5 that it does not use at run time.
+const npmFlags = lane.npmFlags ?? []
 
 const started = Date.now()
 let env = process.env
@@ -55,7 +59,7 @@ if (action === 'sync') {
   if (existsSync(join(laneDir, 'package-lock.json'))) {
     copyFileSync(join(laneDir, 'package-lock.json'), join(scratch, 'package-lock.json'))
   }
-  sh('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], scratch)
+  sh('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', ...npmFlags], scratch)
   copyFileSync(join(scratch, 'package-lock.json'), join(laneDir, 'package-lock.json'))
   rmSync(scratch, { recursive: true, force: true })
   console.log(`[lane ${name}] .ci/lanes/${name}/package-lock.json written; commit it.`)
@@ -80,7 +84,7 @@ try {
   console.log(`[lane ${name}] node ${sh(nodeBin, ['--version'], work, true).trim()} in ${work}`)
   if (!unchanged) {
     try {
-      sh('npm', ['ci', '--no-audit', '--no-fund'], work)
+      sh('npm', ['ci', '--no-audit', '--no-fund', ...npmFlags], work)
     } catch (error) {
       console.error(
         `[lane ${name}] If npm says the lock file is out of sync, the repository's dependencies changed: run "node .ci/lane.mjs sync ${name}" and commit .ci/lanes/${name}/package-lock.json.`,
