@@ -11,6 +11,7 @@ import { matchEndpoint, requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
 import { warnIfOld } from '../cassettes/store/max-age'
 import { resolveConfig } from '../config'
+import { testLabel } from '../paths'
 import type { JudgeModel, JudgeReply } from '../records'
 import { addLiveCost, addLiveCostOf, withLiveLimits } from './live-limits'
 
@@ -131,7 +132,7 @@ export function replayedJudgeReply(request: SdkRequest): unknown {
   const store = storeFor(config.cassettes.dir)
   let entry: ReturnType<typeof store.read>
   try {
-    entry = store.read(key)
+    entry = store.read(key, context.test && testLabel(context.test))
     if (entry) warnIfOld(entry, store.file(entry.key), config.cassettes.maxAge)
   } catch {
     // The SDK path reports it, as the error a user knows (a corrupt file, a bad maxAge).

@@ -18,7 +18,12 @@ import { reportUndecided } from '../../undecided-hooks'
 import { findSecret, redactJson, redactText, redactUrl } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
 import { cassetteSession } from '../run/cassette-session'
-import type { CassetteEntry, CassetteResponse, SseChunk } from '../store/cassette-entry'
+import {
+  type CassetteEntry,
+  type CassetteResponse,
+  ENTRY_FORMAT,
+  type SseChunk,
+} from '../store/cassette-entry'
 import { requestModel } from '../store/cassette-key'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { warnIfOld } from '../store/max-age'
@@ -121,7 +126,7 @@ export async function runExchange(input: ExchangeInput): Promise<Response> {
 }
 
 function serve(input: ExchangeInput, store: CassetteStore): Response | undefined {
-  const entry = store.read(input.request.key)
+  const entry = store.read(input.request.key, input.test && testLabel(input.test))
   if (!entry) return undefined
   warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
   if (input.path === 'agent' && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
@@ -233,9 +238,9 @@ function warnReplayedError(entry: CassetteEntry, store: CassetteStore): void {
 }
 
 /** True when the store holds a successful reply for `key` (an unreadable file holds none). */
-function holdsSuccess(store: CassetteStore, key: string): boolean {
+function holdsSuccess(store: CassetteStore, key: string, recordedBy?: string): boolean {
   try {
-    const entry = store.read(key)
+    const entry = store.read(key, recordedBy)
     return entry !== undefined && isSuccess(entry.response.status)
   } catch {
     return false
@@ -255,7 +260,7 @@ async function record(
   const request = refreshPrepared(input.request)
   const secrets = request.secrets
   let entry: CassetteEntry = {
-    v: 1,
+    v: ENTRY_FORMAT,
     key: request.key,
     promptVersion: input.path === 'judge' ? input.promptVersion : undefined,
     recordedAt: new Date().toISOString(),
@@ -296,7 +301,7 @@ async function record(
       ),
     )
   }
-  if (!isSuccess(entry.response.status) && holdsSuccess(store, entry.key)) {
+  if (!isSuccess(entry.response.status) && holdsSuccess(store, entry.key, entry.recordedBy)) {
     console.warn(
       messages.failedExchangeNotRecorded(
         displayPath(store.file(entry.key)),

@@ -8,15 +8,14 @@
  */
 
 /** Options of {@link pruneCassettes}. @internal */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { readdir, rmdir, stat, unlink } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import { scratchDirs } from '../../paths'
 import { type RunMarker, readRunMarkers } from '../run/run-marker'
-import { parseEntry } from '../store/cassette-entry'
-import { storeFor } from '../store/cassette-store'
+import { type CassetteStore, storeFor } from '../store/cassette-store'
 
 export interface PruneOptions {
   /** List what would be deleted, delete nothing. Default `false`. */
@@ -87,7 +86,7 @@ export async function pruneCassettes(
         result.keptNewer++
         continue
       }
-      if (suite && recordedOutside(entry.file, root, suite)) {
+      if (suite && recordedOutside(storeFor(dir), entry.file, root, suite)) {
         result.keptOthers++
         continue
       }
@@ -107,14 +106,13 @@ export async function pruneCassettes(
  * the run could not have used it for. An entry of a deleted or renamed file, or with no
  * `recordedBy` (a script's), is the run's to delete.
  */
-function recordedOutside(file: string, root: string, suite: ReadonlySet<string>): boolean {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch {
-    return false
-  }
-  const entry = parseEntry(text)
+function recordedOutside(
+  store: CassetteStore,
+  file: string,
+  root: string,
+  suite: ReadonlySet<string>,
+): boolean {
+  const entry = store.readEntryFile(file)
   if (typeof entry === 'string' || !entry.recordedBy) return false
   const cut = entry.recordedBy.indexOf(' > ')
   if (cut < 0) return false
