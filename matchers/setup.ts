@@ -39,6 +39,7 @@ const session = startCassetteServer({
   updateSnapshots: provided?.updateSnapshots,
   runId: provided?.runId,
   root: provided?.root,
+  configFile: provided?.configFile,
 })
 const run = getState().run
 // How long a stream may go on being recorded after its test ended, before it is cut.

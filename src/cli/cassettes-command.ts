@@ -2,13 +2,15 @@ import { relative, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import { cassetteStats } from '../cassettes/maintenance/cassette-stats'
 import { verifyCassettes } from '../cassettes/maintenance/cassette-verify'
+import { migrateCassettes } from '../cassettes/maintenance/migrate'
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
 import { calibrateCommand } from './calibrate-command'
 import { type CommandIO, pruneCommand } from './prune-command'
 
 /**
- * The `rubricate` command (DESIGN 7.9): `cassettes stats`, `cassettes verify`, `cassettes prune`.
+ * The `rubricate` command (DESIGN 7.9): `cassettes stats`, `cassettes verify`, `cassettes migrate`,
+ * `cassettes prune`.
  * Arguments in, text out, an exit code back, so it is tested without spawning a process.
  * @internal
  */
@@ -29,11 +31,11 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
     if (group !== 'cassettes')
       throw new UsageError(messages.cliBadUsage(`Unknown command "${group}"`))
     if (command === 'prune') return await pruneCommand(rest, io)
-    if (command !== 'stats' && command !== 'verify') {
+    if (command !== 'stats' && command !== 'verify' && command !== 'migrate') {
       throw new UsageError(
         messages.cliBadUsage(
           command === undefined
-            ? '"rubricate cassettes" needs a command: stats, verify or prune'
+            ? '"rubricate cassettes" needs a command: stats, verify, migrate or prune'
             : `Unknown command "cassettes ${command}"`,
         ),
       )
@@ -61,6 +63,17 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
         }),
       )
       return 0
+    }
+    if (command === 'migrate') {
+      const migration = await migrateCassettes(dir)
+      if (values.json) io.out(JSON.stringify(migration, null, 2))
+      else io.out(messages.cliMigrated(migration.migrated.length, migration.current, shown))
+      if (migration.problems.length === 0) return 0
+      const problems = migration.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
+      io.err(
+        messages.cliVerifyFailed(problems, migration.migrated.length + migration.current, shown),
+      )
+      return 1
     }
     const report = await verifyCassettes(dir)
     if (report.problems.length === 0) {

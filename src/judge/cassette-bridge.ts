@@ -82,6 +82,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
     url,
     headers: headerEntries(init?.headers ?? (input instanceof Request ? input.headers : undefined)),
     redact: config.cassettes.redact,
+    normalize: config.cassettes.normalize,
   })
   return runExchange({
     path: 'judge',
@@ -128,6 +129,7 @@ export function replayedJudgeReply(request: SdkRequest): unknown {
     body: request.body,
     url: request.url,
     headers: request.headers,
+    normalize: config.cassettes.normalize,
   }).key
   const store = storeFor(config.cassettes.dir)
   let entry: ReturnType<typeof store.read>
@@ -183,6 +185,7 @@ export function cached(model: JudgeModel): JudgeModel {
         endpoint: 'judge-model',
         body: { model: model.id, ...judgeRequest },
         redact: config.cassettes.redact,
+        normalize: config.cassettes.normalize,
       })
       const response = await runExchange({
         path: 'judge',

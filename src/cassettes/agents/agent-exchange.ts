@@ -25,6 +25,7 @@ export async function runAgentExchange(
     url,
     headers: request.headers,
     redact: config.cassettes.redact,
+    normalize: config.cassettes.normalize,
   })
   const session = cassetteSession()
   // Each exchange is counted once, as what it turned out to be: a live stream reports when it

@@ -64,7 +64,7 @@ interface Found {
  */
 export class CassetteStore {
   readonly dir: string
-  readonly #writing = new Map<string, Promise<void>>()
+  readonly #writing = new Map<string, Promise<string>>()
   /** Where each key read or written by this process lies. */
   readonly #located = new Map<string, string>()
   /** The entry file names of each test folder read, by key prefix. */
@@ -118,13 +118,16 @@ export class CassetteStore {
   /**
    * Write an entry atomically, beside the file that holds its key or else under its test. An
    * entry whose file already holds the same exchange (recording time, response ids and stream
-   * timings aside) is not written: a re-record of an unchanged reply changes no file. Concurrent
-   * writes of one key in this process share one write.
+   * timings aside) is not written: a re-record of an unchanged reply changes no file. With
+   * `reformat`, a format-1 file is rewritten as format 2 all the same (`cassettes migrate`).
+   * Concurrent writes of one key in this process share one write. Resolves to the entry's file.
    */
-  write(entry: CassetteEntry): Promise<void> {
+  write(entry: CassetteEntry, options: { reformat?: boolean } = {}): Promise<string> {
     const pending = this.#writing.get(entry.key)
-    if (pending) return pending.then(() => this.write(entry))
-    const done = this.#writeNow(entry).finally(() => this.#writing.delete(entry.key))
+    if (pending) return pending.then(() => this.write(entry, options))
+    const done = this.#writeNow(entry, options.reformat === true).finally(() =>
+      this.#writing.delete(entry.key),
+    )
     this.#writing.set(entry.key, done)
     return done
   }
@@ -304,14 +307,17 @@ export class CassetteStore {
     }
   }
 
-  async #writeNow(entry: CassetteEntry): Promise<void> {
+  async #writeNow(entry: CassetteEntry, reformat: boolean): Promise<string> {
     let existing: Found | undefined
     try {
       existing = this.#find(entry.key, entry.recordedBy)
     } catch {
       // A corrupt file of this key is replaced by the new recording.
     }
-    if (existing && sameExchange(existing.entry, entry)) return
+    if (existing && sameExchange(existing.entry, entry) && !(reformat && existing.entry.v === 1)) {
+      this.#located.set(entry.key, existing.file)
+      return existing.file
+    }
     const file =
       existing && existing.entry.v === 2
         ? existing.file
@@ -339,6 +345,7 @@ export class CassetteStore {
     const folder = this.#folders.get(join(file, '..'))
     if (folder) addTo(folder, entry.key.slice(0, KEY_PREFIX_LENGTH), basename(file), true)
     if (this.#index) addTo(this.#index, entry.key.slice(0, KEY_PREFIX_LENGTH), file, true)
+    return file
   }
 }
 
@@ -410,16 +417,26 @@ function testPlace(recordedBy: string | undefined): { folder: string[]; name: st
   return { folder, name: recordedBy.slice(cut + 3) }
 }
 
-/** A file-name form of a test name: lower case, words joined by `-`, at most 60 characters. @internal */
+/**
+ * A file-name form of a test name: lower case, words joined by `-`, at most 60 characters. A long
+ * name keeps its last part (the test's own name, without its suites), which tells tests apart.
+ * @internal
+ */
 export function slug(name: string): string {
-  const words = name
+  const whole = words(name)
+  if (whole.length <= 60) return whole || 'test'
+  const own = words(name.slice(name.lastIndexOf(' > ') + 1))
+  if (own.length <= 60) return own || 'test'
+  const cut = own.slice(0, 60)
+  return cut.slice(0, cut.lastIndexOf('-') > 30 ? cut.lastIndexOf('-') : 60)
+}
+
+function words(text: string): string {
+  return text
     .normalize('NFKD')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
-  if (words.length <= 60) return words || 'test'
-  const cut = words.slice(0, 60)
-  return cut.slice(0, cut.lastIndexOf('-') > 30 ? cut.lastIndexOf('-') : 60).replace(/-+$/, '')
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
