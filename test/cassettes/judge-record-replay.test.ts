@@ -170,6 +170,7 @@ test('with CI=true and no mode set, a changed prompt fails with RUBRICATE_CASSET
   key:      ${(error as { key: string }).key}
   nearest:  ${nearest} (recorded by "${FILE} > checks facts")
   differs:  messages[1].content
+  changed:  messages[1].content was "…e facts in: Paris is in France", is now "…e facts in: Paris is in Germany" (a date or an id? cassettes.normalize can make it constant before keying)
 Record it with:
   RUBRICATE_CASSETTES=auto npx vitest run ${FILE} -t "suite checks \\"facts\\" \\\\\\$1"
 then commit the new files in ${folder.dir}/.`)

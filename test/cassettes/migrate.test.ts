@@ -1,8 +1,8 @@
 // `rubricate cassettes migrate` over every cassette folder committed in this repository: each
 // format-1 entry comes back as format 2 with the same key, request, reply and verdicts, and is
 // found by its key from its test's folder.
-import { cp } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
 import { expect, test } from 'vitest'
 import { type CassetteEntry, judgeVerdicts } from '../../src/cassettes/store/cassette-entry'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
@@ -12,6 +12,18 @@ import { tempDir } from '../support/temp-dir'
 // test/fixtures/prune/__cassettes__ holds placeholder files named by key (prune reads only names
 // and times), not entries: it stays as it is.
 const COMMITTED = ['examples/__cassettes__', 'examples/failing/__cassettes__']
+
+/**
+ * The committed folder (format 2 since it was migrated) as format 1 wrote it: `<k0k1>/<key>.json`,
+ * every value inline, pretty-printed. The committed entries were format 1 before.
+ */
+async function writeAsFormat1(from: string, to: string): Promise<void> {
+  for (const entry of (await entriesOf(from)).values()) {
+    const file = join(to, entry.key.slice(0, 2), `${entry.key}.json`)
+    await mkdir(dirname(file), { recursive: true })
+    await writeFile(file, `${JSON.stringify({ ...entry, v: 1 }, null, 2)}\n`)
+  }
+}
 
 async function entriesOf(dir: string): Promise<Map<string, CassetteEntry>> {
   const store = new CassetteStore(dir)
@@ -28,8 +40,9 @@ test.each(COMMITTED)(
   'every entry of %s migrates losslessly and replays with identical verdicts',
   async (folder) => {
     const dir = join(tempDir('rubricate-migrate-'), 'cassettes')
-    await cp(join(process.cwd(), folder), dir, { recursive: true })
+    await writeAsFormat1(join(process.cwd(), folder), dir)
     const before = await entriesOf(dir)
+    expect([...before.values()].every((entry) => entry.v === 1)).toBe(true)
     expect(before.size).toBeGreaterThan(0)
     const out: string[] = []
     const err: string[] = []

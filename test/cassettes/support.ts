@@ -1,10 +1,10 @@
 // Shared by the cassette tests: a fresh cassette folder per test, configuration reset after it.
 
 import { readdir, readFile } from 'node:fs/promises'
-import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { configureRubricate, type RubricateConfig, resetRubricateConfig } from '../../src'
+import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { configLayers, setPluginConfig } from '../../src/config'
 import { getState } from '../../src/state'
 import { tempDir } from '../support/temp-dir'
