@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { CassetteCorruptError, CassetteWriteError } from '../../errors'
 import { messages } from '../../messages'
@@ -323,16 +323,25 @@ export class CassetteStore {
         ? existing.file
         : this.placeFor(entry.key, entry.recordedBy, entry.request.endpoint)
     const { text, schema } = serializeEntry(entry)
+    // The schema first, so that no reader sees an entry whose schema is not there yet; one
+    // written for an entry that then fails is taken back, so a failed write changes nothing.
+    let created: string | undefined
     try {
       if (schema) {
         const schemaFile = this.schemaFile(schema.hash)
         if (!existsSync(schemaFile)) {
           await writeAtomically(schemaFile, `${JSON.stringify(schema.schema, null, 2)}\n`)
+          created = schemaFile
         }
         this.#schemas.set(schema.hash, schema.schema)
       }
       await writeAtomically(file, text)
     } catch (error) {
+      if (created) {
+        await rm(created, { force: true }).catch(() => {})
+        this.#schemas.delete(schema?.hash ?? '')
+        await removeEmptyFolders(dirname(created), this.dir)
+      }
       throw new CassetteWriteError(
         messages.cassetteWriteFailed(displayPath(file), (error as Error).message),
         file,
@@ -367,6 +376,21 @@ function stable(entry: CassetteEntry): string {
     sse: rest.response.sse?.map((chunk) => chunk.chunk),
   }
   return canonicalJson({ ...rest, response }).replace(VOLATILE, '"$1":_')
+}
+
+/** Remove `folder` and its parents up to (not including) `top` while they are empty. */
+async function removeEmptyFolders(folder: string, top: string): Promise<void> {
+  for (
+    let current = folder;
+    current.startsWith(top) && current !== top;
+    current = dirname(current)
+  ) {
+    try {
+      await rmdir(current)
+    } catch {
+      return
+    }
+  }
 }
 
 function addTo(map: Map<string, string[]>, prefix: string, item: string, once = false): void {
