@@ -402,7 +402,9 @@ describe('4. Cassette faults', () => {
     expect(await filesUnder(folder.dir)).toEqual([])
     expect(await run('unlimited')).toEqual({ passed: true, source: 'recorded' })
     // The entry, and the reply schema it references.
-    const files = (await filesUnder(folder.dir)).filter((file) => !file.startsWith('_shared/'))
+    const files = (await filesUnder(folder.dir)).filter(
+      (file) => !file.startsWith('_shared/schemas/'),
+    )
     expect(files).toHaveLength(1)
     expect(files[0]).toMatch(/\/[a-z0-9-]+\.[0-9a-f]{12}\.json$/)
     expect(
