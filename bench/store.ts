@@ -2,13 +2,10 @@
 // recorded judge entry (same size and shape), each with its own output and a key that `verify`
 // recomputes. Measured: the first replay of a fresh Vitest run with the big folder against the same
 // run with a folder of one entry, and `rubricate cassettes stats` and `verify` over the big folder.
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import {
-  type CassetteEntry,
-  parseEntry,
-  serializeEntry,
-} from '../src/cassettes/store/cassette-entry'
+import { existsSync } from 'node:fs'
+import { copyFile, cp, mkdir, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
+import { type CassetteEntry, serializeEntry } from '../src/cassettes/store/cassette-entry'
 import { computeKey } from '../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../src/cassettes/store/cassette-store'
 import { median, quantile, round, runChild } from './measure'
@@ -53,6 +50,8 @@ export async function writeEntries(
   const fence = /```\n([^\n]*)\n```/
   if (!fence.test(prompt)) throw new Error('The template entry holds no fenced output.')
   let bytes = 0
+  const store = new CassetteStore(dir)
+  let schemaWritten = false
   const started = Date.parse('2026-01-01T00:00:00Z')
   const write = async (i: number) => {
     const messages = body.messages.map((message, index) =>
@@ -65,16 +64,23 @@ export async function writeEntries(
     )
     const requestBody = { ...body, messages }
     const key = computeKey(template.request.endpoint, requestBody)
-    const text = serializeEntry({
+    const recordedBy = `store.test.ts > stored ${i}`
+    const { text, schema } = serializeEntry({
       ...template,
       key,
       recordedAt: new Date(started + i * 60_000).toISOString(),
-      recordedBy: `store.test.ts > stored ${i}`,
+      recordedBy,
       request: { ...template.request, body: requestBody },
     })
     bytes += Buffer.byteLength(text)
-    await mkdir(join(dir, key.slice(0, 2)), { recursive: true })
-    await writeFile(join(dir, key.slice(0, 2), `${key}.json`), text)
+    const file = store.placeFor(key, recordedBy, template.request.endpoint)
+    await mkdir(dirname(file), { recursive: true })
+    if (schema && !schemaWritten) {
+      schemaWritten = true
+      await mkdir(dirname(store.schemaFile(schema.hash)), { recursive: true })
+      await writeFile(store.schemaFile(schema.hash), JSON.stringify(schema.schema, null, 2))
+    }
+    await writeFile(file, text)
   }
   // A few hundred files at a time: fast, without running out of file handles.
   for (let i = 0; i < count; i += 256) {
@@ -101,13 +107,17 @@ export async function measureStore(
   if (!startup || needed.length !== 1) {
     throw new Error('The recorded project has no single entry for startup.test.ts.')
   }
-  const template = parseEntry(await readFile(startup.file, 'utf8'))
+  const template = recorded.readEntryFile(startup.file)
   if (typeof template === 'string') throw new Error(`The startup entry is unusable: ${template}`)
   const one = join(root, 'store-one')
   const many = join(root, 'store-many')
+  const relativeFile = relative(recorded.dir, startup.file)
   for (const dir of [one, many]) {
-    await mkdir(join(dir, startup.key.slice(0, 2)), { recursive: true })
-    await copyFile(startup.file, join(dir, startup.key.slice(0, 2), `${startup.key}.json`))
+    // The entry at the same place, its shared schemas beside it: the test finds it in its folder.
+    const schemas = join(recorded.dir, '_shared', 'schemas')
+    if (existsSync(schemas)) await cp(schemas, join(dir, '_shared', 'schemas'), { recursive: true })
+    await mkdir(dirname(join(dir, relativeFile)), { recursive: true })
+    await copyFile(startup.file, join(dir, relativeFile))
   }
   const bytes = await writeEntries(many, template, entries - 1)
 

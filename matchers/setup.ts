@@ -38,7 +38,12 @@ if (provided) setPluginConfig(deserializePluginOptions(provided))
 // Without msw, agents' calls are not intercepted, with one notice: the plugin prints it once per
 // run, so a worker prints it only when there is no plugin.
 const session = startCassetteServer(
-  { updateSnapshots: provided?.updateSnapshots, runId: provided?.runId, root: provided?.root },
+  {
+    updateSnapshots: provided?.updateSnapshots,
+    runId: provided?.runId,
+    root: provided?.root,
+    configFile: provided?.configFile,
+  },
   { announceMissingMsw: !provided },
 )
 const run = getState().run

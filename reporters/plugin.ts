@@ -95,6 +95,7 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
       if (!setupFiles.includes(SETUP_FILE)) setupFiles.unshift(SETUP_FILE)
       const provided = serializePluginOptions(options, {
         root: project.config.root,
+        configFile: configFileOf(vitest),
         runId,
         updateSnapshots,
       })
@@ -120,3 +121,9 @@ function chosenMode(options: RubricatePluginOptions): string | undefined {
 }
 
 export default rubricate
+
+/** The config file the run was started with (`--config`, or the one Vitest found), absolute. */
+function configFileOf(vitest: { vite?: { config?: { configFile?: string | undefined } } }) {
+  const file = vitest.vite?.config?.configFile
+  return typeof file === 'string' ? file : undefined
+}

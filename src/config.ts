@@ -45,6 +45,14 @@ export interface CassetteOptions {
   match?: (string | RegExp)[] | undefined
   /** Last change to an entry before it is written (after the built-in redaction). */
   redact?: ((entry: any) => any) | undefined
+  /**
+   * Rewrite each string of a request body before the key is computed, after secret redaction:
+   * make volatile parts (today's date, a generated id) constant so that they do not turn every
+   * run into a miss, e.g. `(text) => text.replace(/\d{4}-\d\d-\d\d/g, '<date>')`. The reply is
+   * replayed as recorded; the entry stores the normalised request. Set it with
+   * `configureRubricate` in a setup file (a function cannot cross to the workers).
+   */
+  normalize?: ((text: string) => string) | undefined
   /** Warn about cassettes older than this: milliseconds, or `'30d'`, `'12h'`... */
   maxAge?: string | number | undefined
   /** `'external'` when you run your own msw server and call `attachRubricate(server)`. Default `'internal'`. */
@@ -94,6 +102,7 @@ export interface ResolvedConfig {
     dir: string
     match: (string | RegExp)[]
     redact: ((entry: any) => any) | undefined
+    normalize: ((text: string) => string) | undefined
     maxAge: string | number | undefined
     server: 'internal' | 'external'
     replayTimings: boolean
@@ -206,6 +215,7 @@ function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedC
       dir: isAbsolute(dir) ? dir : resolve(root, dir),
       match: pick((c) => c.cassettes?.match)?.value ?? [],
       redact: pick((c) => c.cassettes?.redact)?.value,
+      normalize: pick((c) => c.cassettes?.normalize)?.value,
       maxAge: pick((c) => c.cassettes?.maxAge)?.value,
       server: pick((c) => c.cassettes?.server)?.value ?? 'internal',
       replayTimings: pick((c) => c.cassettes?.replayTimings)?.value ?? false,
@@ -288,6 +298,7 @@ const KNOWN_CASSETTE_KEYS = new Set([
   'dir',
   'match',
   'redact',
+  'normalize',
   'maxAge',
   'server',
   'replayTimings',
@@ -309,6 +320,10 @@ export function validateConfig(config: RubricateConfig, where: string): void {
     throw new UsageError(
       messages.invalidChoice(`${where} cassettes.server`, server, ['internal', 'external']),
     )
+  }
+  const normalize = config.cassettes?.normalize
+  if (normalize !== undefined && typeof normalize !== 'function') {
+    throw new UsageError(messages.notFunction(`${where} cassettes.normalize`, normalize))
   }
   const blockNetwork = config.cassettes?.blockNetwork
   if (blockNetwork !== undefined && typeof blockNetwork !== 'boolean') {

@@ -139,6 +139,14 @@ export const messages = {
     format(`${where} is ${show(value)}, which is not supported. Use one of ${list(choices)}.`),
   notBoolean: (where: string, value: unknown): string =>
     format(`${where} is ${show(value)}, which is not a boolean. Use true or false.`),
+  notFunctionResult: (where: string, value: unknown): string =>
+    format(
+      `${where} returned ${show(value)}, not a string. It is called with each string of a request body and must return the string to key in its place.`,
+    ),
+  notFunction: (where: string, value: unknown): string =>
+    format(
+      `${where} is ${show(value)}, which is not a function. Give a function from a string of the request to the string to key, e.g. (text) => text.replace(/\\d{4}-\\d\\d-\\d\\d/g, '<date>').`,
+    ),
   unknownOption: (
     where: string,
     key: string,
@@ -877,6 +885,8 @@ export const messages = {
     format(
       `A ${endpoint} call was answered from "${file}", a recording of an HTTP ${status} error${recordedBy ? ` (recorded by "${recordedBy}")` : ''}. Code that swallows the error can pass its test on a failed call. If the error is not what the test means to record, fix its cause and re-record with RUBRICATE_CASSETTES=record.`,
     ),
+  cassetteMissTextChange: (change: { path: string; before: string; after: string }): string =>
+    `${change.path} was ${JSON.stringify(change.before)}, is now ${JSON.stringify(change.after)} (a date or an id? cassettes.normalize can make it constant before keying)`,
   cassetteMiss: (miss: CassetteMissDetails): string =>
     format(
       [
@@ -950,6 +960,7 @@ export const messages = {
       'Commands:',
       '  stats    entries, bytes, models and the oldest entry of the cassette folder',
       '  verify   check that every file parses, every key matches its request, and no secret is stored (replies are not checked: review them)',
+      '  migrate  rewrite format-1 entries (<k0k1>/<key>.json) as format 2, filed under their tests; keys and replies unchanged',
       '  prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
       '  diff     the verdicts and scores that changed between two folders: diff <old> <new>, or diff --against <git ref>',
       '',
@@ -984,6 +995,20 @@ export const messages = {
       'Options:',
       CLI_DIR_OPTION,
       CLI_CONFIG_OPTION,
+      '  -h, --help         show this help',
+    ].join('\n'),
+  cliMigrateUsage: (): string =>
+    [
+      'Usage: rubricate cassettes migrate [--dir <folder>] [--config <vitest config>] [--json]',
+      '',
+      'Rewrites format 1 entries (<k0k1>/<key>.json) as format 2: a folder per test file, files',
+      'named from the test, long text as lines, the verdicts first. Each new file is read back and',
+      'compared with the old entry before the old file is deleted. Keys do not change.',
+      '',
+      'Options:',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  --json             print what was migrated as JSON',
       '  -h, --help         show this help',
     ].join('\n'),
   cliPruneUsage: (): string =>
@@ -1168,6 +1193,10 @@ export const messages = {
     ].join('\n'),
   cliVerifyPassed: (entries: number, dir: string): string =>
     `✓ ${count(entries)} ${entries === 1 ? 'entry' : 'entries'} in ${dir} verified: every file parses, every key matches its request, no secret found. The recorded replies are data that only a review can vouch for.`,
+  cliMigrated: (migrated: number, current: number, dir: string): string =>
+    migrated === 0
+      ? `✓ Nothing to migrate in ${dir}: its ${count(current)} ${current === 1 ? 'entry is' : 'entries are'} in format 2.`
+      : `✓ ${count(migrated)} ${migrated === 1 ? 'entry' : 'entries'} in ${dir} rewritten in format 2 (${count(current)} already were), each read back identical before its old file was deleted. Keys and replies are unchanged; commit the moved files.`,
   cliVerifyFailed: (
     problems: readonly { file: string; problem: string }[],
     entries: number,

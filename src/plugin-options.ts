@@ -35,6 +35,8 @@ export interface ProvidedOptions {
   runId: string
   /** The project root. */
   root: string
+  /** The Vitest config file, absolute, when there is one. */
+  configFile?: string | undefined
   /** Vitest runs with `-u` / `--update`. */
   updateSnapshots: boolean
 }
@@ -47,7 +49,12 @@ export interface ProvidedOptions {
  */
 export function serializePluginOptions(
   options: RubricateConfig,
-  context: { root: string; runId: string; updateSnapshots: boolean },
+  context: {
+    root: string
+    runId: string
+    updateSnapshots: boolean
+    configFile?: string | undefined
+  },
 ): ProvidedOptions {
   validatePluginOptions(options)
   const cassettes = options.cassettes ?? {}
@@ -72,6 +79,7 @@ export function serializePluginOptions(
     prices: options.prices,
     runId: context.runId,
     root: context.root,
+    configFile: context.configFile,
     updateSnapshots: context.updateSnapshots,
   })
 }
@@ -108,6 +116,9 @@ export function validatePluginOptions(options: RubricateConfig): void {
   }
   if (options.cassettes?.redact !== undefined) {
     throw new UsageError(messages.pluginOptionNotSerializable('cassettes.redact', 'a function'))
+  }
+  if (options.cassettes?.normalize !== undefined) {
+    throw new UsageError(messages.pluginOptionNotSerializable('cassettes.normalize', 'a function'))
   }
   try {
     structuredClone(options.judge)

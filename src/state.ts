@@ -14,6 +14,8 @@ export interface RubricateState {
     runId?: string | undefined
     /** Project root; relative folders resolve against it. Default `process.cwd()`. */
     root?: string | undefined
+    /** The Vitest config file of the run (absolute), kept in the record commands of messages. */
+    configFile?: string | undefined
   }
   /** Slots that other modules own (cassette session, record listeners...). */
   slots: Map<string, unknown>

@@ -1,9 +1,10 @@
 // Re-record every cassette of the examples against the reference model: `npm run examples:record`.
-// Starts the reference model, points OPENAI_BASE_URL at it, deletes the examples' cassettes, then
-// runs the examples and the failing example with RUBRICATE_CASSETTES=record.
+// Starts the reference model, points OPENAI_BASE_URL at it, then runs the examples and the failing
+// example with RUBRICATE_CASSETTES=record. The cassettes are re-recorded in place: an unchanged
+// reply leaves its file untouched, so against the same model `git status` stays clean, and a
+// changed one shows as its own file. Entries no test uses any more: `rubricate cassettes prune`.
 // To record against a real model instead, see "Re-record the examples" in the README.
 import { spawn } from 'node:child_process'
-import { rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { loadReferenceModel } from './load.mjs'
@@ -25,9 +26,6 @@ const env = {
 }
 let failed = false
 try {
-  for (const dir of ['__cassettes__', 'failing/__cassettes__']) {
-    await rm(join(examples, dir), { recursive: true, force: true })
-  }
   const main = await vitestRun([])
   if (main !== 0) {
     failed = true

@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path'
 import { cassetteStats } from '../cassettes/maintenance/cassette-stats'
 import { verifyCassettes } from '../cassettes/maintenance/cassette-verify'
+import { migrateCassettes } from '../cassettes/maintenance/migrate'
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
 import { calibrateCommand } from './calibrate-command'
@@ -10,9 +11,10 @@ import { diffCommand } from './diff-command'
 import { type CommandIO, pruneCommand } from './prune-command'
 
 /**
- * The `rubricate` command (DESIGN 7.9): `cassettes stats`, `cassettes verify`, `cassettes prune`,
- * `cassettes diff`, `calibrate`. Every command takes `--help`, and the cassette commands `--dir`
- * and `--config` (the folder is read from the Vitest config when not given).
+ * The `rubricate` command (ARCHITECTURE.md §7.9): `cassettes stats`, `cassettes verify`,
+ * `cassettes migrate`, `cassettes prune`, `cassettes diff`, `calibrate`. Every command takes
+ * `--help`, and the cassette commands `--dir` and `--config` (the folder is read from the Vitest
+ * config when not given).
  * Arguments in, text out, an exit code back, so it is tested without spawning a process.
  * @internal
  */
@@ -33,11 +35,11 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
       throw new UsageError(messages.cliBadUsage(`Unknown command "${group}"`))
     if (command === 'prune') return await pruneCommand(rest, io)
     if (command === 'diff') return await diffCommand(rest, io)
-    if (command !== 'stats' && command !== 'verify') {
+    if (command !== 'stats' && command !== 'verify' && command !== 'migrate') {
       throw new UsageError(
         messages.cliBadUsage(
           command === undefined
-            ? '"rubricate cassettes" needs a command: stats, verify, prune or diff'
+            ? '"rubricate cassettes" needs a command: stats, verify, migrate, prune or diff'
             : `Unknown command "cassettes ${command}"`,
         ),
       )
@@ -45,12 +47,18 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
     const { values, positionals } = parseCommandOptions(
       `cassettes ${command}`,
       rest,
-      command === 'stats'
-        ? { dir: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } }
-        : { dir: { type: 'string' }, config: { type: 'string' } },
+      command === 'verify'
+        ? { dir: { type: 'string' }, config: { type: 'string' } }
+        : { dir: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } },
     )
     if (values.help) {
-      io.out(command === 'stats' ? messages.cliStatsUsage() : messages.cliVerifyUsage())
+      io.out(
+        command === 'stats'
+          ? messages.cliStatsUsage()
+          : command === 'migrate'
+            ? messages.cliMigrateUsage()
+            : messages.cliVerifyUsage(),
+      )
       return 0
     }
     if (positionals.length > 0) {
@@ -86,6 +94,17 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
         }),
       )
       return 0
+    }
+    if (command === 'migrate') {
+      const migration = await migrateCassettes(dir)
+      if (values.json) io.out(JSON.stringify(migration, null, 2))
+      else io.out(messages.cliMigrated(migration.migrated.length, migration.current, shown))
+      if (migration.problems.length === 0) return 0
+      const problems = migration.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
+      io.err(
+        messages.cliVerifyFailed(problems, migration.migrated.length + migration.current, shown),
+      )
+      return 1
     }
     const report = await verifyCassettes(dir)
     if (report.problems.length === 0) {

@@ -11,6 +11,7 @@ import { matchEndpoint, requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
 import { warnIfOld } from '../cassettes/store/max-age'
 import { type ResolvedConfig, resolveConfig } from '../config'
+import { testLabel } from '../paths'
 import type { JudgeModel, JudgeReply } from '../records'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
@@ -89,6 +90,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
           init?.headers ?? (input instanceof Request ? input.headers : undefined),
         ),
         redact: config.cassettes.redact,
+        normalize: config.cassettes.normalize,
       }),
     url,
     live,
@@ -169,11 +171,12 @@ export function replayedJudgeReply(request: SdkRequest): unknown {
     body: request.body,
     url: request.url,
     headers: request.headers,
+    normalize: config.cassettes.normalize,
   }).key
   const store = storeFor(config.cassettes.dir)
   let entry: ReturnType<typeof store.read>
   try {
-    entry = store.read(key)
+    entry = store.read(key, context.test && testLabel(context.test))
     if (entry) warnIfOld(entry, store.file(entry.key), config.cassettes.maxAge)
   } catch {
     // The SDK path reports it, as the error a user knows (a corrupt file, a bad maxAge).
@@ -225,6 +228,7 @@ export function cached(model: JudgeModel): JudgeModel {
           endpoint: 'judge-model',
           body: { model: model.id, ...judgeRequest },
           redact: config.cassettes.redact,
+          normalize: config.cassettes.normalize,
         })
       const response = await runExchange({
         ...judgeSide(config, context, () => model.id),

@@ -11,7 +11,7 @@ const folder = useCassetteFolder()
 function entry(content: string): CassetteEntry {
   const body = { model: 'gpt-4.1-mini', messages: [{ role: 'user', content }] }
   return {
-    v: 1,
+    v: 2,
     key: computeKey('chat/completions', body),
     recordedAt: '2026-01-02T03:04:05.000Z',
     recordedBy: 'test/a.test.ts > works',
@@ -24,17 +24,19 @@ function entry(content: string): CassetteEntry {
   }
 }
 
-test('an entry is written to <k0k1>/<key>.json, pretty-printed in a fixed order, and read back', async () => {
+test('an entry is written under its test, <test file>/<test name>.<key prefix>.json, pretty-printed in a fixed order, and read back', async () => {
   const store = new CassetteStore(folder.dir)
   const written = entry('hello')
   await store.write(written)
-  expect(await filesUnder(folder.dir)).toEqual([`${written.key.slice(0, 2)}/${written.key}.json`])
+  expect(await filesUnder(folder.dir)).toEqual([
+    `test/a.test.ts/works.${written.key.slice(0, 12)}.json`,
+  ])
   const text = await readFile(store.file(written.key), 'utf8')
   expect(text).toBe(`{
-  "v": 1,
+  "v": 2,
+  "recordedBy": "test/a.test.ts > works",
   "key": "${written.key}",
   "recordedAt": "2026-01-02T03:04:05.000Z",
-  "recordedBy": "test/a.test.ts > works",
   "request": {
     "method": "POST",
     "endpoint": "chat/completions",
@@ -67,7 +69,7 @@ test('an entry is written to <k0k1>/<key>.json, pretty-printed in a fixed order,
   }
 }
 `)
-  expect(store.read(written.key)).toEqual(written)
+  expect(new CassetteStore(folder.dir).read(written.key)).toEqual(written)
   expect(store.read('0'.repeat(64))).toBeUndefined()
 })
 

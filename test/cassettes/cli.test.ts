@@ -67,7 +67,7 @@ test('stats counts entries, bytes, endpoints and models, and names the oldest en
   entries    3 (<size>)
   endpoints  chat/completions 3
   models     gpt-4.1-mini 2 · gpt-4.1 1
-  oldest     2020-01-02 (${days} days ago) __cassettes__/${old.key.slice(0, 2)}/${old.key}.json
+  oldest     2020-01-02 (${days} days ago) __cassettes__/_shared/chat-completions.${old.key.slice(0, 12)}.json
   newest     2026-03-04`)
   out = []
   expect(await run('cassettes', 'stats', '--json')).toBe(0)
@@ -101,7 +101,7 @@ test('verify lists every broken file, edited request, stored secret and stray fi
   await writeFile(store.file(edited.key), editedText.replace('"edited"', '"changed by hand"'))
   await writeFile(`${store.file(leaky.key)}.123.1.abc.tmp`, '{')
   expect(await run('cassettes', 'verify')).toBe(1)
-  const rel = (key: string) => `__cassettes__/${key.slice(0, 2)}/${key}.json`
+  const rel = (key: string) => `__cassettes__/_shared/chat-completions.${key.slice(0, 12)}.json`
   const lines = [
     [rel(broken.key), `it is not valid JSON (${jsonError('{"v": 1')})`],
     [
@@ -135,7 +135,7 @@ test('usage errors say what is wrong and how to get help', async () => {
     '[rubricate] Unknown command "cassettes stat". Run "rubricate --help" to see the commands and options.',
     '[rubricate] "rubricate cassettes stats" has no option "--verbose" (it takes --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.',
     '[rubricate] Unknown command "cache". Run "rubricate --help" to see the commands and options.',
-    '[rubricate] "rubricate cassettes" needs a command: stats, verify, prune or diff. Run "rubricate --help" to see the commands and options.',
+    '[rubricate] "rubricate cassettes" needs a command: stats, verify, migrate, prune or diff. Run "rubricate --help" to see the commands and options.',
   ])
 })
 

@@ -1,7 +1,7 @@
 import { afterEach, expect, test, vi } from 'vitest'
 import { configureRubricate, createScorer } from '../../src'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
-import { filesUnder, useCassetteFolder } from './support'
+import { entriesUnder, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()
 let server: FakeOpenAI | undefined
@@ -29,5 +29,5 @@ test('a recorded call reports the key it was written under, also when a new secr
   const result = await scorer('Score tok-Fr3shS3cr3t-0042').run({ output: 'x' })
   const key = result.judgeCalls[0]?.cassetteKey as string
   expect(result.judgeCalls[0]?.source).toBe('recorded')
-  expect(await filesUnder(folder.dir)).toContain(`${key.slice(0, 2)}/${key}.json`)
+  expect((await entriesUnder(folder.dir)).map((entry) => entry.key)).toContain(key)
 })

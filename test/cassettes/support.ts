@@ -4,6 +4,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { configureRubricate, type RubricateConfig, resetRubricateConfig } from '../../src'
+import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { configLayers, setPluginConfig } from '../../src/config'
 import { getState } from '../../src/state'
 import { tempDir } from '../support/temp-dir'
@@ -41,10 +42,25 @@ export async function filesUnder(dir: string): Promise<string[]> {
     .sort()
 }
 
-/** The parsed entries of a cassette folder. */
+/** The entries of a cassette folder, decoded as replay reads them (shared schemas resolved). */
 export async function entriesUnder(dir: string): Promise<any[]> {
-  const files = await filesUnder(dir)
-  return Promise.all(files.map(async (file) => JSON.parse(await readFile(join(dir, file), 'utf8'))))
+  const store = new CassetteStore(dir)
+  const { entries } = await store.list()
+  return entries.map(({ file }) => store.readEntryFile(file))
+}
+
+/** The entry files of a cassette folder, relative, sorted (shared schemas left out). */
+export async function entryFilesUnder(dir: string): Promise<string[]> {
+  const { entries } = await new CassetteStore(dir).list()
+  return entries.map(({ file }) => file.slice(dir.length + 1)).sort()
+}
+
+/** The raw JSON of the entry of `key` in a cassette folder, as it lies on disk. */
+export async function rawEntry(dir: string, key: string): Promise<any> {
+  const { entries } = await new CassetteStore(dir).list()
+  const found = entries.find((entry) => entry.key === key)
+  if (!found) throw new Error(`no entry ${key} under ${dir}`)
+  return JSON.parse(await readFile(found.file, 'utf8'))
 }
 
 /** A test identity for a file of this repository. */

@@ -146,6 +146,12 @@ test('re-recording against the reference model gives back the committed cassette
       const recorded = await entries(join(copy, dir))
       expect(Object.keys(recorded).sort()).toEqual(Object.keys(committed).sort())
       expect(recorded).toEqual(committed)
+      // No churn: every file is byte for byte the committed one, so `git status` stays clean.
+      for (const file of Object.keys(committed)) {
+        expect(await readFile(join(copy, dir, file), 'utf8'), file).toBe(
+          await readFile(join(examplesDir, dir, file), 'utf8'),
+        )
+      }
     }
   } finally {
     await rm(copy, { recursive: true, force: true })

@@ -31,6 +31,7 @@ export async function runAgentExchange(
       url,
       headers: request.headers,
       redact: config.cassettes.redact,
+      normalize: config.cassettes.normalize,
     })
     return prepared
   }

@@ -4,13 +4,16 @@
  */
 
 /** What is known about a request that missed. @internal */
+import { basename, dirname } from 'node:path'
 import { currentCallContext } from '../../call-context'
 import { type ResolvedConfig, resolveConfig } from '../../config'
 import { CassetteMissError } from '../../errors'
 import { messages } from '../../messages'
-import { displayPath, testLabel } from '../../paths'
+import { displayPath, projectRoot, testLabel } from '../../paths'
 import type { CassetteMissRecord, TestIdentity } from '../../records'
+import { getState } from '../../state'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
+import { firstTextChange } from '../store/json-diff'
 import { findNearest } from '../store/nearest-entry'
 import { modeReason } from './cassette-mode'
 
@@ -70,6 +73,8 @@ export async function buildMiss(
       'differs',
       nearest.paths.length ? `${shown}${more}` : 'nothing in the body (the key format changed)',
     ])
+    const change = firstTextChange(nearest.entry.request.body, input.body)
+    if (change) facts.push(['changed', messages.cassetteMissTextChange(change)])
     // Only between two versioned judge prompts: an entry without a version (an agent's call, a
     // scorer's own prompt) that happens to be nearest says nothing about the rubric prompt.
     const recorded = nearest.entry.promptVersion
@@ -119,12 +124,25 @@ export async function buildMiss(
  */
 export function recordCommand(test: TestIdentity, withName: boolean): string {
   const file = shellQuote(displayPath(test.file))
-  if (!withName) return `RUBRICATE_CASSETTES=auto npx vitest run ${file}`
+  const run = `RUBRICATE_CASSETTES=auto npx vitest run${configOption()} ${file}`
+  if (!withName) return run
   const pattern = test.name
     .split(' > ')
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join(' ')
-  return `RUBRICATE_CASSETTES=auto npx vitest run ${file} -t "${pattern.replace(/[\\"$`]/g, '\\$&')}"`
+  return `${run} -t "${pattern.replace(/[\\"$`]/g, '\\$&')}"`
+}
+
+/**
+ * ` --config <file>` when the run used a config file that Vitest would not find by itself from
+ * the project root (a `vitest.failing.config.ts`, one in another folder), else nothing.
+ */
+function configOption(): string {
+  const file = getState().run.configFile
+  if (!file) return ''
+  const found = /^(vitest|vite)\.config\.[cm]?[jt]s$/.test(basename(file))
+  if (found && dirname(file) === projectRoot()) return ''
+  return ` --config ${shellQuote(displayPath(file))}`
 }
 
 /**
@@ -135,7 +153,9 @@ export function recordCommand(test: TestIdentity, withName: boolean): string {
 export function replayedFrom(key: string): { file: string; command: string } {
   const context = currentCallContext()
   const config = resolveConfig({ cassettes: context.cassetteMode })
-  const file = displayPath(storeFor(config.cassettes.dir).file(key))
+  const file = displayPath(
+    storeFor(config.cassettes.dir).file(key, context.test && testLabel(context.test)),
+  )
   const command = context.test
     ? recordCommand(context.test, true).replace(
         'RUBRICATE_CASSETTES=auto',

@@ -16,7 +16,12 @@ import { reportUndecided } from '../../undecided-hooks'
 import { findSecret, redactJson, redactText, redactUrl } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
 import { cassetteSession } from '../run/cassette-session'
-import type { CassetteEntry, CassetteResponse, SseChunk } from '../store/cassette-entry'
+import {
+  type CassetteEntry,
+  type CassetteResponse,
+  ENTRY_FORMAT,
+  type SseChunk,
+} from '../store/cassette-entry'
 import { requestModel } from '../store/cassette-key'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { warnIfOld } from '../store/max-age'
@@ -151,7 +156,7 @@ function serve(
   request: PreparedRequest,
   store: CassetteStore,
 ): Response | undefined {
-  const entry = store.read(request.key)
+  const entry = store.read(request.key, input.test && testLabel(input.test))
   if (!entry) return undefined
   warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
   if (input.warnReplayedErrors && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
@@ -255,9 +260,9 @@ function warnReplayedError(entry: CassetteEntry, store: CassetteStore): void {
 }
 
 /** True when the store holds a successful reply for `key` (an unreadable file holds none). */
-function holdsSuccess(store: CassetteStore, key: string): boolean {
+function holdsSuccess(store: CassetteStore, key: string, recordedBy?: string): boolean {
   try {
-    const entry = store.read(key)
+    const entry = store.read(key, recordedBy)
     return entry !== undefined && isSuccess(entry.response.status)
   } catch {
     return false
@@ -278,7 +283,7 @@ async function record(
   const request = refreshPrepared(prepared)
   const secrets = request.secrets
   let entry: CassetteEntry = {
-    v: 1,
+    v: ENTRY_FORMAT,
     key: request.key,
     promptVersion: input.promptVersion,
     recordedAt: new Date().toISOString(),
@@ -320,7 +325,7 @@ async function record(
       ),
     )
   }
-  if (!isSuccess(entry.response.status) && holdsSuccess(store, entry.key)) {
+  if (!isSuccess(entry.response.status) && holdsSuccess(store, entry.key, entry.recordedBy)) {
     console.warn(
       messages.failedExchangeNotRecorded(
         displayPath(store.file(entry.key)),

@@ -34,6 +34,8 @@ export interface RequestInput {
   url?: URL | undefined
   headers?: Headers | [string, string][] | undefined
   redact?: RedactHook | undefined
+  /** The user's `cassettes.normalize`, run on every string of the body after redaction. */
+  normalize?: ((text: string) => string) | undefined
   /** The `describeEval` trial the request belongs to; read from the call context when unset. */
   trial?: number | undefined
 }
@@ -94,6 +96,7 @@ function prepareWith(input: RequestInput, env: Secret[]): PreparedRequest {
   let body = keyBody(
     typeof parsed === 'string' ? redactText(parsed, secrets) : redactJson(parsed, secrets),
   )
+  if (input.normalize) body = normalizeStrings(body, input.normalize)
   if (input.redact) body = keyBody(hookRequest(input.redact, input.method, input.endpoint, body))
   const rawQuery = keyQuery(input.method, input.url)
   const query = rawQuery && (redactJson(rawQuery, secrets) as RequestQuery)
@@ -157,4 +160,20 @@ function parseBody(text: string): unknown {
   } catch {
     return text
   }
+}
+
+/** Every string of a body (object keys aside) through the user's `cassettes.normalize`. */
+function normalizeStrings(value: unknown, normalize: (text: string) => string): unknown {
+  if (typeof value === 'string') {
+    const out = normalize(value)
+    if (typeof out !== 'string') {
+      throw new UsageError(messages.notFunctionResult('cassettes.normalize', out))
+    }
+    return out
+  }
+  if (Array.isArray(value)) return value.map((item) => normalizeStrings(item, normalize))
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const [name, item] of Object.entries(value)) out[name] = normalizeStrings(item, normalize)
+  return out
 }

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs'
-import { parseEntry } from '../store/cassette-entry'
+import { statSync } from 'node:fs'
 import { requestModel } from '../store/cassette-key'
 import { CassetteStore } from '../store/cassette-store'
 
@@ -25,7 +24,8 @@ export interface CassetteStats {
  * @internal
  */
 export async function cassetteStats(dir: string): Promise<CassetteStats> {
-  const { entries } = await new CassetteStore(dir).list()
+  const store = new CassetteStore(dir)
+  const { entries } = await store.list()
   const stats: CassetteStats = {
     dir,
     entries: 0,
@@ -36,15 +36,14 @@ export async function cassetteStats(dir: string): Promise<CassetteStats> {
     newest: undefined,
     unreadable: 0,
   }
-  for (const { key, file } of entries) {
-    const text = readFileSync(file, 'utf8')
-    const entry = parseEntry(text, key)
+  for (const { file } of entries) {
+    const entry = store.readEntryFile(file)
     if (typeof entry === 'string') {
       stats.unreadable++
       continue
     }
     stats.entries++
-    stats.bytes += Buffer.byteLength(text)
+    stats.bytes += statSync(file).size
     const endpoint = entry.request.endpoint
     const model = requestModel(entry.request.body) ?? '(none)'
     stats.endpoints[endpoint] = (stats.endpoints[endpoint] ?? 0) + 1

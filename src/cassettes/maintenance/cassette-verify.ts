@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { envSecrets, findSecret, secretSet } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
-import { parseEntry } from '../store/cassette-entry'
 import { computeKey } from '../store/cassette-key'
 import { CassetteStore } from '../store/cassette-store'
 
@@ -37,16 +35,16 @@ export async function verifyCassettes(
     file,
     problem: file.endsWith('.tmp')
       ? 'a temporary file left by an interrupted write; delete it'
-      : 'not a cassette entry (entries are <k0k1>/<sha256 key>.json); move it out of the folder',
+      : 'not a cassette entry (entries are <test file>/<test name>.<key prefix>.json, or <k0k1>/<sha256 key>.json in format 1); move it out of the folder',
   }))
   // Read synchronously, as `stats` does: about 5 µs a file against about 70 µs with promises.
-  for (const { key, file } of entries) {
-    const entry = parseEntry(readFileSync(file, 'utf8'))
+  for (const { key, file, format } of entries) {
+    const entry = store.readEntryFile(file)
     if (typeof entry === 'string') {
       problems.push({ file, problem: `${entry}` })
       continue
     }
-    if (entry.key !== key) {
+    if (entry.key !== key && !(format === 2 && entry.key.startsWith(key))) {
       problems.push({
         file,
         problem: `its "key" is ${entry.key}, but the file is named for ${key}`,

@@ -8,15 +8,14 @@
  */
 
 /** Options of {@link pruneCassettes}. @internal */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { readdir, rmdir, stat, unlink } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import { scratchDirs } from '../../paths'
 import { type RunMarker, readRunMarkers } from '../run/run-marker'
-import { parseEntry } from '../store/cassette-entry'
-import { storeFor } from '../store/cassette-store'
+import { type CassetteStore, storeFor } from '../store/cassette-store'
 
 export interface PruneOptions {
   /** List what would be deleted, delete nothing. Default `false`. */
@@ -111,7 +110,7 @@ export async function pruneCassettes(
         result.keptNewer++
         continue
       }
-      const recorder = recordingTest(entry.file, root)
+      const recorder = recordingTest(storeFor(dir), entry.file, root)
       if (suite && recorder && !suite.has(recorder.file) && existsSync(recorder.file)) {
         result.keptOthers++
         continue
@@ -136,14 +135,12 @@ export async function pruneCassettes(
  * a script recorded, or one that cannot be read. An entry of a test file outside the suite that
  * exists is another config's; one of a deleted or renamed file is the run's to delete.
  */
-function recordingTest(file: string, root: string): { file: string; name: string } | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch {
-    return undefined
-  }
-  const entry = parseEntry(text)
+function recordingTest(
+  store: CassetteStore,
+  file: string,
+  root: string,
+): { file: string; name: string } | undefined {
+  const entry = store.readEntryFile(file)
   if (typeof entry === 'string' || !entry.recordedBy) return undefined
   const cut = entry.recordedBy.indexOf(' > ')
   if (cut < 0) return undefined

@@ -190,6 +190,8 @@ export interface CassetteRunFacts {
   runId?: string | undefined
   /** Project root: the cassette folder and scratch files resolve against it. */
   root?: string | undefined
+  /** The Vitest config file of the run, absolute. */
+  configFile?: string | undefined
 }
 
 /** Store the run's facts in the shared state. @internal */
@@ -198,6 +200,7 @@ export function setCassetteRunFacts(facts: CassetteRunFacts): void {
   if (facts.updateSnapshots !== undefined) run.updateSnapshots = facts.updateSnapshots
   if (facts.runId !== undefined) run.runId = facts.runId
   if (facts.root !== undefined) run.root = facts.root
+  if (facts.configFile !== undefined) run.configFile = facts.configFile
 }
 
 /** The session of this worker, shared by every copy of the module. @internal */

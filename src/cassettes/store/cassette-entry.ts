@@ -1,9 +1,22 @@
 import { sortKeysDeep } from './canonical-json'
+import {
+  decodeValue,
+  encodeBody,
+  encodeValue,
+  type SchemaLoader,
+  type SharedSchema,
+} from './entry-encoding'
 
 /**
- * One recorded exchange, one file (DESIGN 7.2). Pretty-printed with a fixed order at the top and
- * sorted keys below it, so a re-record of the same reply is no diff and a review reads top-down.
+ * One recorded exchange, one file (ARCHITECTURE 7.2). Pretty-printed with a fixed order at the top
+ * and sorted keys below it, so a re-record of the same reply is no diff and a review reads
+ * top-down. Format 2 (written today) puts the parsed verdicts of a judge entry first, the joined
+ * text of a stream beside its events, long strings as lines and the reply schema in a shared
+ * file; format 1 (one-line strings, the schema in every entry) is still read.
  */
+
+/** The format version written. @internal */
+export const ENTRY_FORMAT = 2
 
 /**
  * One event of a recorded stream (an SSE event, or an NDJSON line such as Ollama's): milliseconds
@@ -26,9 +39,25 @@ export interface CassetteResponse {
   sse?: SseChunk[] | undefined
 }
 
-/** A cassette entry, as stored in `__cassettes__/<k0k1>/<key>.json`. */
+/** One verdict of a judge entry, parsed from its reply for the reader (never read back). */
+export interface EntryVerdict {
+  /** The criterion id in the prompt (`c1`). */
+  id: string
+  /** The criterion's text, as the prompt lists it. */
+  criterion?: string | undefined
+  satisfied?: unknown
+  score?: unknown
+  reasoning?: unknown
+}
+
+/**
+ * A cassette entry, decoded: every value as it was recorded. Stored in
+ * `<dir>/<test file>/<test-name>.<key prefix>.json` (format 2) or `<dir>/<k0k1>/<key>.json`
+ * (format 1).
+ */
 export interface CassetteEntry {
-  v: 1
+  /** The format version of the file it was read from (a new entry is written as format 2). */
+  v: 1 | 2
   key: string
   /** Version of the judge's prompt template, for judge calls. */
   promptVersion?: string | undefined
@@ -52,31 +81,123 @@ export interface CassetteEntry {
 
 const BODY_FIELDS = ['json', 'text', 'base64', 'sse'] as const
 
-/** The file text of an entry. @internal */
-export function serializeEntry(entry: CassetteEntry): string {
+/** The file text of an entry, and the reply schema it references (stored once, apart). @internal */
+export function serializeEntry(entry: CassetteEntry): { text: string; schema?: SharedSchema } {
+  const { body, schema } = encodeBody(entry.request.body)
   const response: Record<string, unknown> = {
     status: entry.response.status,
     headers: sortKeysDeep(entry.response.headers),
   }
-  for (const field of BODY_FIELDS) {
-    if (entry.response[field] !== undefined) response[field] = sortKeysDeep(entry.response[field])
+  if (entry.response.sse !== undefined) {
+    const text = streamedText(entry.response.sse)
+    if (text !== undefined) response.streamedText = encodeValue(text)
   }
+  for (const field of BODY_FIELDS) {
+    const value = entry.response[field]
+    if (value === undefined) continue
+    response[field] =
+      field === 'json' || field === 'text' ? sortKeysDeep(encodeValue(value)) : value
+  }
+  const verdicts = judgeVerdicts(entry)
   const ordered = {
-    v: entry.v,
+    v: ENTRY_FORMAT,
+    verdicts,
+    recordedBy: entry.recordedBy,
     key: entry.key,
     promptVersion: entry.promptVersion,
     recordedAt: entry.recordedAt,
-    recordedBy: entry.recordedBy,
     request: {
       method: entry.request.method,
       endpoint: entry.request.endpoint,
-      body: sortKeysDeep(entry.request.body),
       query: entry.request.query && sortKeysDeep(entry.request.query),
       trial: entry.request.trial,
+      body: sortKeysDeep(body),
     },
     response,
   }
-  return `${JSON.stringify(ordered, null, 2)}\n`
+  return { text: `${JSON.stringify(ordered, null, 2)}\n`, ...(schema ? { schema } : {}) }
+}
+
+/**
+ * The text a streamed reply said: the content deltas of OpenAI chat or Responses events, or of
+ * Ollama's NDJSON lines, joined; `undefined` when the events carry none.
+ * @internal
+ */
+export function streamedText(chunks: readonly SseChunk[]): string | undefined {
+  let text = ''
+  let found = false
+  for (const { chunk } of chunks) {
+    for (const line of chunk.split('\n')) {
+      const data = line.startsWith('data:') ? line.slice(5).trim() : line.trim()
+      if (!data.startsWith('{')) continue
+      let event: any
+      try {
+        event = JSON.parse(data)
+      } catch {
+        continue
+      }
+      const piece =
+        event?.choices?.[0]?.delta?.content ??
+        (event?.type === 'response.output_text.delta' ? event.delta : undefined) ??
+        event?.message?.content
+      if (typeof piece === 'string') {
+        text += piece
+        found = true
+      }
+    }
+  }
+  return found ? text : undefined
+}
+
+/**
+ * The verdicts of a judge entry, parsed from its reply with each criterion's text from its
+ * prompt; `undefined` for any other entry or a reply that holds no verdicts.
+ * @internal
+ */
+export function judgeVerdicts(entry: CassetteEntry): EntryVerdict[] | undefined {
+  if (entry.promptVersion === undefined) return undefined
+  const json = entry.response.json as any
+  const content = json?.choices?.[0]?.message?.content ?? json?.text ?? json?.output_text
+  if (typeof content !== 'string') return undefined
+  let parsed: any
+  try {
+    parsed = JSON.parse(content)
+  } catch {
+    return undefined
+  }
+  const criteria = parsed?.criteria
+  if (criteria === null || typeof criteria !== 'object' || Array.isArray(criteria)) return undefined
+  const texts = criterionTexts(entry.request.body)
+  const verdicts: EntryVerdict[] = []
+  for (const [id, verdict] of Object.entries(criteria as Record<string, any>)) {
+    verdicts.push({
+      id,
+      criterion: texts.get(id),
+      satisfied: verdict?.satisfied,
+      score: verdict?.score,
+      reasoning: verdict?.reasoning,
+    })
+  }
+  return verdicts
+}
+
+// The rubric lists its criteria one a line, `c1. [required] Answers the question`.
+function criterionTexts(body: unknown): Map<string, string> {
+  const texts = new Map<string, string>()
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (!value.includes('c1. ')) return
+      for (const match of value.matchAll(/^(c\d+)\. (?:\[[^\]\n]*\] )?(.*)$/gm)) {
+        if (!texts.has(match[1] as string)) texts.set(match[1] as string, match[2] as string)
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach(visit)
+    } else if (value !== null && typeof value === 'object') {
+      Object.values(value).forEach(visit)
+    }
+  }
+  visit(body)
+  return texts
 }
 
 /**
@@ -84,7 +205,11 @@ export function serializeEntry(entry: CassetteEntry): string {
  * caller wraps it in `RUBRICATE_CASSETTE_CORRUPT` naming the file).
  * @internal
  */
-export function parseEntry(text: string, expectedKey?: string): CassetteEntry | string {
+export function parseEntry(
+  text: string,
+  expectedKey?: string,
+  loadSchema: SchemaLoader = noSchemas,
+): CassetteEntry | string {
   let data: any
   try {
     // An editor on Windows may save the file with a UTF-8 byte order mark, which JSON.parse refuses.
@@ -94,7 +219,8 @@ export function parseEntry(text: string, expectedKey?: string): CassetteEntry | 
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data))
     return 'it is not a JSON object'
-  if (data.v !== 1) return `its format version "v" is ${JSON.stringify(data.v)}, not 1`
+  if (data.v !== 1 && data.v !== 2)
+    return `its format version "v" is ${JSON.stringify(data.v)}, not 1 or 2`
   if (typeof data.key !== 'string' || !/^[0-9a-f]{64}$/.test(data.key))
     return 'its "key" is not a sha256 hex string'
   if (expectedKey !== undefined && data.key !== expectedKey) {
@@ -112,6 +238,10 @@ export function parseEntry(text: string, expectedKey?: string): CassetteEntry | 
     (request.query === null || typeof request.query !== 'object' || Array.isArray(request.query))
   )
     return 'its "request.query" is not an object'
+  if (data.v === 2) {
+    const decoded = decodeBodies(data, loadSchema)
+    if (decoded) return decoded
+  }
   if (request.trial !== undefined && !(Number.isInteger(request.trial) && request.trial >= 1))
     return 'its "request.trial" is not a whole number from 1'
   if (response === null || typeof response !== 'object') return 'it has no "response" object'
@@ -139,4 +269,26 @@ export function parseEntry(text: string, expectedKey?: string): CassetteEntry | 
     }
   }
   return data as CassetteEntry
+}
+
+function noSchemas(hash: string): never {
+  throw new Error(`the reply schema ${hash} is referenced, but no cassette folder was given`)
+}
+
+/** Decode a format-2 entry in place: the reader's summaries go, every value is as recorded. */
+function decodeBodies(data: any, loadSchema: SchemaLoader): string | undefined {
+  try {
+    data.request.body = decodeValue(data.request.body, loadSchema)
+    const { response } = data
+    if (response && typeof response === 'object') {
+      if (response.json !== undefined) response.json = decodeValue(response.json, loadSchema)
+      if (response.text !== undefined) response.text = decodeValue(response.text, loadSchema)
+      delete response.streamedText
+    }
+  } catch (error) {
+    return `its values cannot be decoded: ${(error as Error).message}`
+  }
+  delete data.verdicts
+  if (data.request.trial === undefined) delete data.request.trial
+  return undefined
 }

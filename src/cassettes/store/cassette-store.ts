@@ -1,90 +1,166 @@
-import { readFileSync } from 'node:fs'
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { CassetteCorruptError, CassetteWriteError } from '../../errors'
 import { messages } from '../../messages'
 import { displayPath } from '../../paths'
+import { canonicalJson } from './canonical-json'
 import { type CassetteEntry, parseEntry, serializeEntry } from './cassette-entry'
 
 /**
- * The content-addressed store (DESIGN 7.2, 7.6): `<dir>/<k0k1>/<key>.json`, one file per exchange.
- * Reads are synchronous: a 4 KB file from the page cache costs about 5 µs that way, against about
- * 70 µs through the promise API, and replay is the hot path of every test. Writes go to a temp file
- * in the same folder and are renamed into place, so any number of processes may record at once and
- * a reader never sees half a file.
+ * The cassette store (ARCHITECTURE 7.2, 7.6). Format 2 files an entry under the test that recorded
+ * it, `<dir>/<test file path>/<test-name-slug>.<key prefix>.json` (calls outside a test under
+ * `<dir>/_shared/`), with the reply schema of judge requests once in `<dir>/_shared/schemas/`.
+ * Lookup stays by content, the full key inside the file: the running test's folder first (one
+ * listing per folder and process), then a format-1 path `<dir>/<k0k1>/<key>.json`, then, on the
+ * first miss only, an index of every file name under the folder, so a renamed or moved test still
+ * finds its recordings and two tests may share one. Reads are synchronous: a 4 KB file from the
+ * page cache costs about 5 µs that way, against about 70 µs through the promise API, and replay
+ * is the hot path of every test. Writes go to a temp file in the same folder and are renamed into
+ * place, so any number of processes may record at once and a reader never sees half a file.
  */
 
-const KEY_FILE = /^[0-9a-f]{64}\.json$/
+const V1_FILE = /^[0-9a-f]{64}\.json$/
+const V2_FILE = /\.([0-9a-f]{12})\.json$/
 const SHARD = /^[0-9a-f]{2}$/
+const KEY_IN_TEXT = /"key": "([0-9a-f]{64})"/
 
-/** A listing of the cassette folder. @internal */
+/** Hex digits of the key in a format-2 file name. @internal */
+export const KEY_PREFIX_LENGTH = 12
+
+/** The folder, under the cassette folder, of entries recorded outside any test; also holds `schemas/`. */
+export const SHARED_FOLDER = '_shared'
+
+/** One entry file of a listing. */
+export interface ListedEntry {
+  /** The full key (read from the file for format 2; the file name's prefix when unreadable). */
+  key: string
+  /** Absolute path. */
+  file: string
+  /** The format, from the file's place: `<k0k1>/<key>.json` is 1, any other entry file 2. */
+  format: 1 | 2
+  /** The test file folder it lies in (`/` separated, relative to the cassette folder); `''` for format 1. */
+  folder: string
+}
+
+/** A listing of the cassette folder. */
 export interface StoreListing {
-  entries: { key: string; file: string }[]
+  entries: ListedEntry[]
+  /** The shared reply schemas, as absolute paths. */
+  schemas: string[]
   /** Files that are not entries (leftover temp files, strays), as absolute paths. */
   others: string[]
 }
 
-/** @internal */
+interface Found {
+  file: string
+  entry: CassetteEntry
+}
+
+/**
+ * One cassette folder: read an entry by key, write one, list them all. This is the API every
+ * reader of entries goes through (replay, `verify`, `stats`, `prune`, `migrate`, `diff`).
+ */
 export class CassetteStore {
   readonly dir: string
-  readonly #writing = new Map<string, Promise<void>>()
+  readonly #writing = new Map<string, Promise<string>>()
+  /** Where each key read or written by this process lies. */
+  readonly #located = new Map<string, string>()
+  /** The entry file names of each test folder read, by key prefix. */
+  readonly #folders = new Map<string, Map<string, string[]>>()
+  /** Every entry file under the folder, by key prefix: built on the first miss. */
+  #index: Map<string, string[]> | undefined
+  readonly #schemas = new Map<string, unknown>()
 
   constructor(dir: string) {
     this.dir = dir
   }
 
-  /** Absolute path of the file of `key`. */
-  file(key: string): string {
-    return join(this.dir, key.slice(0, 2), `${key}.json`)
+  /**
+   * Absolute path of the file of `key`: where it was found or written, else where the test
+   * labelled `recordedBy` (`<test file> > <test name>`) would record it.
+   */
+  file(key: string, recordedBy?: string | undefined): string {
+    return this.#located.get(key) ?? this.placeFor(key, recordedBy, undefined)
   }
 
-  /** The entry for `key`, `undefined` when there is none, `RUBRICATE_CASSETTE_CORRUPT` when unusable. */
-  read(key: string): CassetteEntry | undefined {
-    const file = this.file(key)
-    const first = this.#readText(file)
-    if (first === undefined) return undefined
-    let parsed = parseEntry(first, key)
-    if (typeof parsed === 'string') {
-      // A writer that does not rename atomically (an editor, a merge tool) may be mid-write: look again once.
-      const second = this.#readText(file)
-      if (second === undefined) return undefined
-      parsed = parseEntry(second, key)
+  /** Where a new entry of `key` recorded by `recordedBy` is written. */
+  placeFor(key: string, recordedBy: string | undefined, endpoint: string | undefined): string {
+    const prefix = key.slice(0, KEY_PREFIX_LENGTH)
+    const place = testPlace(recordedBy)
+    if (!place) return join(this.dir, SHARED_FOLDER, `${slug(endpoint ?? 'call')}.${prefix}.json`)
+    return join(this.dir, ...place.folder, `${slug(place.name)}.${prefix}.json`)
+  }
+
+  /**
+   * The entry for `key`, `undefined` when there is none, `RUBRICATE_CASSETTE_CORRUPT` when
+   * unusable. `recordedBy` names the running test, whose folder is looked in first.
+   */
+  read(key: string, recordedBy?: string | undefined): CassetteEntry | undefined {
+    return this.#find(key, recordedBy)?.entry
+  }
+
+  /**
+   * Parse an entry file by path: the entry, or a sentence saying what is wrong with it. Shared
+   * schemas are read from this folder.
+   */
+  readEntryFile(file: string): CassetteEntry | string {
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch (error) {
+      return `it cannot be read (${(error as Error).message})`
     }
-    if (typeof parsed === 'string') throw this.corrupt(file, parsed)
-    return parsed
+    return parseEntry(text, undefined, this.#loadSchema)
   }
 
-  /** Write an entry atomically. Concurrent writes of one key in this process share one write. */
-  write(entry: CassetteEntry): Promise<void> {
+  /**
+   * Write an entry atomically, beside the file that holds its key or else under its test. An
+   * entry whose file already holds the same exchange (recording time, response ids and stream
+   * timings aside) is not written: a re-record of an unchanged reply changes no file. With
+   * `reformat`, a format-1 file is rewritten as format 2 all the same (`cassettes migrate`).
+   * Concurrent writes of one key in this process share one write. Resolves to the entry's file.
+   */
+  write(entry: CassetteEntry, options: { reformat?: boolean } = {}): Promise<string> {
     const pending = this.#writing.get(entry.key)
-    if (pending) return pending.then(() => this.write(entry))
-    const done = this.#writeNow(entry).finally(() => this.#writing.delete(entry.key))
+    if (pending) return pending.then(() => this.write(entry, options))
+    const done = this.#writeNow(entry, options.reformat === true).finally(() =>
+      this.#writing.delete(entry.key),
+    )
     this.#writing.set(entry.key, done)
     return done
   }
 
-  /** Every entry file and every other file under the folder. A missing folder is empty. */
+  /** Every entry file, shared schema and other file under the folder. A missing folder is empty. */
   async list(): Promise<StoreListing> {
-    const listing: StoreListing = { entries: [], others: [] }
-    const top = await readdir(this.dir, { withFileTypes: true }).catch(() => [])
-    await Promise.all(
-      top.map(async (item) => {
-        const path = join(this.dir, item.name)
-        if (!item.isDirectory() || !SHARD.test(item.name)) {
-          if (!item.name.startsWith('.')) listing.others.push(path)
-          return
+    const listing: StoreListing = { entries: [], schemas: [], others: [] }
+    for (const { path, parts } of walk(this.dir)) {
+      const name = parts[parts.length - 1] as string
+      if (parts.length === 3 && parts[0] === SHARED_FOLDER && parts[1] === 'schemas') {
+        if (/^[0-9a-f]{16}\.json$/.test(name)) listing.schemas.push(path)
+        else listing.others.push(path)
+        continue
+      }
+      if (parts.length === 2 && SHARD.test(parts[0] as string) && V1_FILE.test(name)) {
+        if (name.startsWith(parts[0] as string)) {
+          listing.entries.push({ key: name.slice(0, 64), file: path, format: 1, folder: '' })
+          continue
         }
-        for (const name of await readdir(path).catch(() => [] as string[])) {
-          if (KEY_FILE.test(name) && name.startsWith(item.name)) {
-            listing.entries.push({ key: name.slice(0, 64), file: join(path, name) })
-          } else {
-            listing.others.push(join(path, name))
-          }
-        }
-      }),
+      }
+      const prefix = V2_FILE.exec(name)?.[1]
+      if (prefix && !(parts.length === 2 && SHARD.test(parts[0] as string))) {
+        const key = keyInFile(path) ?? prefix
+        const folder = parts.slice(0, -1).join('/')
+        listing.entries.push({ key, file: path, format: 2, folder })
+        continue
+      }
+      listing.others.push(path)
+    }
+    listing.entries.sort((a, b) =>
+      a.key < b.key ? -1 : a.key > b.key ? 1 : a.file < b.file ? -1 : 1,
     )
-    listing.entries.sort((a, b) => (a.key < b.key ? -1 : 1))
+    listing.schemas.sort()
     listing.others.sort()
     return listing
   }
@@ -92,6 +168,121 @@ export class CassetteStore {
   /** The error for a file that cannot be used; the file itself is left as it was. */
   corrupt(file: string, reason: string): CassetteCorruptError {
     return new CassetteCorruptError(messages.cassetteCorrupt(displayPath(file), reason), file)
+  }
+
+  /** Forget what this process learnt of the folder (files changed behind its back: a migration). */
+  forget(): void {
+    this.#located.clear()
+    this.#folders.clear()
+    this.#index = undefined
+    this.#schemas.clear()
+  }
+
+  #find(key: string, recordedBy: string | undefined): Found | undefined {
+    const known = this.#located.get(key)
+    if (known) {
+      const found = this.#readCandidate(known, key)
+      if (found) return found
+      this.#located.delete(key)
+    }
+    const place = testPlace(recordedBy)
+    const folder = place ? join(this.dir, ...place.folder) : join(this.dir, SHARED_FOLDER)
+    const prefix = key.slice(0, KEY_PREFIX_LENGTH)
+    const inFolder = (fresh: boolean) => {
+      for (const name of this.#folderNames(folder, fresh).get(prefix) ?? []) {
+        const found = this.#readCandidate(join(folder, name), key)
+        if (found) return found
+      }
+      return undefined
+    }
+    const found =
+      inFolder(false) ??
+      this.#readCandidate(join(this.dir, key.slice(0, 2), `${key}.json`), key) ??
+      // A miss so far: another process may have written to the folder since it was listed.
+      inFolder(true) ??
+      this.#fromIndex(key)
+    if (found) this.#located.set(key, found.file)
+    return found
+  }
+
+  #fromIndex(key: string): Found | undefined {
+    if (!this.#index) {
+      this.#index = new Map()
+      for (const { path, parts } of walk(this.dir)) {
+        if (parts[0] === SHARED_FOLDER && parts[1] === 'schemas') continue
+        const name = parts[parts.length - 1] as string
+        const prefix = V1_FILE.test(name)
+          ? name.slice(0, KEY_PREFIX_LENGTH)
+          : V2_FILE.exec(name)?.[1]
+        if (prefix) addTo(this.#index, prefix, path)
+      }
+    }
+    for (const file of this.#index.get(key.slice(0, KEY_PREFIX_LENGTH)) ?? []) {
+      const found = this.#readCandidate(file, key)
+      if (found) return found
+    }
+    return undefined
+  }
+
+  #folderNames(folder: string, fresh: boolean): Map<string, string[]> {
+    let names = fresh ? undefined : this.#folders.get(folder)
+    if (!names) {
+      names = new Map()
+      let listed: string[] = []
+      try {
+        listed = readdirSync(folder)
+      } catch {
+        // No folder yet: no entries.
+      }
+      for (const name of listed) {
+        const prefix = V2_FILE.exec(name)?.[1]
+        if (prefix) addTo(names, prefix, name)
+      }
+      this.#folders.set(folder, names)
+    }
+    return names
+  }
+
+  /** The entry in `file` when it is the one of `key`; a file holding another key is passed over. */
+  #readCandidate(file: string, key: string): Found | undefined {
+    const first = this.#readText(file)
+    if (first === undefined) return undefined
+    let parsed = parseEntry(first, undefined, this.#loadSchema)
+    if (typeof parsed === 'string') {
+      // A writer that does not rename atomically (an editor, a merge tool) may be mid-write: look again once.
+      const second = this.#readText(file)
+      if (second === undefined) return undefined
+      parsed = parseEntry(second, undefined, this.#loadSchema)
+    }
+    if (typeof parsed === 'string') throw this.corrupt(file, parsed)
+    if (parsed.key === key) return { file, entry: parsed }
+    const named = basename(file).endsWith(`${parsed.key.slice(0, KEY_PREFIX_LENGTH)}.json`)
+    if (!named || V1_FILE.test(basename(file))) {
+      throw this.corrupt(file, `its "key" is ${parsed.key}, but the file is named for ${key}`)
+    }
+    return undefined
+  }
+
+  readonly #loadSchema = (hash: string): unknown => {
+    const cached = this.#schemas.get(hash)
+    if (cached !== undefined) return cached
+    if (!/^[0-9a-f]{16}$/.test(hash)) throw new Error(`"${hash}" is not a schema hash`)
+    const file = this.schemaFile(hash)
+    let schema: unknown
+    try {
+      schema = JSON.parse(readFileSync(file, 'utf8'))
+    } catch (error) {
+      throw new Error(
+        `its reply schema ${displayPath(file)} cannot be read (${(error as Error).message})`,
+      )
+    }
+    this.#schemas.set(hash, schema)
+    return schema
+  }
+
+  /** Absolute path of a shared reply schema. */
+  schemaFile(hash: string): string {
+    return join(this.dir, SHARED_FOLDER, 'schemas', `${hash}.json`)
   }
 
   /**
@@ -116,21 +307,171 @@ export class CassetteStore {
     }
   }
 
-  async #writeNow(entry: CassetteEntry): Promise<void> {
-    const file = this.file(entry.key)
-    const temp = `${file}.${process.pid}.${threadId}.${Math.random().toString(36).slice(2, 10)}.tmp`
+  async #writeNow(entry: CassetteEntry, reformat: boolean): Promise<string> {
+    let existing: Found | undefined
     try {
-      await mkdir(join(this.dir, entry.key.slice(0, 2)), { recursive: true })
-      await writeFile(temp, serializeEntry(entry))
-      await renameWithRetry(temp, file)
+      existing = this.#find(entry.key, entry.recordedBy)
+    } catch {
+      // A corrupt file of this key is replaced by the new recording.
+    }
+    if (existing && sameExchange(existing.entry, entry) && !(reformat && existing.entry.v === 1)) {
+      this.#located.set(entry.key, existing.file)
+      return existing.file
+    }
+    const file =
+      existing && existing.entry.v === 2
+        ? existing.file
+        : this.placeFor(entry.key, entry.recordedBy, entry.request.endpoint)
+    const { text, schema } = serializeEntry(entry)
+    // The schema first, so that no reader sees an entry whose schema is not there yet; one
+    // written for an entry that then fails is taken back, so a failed write changes nothing.
+    let created: string | undefined
+    try {
+      if (schema) {
+        const schemaFile = this.schemaFile(schema.hash)
+        if (!existsSync(schemaFile)) {
+          await writeAtomically(schemaFile, `${JSON.stringify(schema.schema, null, 2)}\n`)
+          created = schemaFile
+        }
+        this.#schemas.set(schema.hash, schema.schema)
+      }
+      await writeAtomically(file, text)
     } catch (error) {
-      await rm(temp, { force: true }).catch(() => {})
+      if (created) {
+        await rm(created, { force: true }).catch(() => {})
+        this.#schemas.delete(schema?.hash ?? '')
+        await removeEmptyFolders(dirname(created), this.dir)
+      }
       throw new CassetteWriteError(
         messages.cassetteWriteFailed(displayPath(file), (error as Error).message),
         file,
         { cause: error },
       )
     }
+    // A format-1 file of the key gives way to the format-2 one.
+    if (existing && existing.file !== file) await rm(existing.file, { force: true }).catch(() => {})
+    this.#located.set(entry.key, file)
+    const folder = this.#folders.get(join(file, '..'))
+    if (folder) addTo(folder, entry.key.slice(0, KEY_PREFIX_LENGTH), basename(file), true)
+    if (this.#index) addTo(this.#index, entry.key.slice(0, KEY_PREFIX_LENGTH), file, true)
+    return file
+  }
+}
+
+/**
+ * True when two entries record the same exchange, the parts that change on every call aside:
+ * the recording time, response ids and creation times, stream timings.
+ * @internal
+ */
+export function sameExchange(a: CassetteEntry, b: CassetteEntry): boolean {
+  return stable(a) === stable(b)
+}
+
+const VOLATILE = /\\?"(id|created|created_at|system_fingerprint)\\?":\s*(\\?"[^"\\]*\\?"|\d+)/g
+
+function stable(entry: CassetteEntry): string {
+  const { recordedAt: _at, v: _v, ...rest } = entry
+  const response = {
+    ...rest.response,
+    sse: rest.response.sse?.map((chunk) => chunk.chunk),
+  }
+  return canonicalJson({ ...rest, response }).replace(VOLATILE, '"$1":_')
+}
+
+/** Remove `folder` and its parents up to (not including) `top` while they are empty. */
+async function removeEmptyFolders(folder: string, top: string): Promise<void> {
+  for (
+    let current = folder;
+    current.startsWith(top) && current !== top;
+    current = dirname(current)
+  ) {
+    try {
+      await rmdir(current)
+    } catch {
+      return
+    }
+  }
+}
+
+function addTo(map: Map<string, string[]>, prefix: string, item: string, once = false): void {
+  const list = map.get(prefix)
+  if (!list) map.set(prefix, [item])
+  else if (!once || !list.includes(item)) list.push(item)
+}
+
+/** Every file under `dir`, depth first, without dot-named files and folders. */
+function* walk(dir: string, parts: string[] = []): Generator<{ path: string; parts: string[] }> {
+  let items: import('node:fs').Dirent[]
+  try {
+    items = readdirSync(join(dir, ...parts), { withFileTypes: true })
+  } catch {
+    return
+  }
+  for (const item of items) {
+    if (item.name.startsWith('.')) continue
+    const next = [...parts, item.name]
+    if (item.isDirectory()) yield* walk(dir, next)
+    else yield { path: join(dir, ...next), parts: next }
+  }
+}
+
+function keyInFile(file: string): string | undefined {
+  try {
+    return KEY_IN_TEXT.exec(readFileSync(file, 'utf8'))?.[1]
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The folder (path parts under the cassette folder) and name of the test labelled
+ * `<test file> > <test name>`: the test file's path, mirrored, with `..` and drive letters made
+ * plain folder names.
+ */
+function testPlace(recordedBy: string | undefined): { folder: string[]; name: string } | undefined {
+  if (!recordedBy) return undefined
+  const cut = recordedBy.indexOf(' > ')
+  if (cut < 0) return undefined
+  const folder = recordedBy
+    .slice(0, cut)
+    .split(/[\\/]+/)
+    .filter((part) => part !== '' && part !== '.')
+    .map((part) => (part === '..' ? '_up' : part.replace(/[:*?"<>|]/g, '_')))
+  if (folder.length === 0 || folder[0] === SHARED_FOLDER) folder.unshift('_tests')
+  return { folder, name: recordedBy.slice(cut + 3) }
+}
+
+/**
+ * A file-name form of a test name: lower case, words joined by `-`, at most 60 characters. A long
+ * name keeps its last part (the test's own name, without its suites), which tells tests apart.
+ * @internal
+ */
+export function slug(name: string): string {
+  const whole = words(name)
+  if (whole.length <= 60) return whole || 'test'
+  const own = words(name.slice(name.lastIndexOf(' > ') + 1))
+  if (own.length <= 60) return own || 'test'
+  const cut = own.slice(0, 60)
+  return cut.slice(0, cut.lastIndexOf('-') > 30 ? cut.lastIndexOf('-') : 60)
+}
+
+function words(text: string): string {
+  return text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.${threadId}.${Math.random().toString(36).slice(2, 10)}.tmp`
+  try {
+    await mkdir(join(file, '..'), { recursive: true })
+    await writeFile(temp, text)
+    await renameWithRetry(temp, file)
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {})
+    throw error
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { scratchDir } from '../../paths'
-import { type CassetteEntry, parseEntry } from './cassette-entry'
+import type { CassetteEntry } from './cassette-entry'
 import { requestModel } from './cassette-key'
 import type { CassetteStore } from './cassette-store'
 import { diffPaths } from './json-diff'
@@ -19,6 +19,7 @@ interface IndexItem {
   model?: string | undefined
   recordedBy?: string | undefined
   recordedAt: string
+  file: string
 }
 
 /** The entry found, with the paths where its body differs from the request's. @internal */
@@ -51,9 +52,9 @@ export async function findNearest(
     )
     .slice(0, MAX_CANDIDATES)
   let best: (NearestEntry & { sameTest: boolean }) | undefined
-  for (const [key] of candidates) {
-    const file = store.file(key)
-    const entry = await readEntry(file, key)
+  for (const [key, item] of candidates) {
+    const file = item.file
+    const entry = readEntry(store, file, key)
     if (!entry) continue
     const sameTest = request.recordedBy !== undefined && entry.recordedBy === request.recordedBy
     if (best?.sameTest && !sameTest) break
@@ -79,19 +80,20 @@ async function refreshIndex(store: CassetteStore): Promise<Map<string, IndexItem
     indexes.set(store.dir, index)
   }
   const listing = await store.list()
-  const present = new Set(listing.entries.map((item) => item.key))
+  const present = new Map(listing.entries.map((item) => [item.key, item.file]))
   let changed = false
   for (const key of [...index.keys()]) {
-    if (!present.has(key)) {
+    if (present.get(key) !== index.get(key)?.file) {
       index.delete(key)
       changed = true
     }
   }
   for (const { key, file: entryFile } of listing.entries) {
     if (index.has(key)) continue
-    const entry = await readEntry(entryFile, key)
+    const entry = readEntry(store, entryFile, key)
     if (!entry) continue
     index.set(key, {
+      file: entryFile,
       endpoint: entry.request.endpoint,
       model: requestModel(entry.request.body),
       recordedBy: entry.recordedBy,
@@ -103,17 +105,15 @@ async function refreshIndex(store: CassetteStore): Promise<Map<string, IndexItem
   return index
 }
 
-async function readEntry(file: string, key: string): Promise<CassetteEntry | undefined> {
-  const text = await readFile(file, 'utf8').catch(() => undefined)
-  if (text === undefined) return undefined
-  const entry = parseEntry(text, key)
-  return typeof entry === 'string' ? undefined : entry
+function readEntry(store: CassetteStore, file: string, key: string): CassetteEntry | undefined {
+  const entry = store.readEntryFile(file)
+  return typeof entry === 'string' || entry.key !== key ? undefined : entry
 }
 
 async function loadIndex(file: string): Promise<Map<string, IndexItem>> {
   try {
     const data = JSON.parse(await readFile(file, 'utf8'))
-    if (data?.v === 1 && data.entries && typeof data.entries === 'object') {
+    if (data?.v === 2 && data.entries && typeof data.entries === 'object') {
       return new Map(Object.entries(data.entries as Record<string, IndexItem>))
     }
   } catch {
@@ -127,7 +127,7 @@ async function saveIndex(file: string, index: Map<string, IndexItem>): Promise<v
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`
   try {
     await mkdir(join(file, '..'), { recursive: true })
-    await writeFile(temp, JSON.stringify({ v: 1, entries: Object.fromEntries(index) }))
+    await writeFile(temp, JSON.stringify({ v: 2, entries: Object.fromEntries(index) }))
     await rename(temp, file)
   } catch {
     // ignored
