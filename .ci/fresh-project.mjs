@@ -122,7 +122,7 @@ async function recordAndReplay(label, withoutMsw) {
   } finally {
     await judge.close()
   }
-  expectIn(recorded, 'Judge  1 call: 0 replayed, 1 recorded, 0 live', `the record run ${label}`)
+  expectIn(recorded, 'Judge  1 call: 0 replayed, 1 live (all recorded into cassettes)', `the record run ${label}`)
   const cassettes = readdirSync(join(project, '__cassettes__'), { recursive: true })
   log(
     `${label}: recorded ${cassettes.filter((f) => String(f).endsWith('.json')).length} cassette files`,
@@ -130,7 +130,7 @@ async function recordAndReplay(label, withoutMsw) {
 
   const replayed = await vitest({ CI: 'true', NODE_OPTIONS: `--import=${guard}` })
   expectIn(replayed, '✓ [required] Acknowledges the double charge', `the replay run ${label}`)
-  expectIn(replayed, 'Judge  1 call: 1 replayed, 0 recorded, 0 live', `the replay run ${label}`)
+  expectIn(replayed, 'Judge  1 call: 1 replayed, 0 live', `the replay run ${label}`)
   const notice = "[rubricate] msw is not installed, so your agents' model calls"
   for (const [what, result] of [
     ['record', recorded],

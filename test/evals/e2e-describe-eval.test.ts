@@ -163,7 +163,7 @@ test('rows from an async function are named by row.name or their shortened input
   expect(result.stdout).toContain(
     '       Eval  "scorers" 4 of 4 rows passed (100%) · gate 100% ✓ met · mean: brevity 0.88, matchesExpected 1',
   )
-  expect(result.stdout).toContain('7 assertions: 7 passed')
+  expect(result.stdout).toContain('7 assertions (7 scorer): 7 passed')
 }, 120_000)
 
 test('a task that throws fails its row even under a gate below 1, and the suite line counts it', async () => {

@@ -37,7 +37,8 @@ async function runModes(
   const cassettes = readdirSync(dir).includes('__cassettes__')
     ? readdirSync(folder, { recursive: true })
         .map(String)
-        .filter((f) => f.endsWith('.json'))
+        // Entries only: the reply schema every judge entry shares is stored once beside them.
+        .filter((f) => f.endsWith('.json') && !f.includes('schemas'))
     : []
   return { run, requests: server.requests.length, cassettes }
 }

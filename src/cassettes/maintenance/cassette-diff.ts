@@ -11,14 +11,13 @@
 
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import { canonicalJson } from '../store/canonical-json'
-import { type CassetteEntry, parseEntry } from '../store/cassette-entry'
+import type { CassetteEntry } from '../store/cassette-entry'
 import { requestModel } from '../store/cassette-key'
 import { CassetteStore } from '../store/cassette-store'
 
@@ -147,13 +146,15 @@ export function entryJudgements(entry: CassetteEntry): Judgement[] {
 export async function readJudgements(
   dir: string,
 ): Promise<{ byTest: Map<string, Judgement[]>; count: number; unreadable: number }> {
-  const { entries } = await new CassetteStore(dir).list()
+  const store = new CassetteStore(dir)
+  const { entries } = await store.list()
   const byTest = new Map<string, Judgement[]>()
   let count = 0
   let unreadable = 0
   // Read synchronously, as `stats` does: a command has nothing else to do meanwhile.
-  for (const { key, file } of entries) {
-    const entry = parseEntry(readFileSync(file, 'utf8'), key)
+  for (const { file } of entries) {
+    // Through the store, so a format-2 entry is decoded (lines, the shared schema) as replay reads it.
+    const entry = store.readEntryFile(file)
     if (typeof entry === 'string') {
       unreadable++
       continue
