@@ -1,4 +1,4 @@
-// Micro-benchmark of the cassette replay paths (DESIGN 10): the judge's own path (key, read,
+// Micro-benchmark of the cassette replay paths (ARCHITECTURE.md §10): the judge's own path (key, read,
 // parse, validate: `judgeFetch` straight to the store) and the agent path (the openai SDK through
 // msw). `benchCassettes()` returns the medians for `npm run bench`; `node bench/run.mjs cassettes`
 // runs it on its own and prints them.

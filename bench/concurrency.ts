@@ -1,4 +1,4 @@
-// Figure 5 of DESIGN 10: many assertions at once against a slow judge. Rubric scorer runs are
+// Figure 5 of ARCHITECTURE.md §10: many assertions at once against a slow judge. Rubric scorer runs are
 // started together (as `test.concurrent` or `Promise.all` would), live, through the judge's
 // transport, against a loopback judge that answers every request after a fixed latency; rubricate
 // lets `judgeConcurrency` of them (8 by default) reach the judge at a time. The ideal wall time is

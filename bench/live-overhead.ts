@@ -1,4 +1,4 @@
-// Figure 3 of DESIGN 10: what rubricate adds to a live judge call. A rubric scorer run (prompt,
+// Figure 3 of ARCHITECTURE.md §10: what rubricate adds to a live judge call. A rubric scorer run (prompt,
 // judge call through the official SDK and rubricate's transport with cassettes off, JSON
 // extraction and validation, verdicts and reason) against an instant judge on loopback, next to
 // a bare `openai` SDK call that sends the very same request to the same server. The two are

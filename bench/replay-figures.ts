@@ -1,4 +1,4 @@
-// Figures 1 and 2 of DESIGN 10, measured on the generated project (replay-project.ts): the cost a
+// Figures 1 and 2 of ARCHITECTURE.md §10, measured on the generated project (replay-project.ts): the cost a
 // replayed toSatisfyRubric adds to a test, and the time of a file of 1,000 replayed assertions.
 import { median, round } from './measure'
 import { type ProjectReport, replayEnv, runProject } from './replay-project'

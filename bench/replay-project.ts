@@ -1,5 +1,5 @@
 // A generated Vitest project that uses rubricate as a user does (the plugin, its setup file, the
-// matchers, the cassette store, all from dist/), for the replay figures of DESIGN 10. Its
+// matchers, the cassette store, all from dist/), for the replay figures of ARCHITECTURE.md §10. Its
 // cassettes are recorded once against startFakeOpenAI, then every measured run replays them with
 // the judge's address pointing at a closed port, so a call that went live would fail the run.
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'

@@ -1,7 +1,7 @@
 // The figures of a benchmark run as a table for the terminal and as bench/results.json.
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
 
-/** One figure held against its DESIGN 10 target. */
+/** One figure held against its ARCHITECTURE.md §10 target. */
 export interface Figure {
   id: string
   /** What was measured, as the table shows it. */
@@ -9,7 +9,7 @@ export interface Figure {
   /** The median (or ratio) held against the target. */
   value: number
   unit: 'ms' | 'x'
-  /** The target as DESIGN 10 states it, e.g. `<= 0.6 ms`; `undefined` for a figure shown for scale. */
+  /** The target as ARCHITECTURE.md §10 states it, e.g. `<= 0.6 ms`; `undefined` for a figure shown for scale. */
   target?: { op: '<=' | '<'; limit: number } | undefined
   /** Other figures of the same measurement, shown after the value. */
   detail: string
@@ -89,7 +89,7 @@ export function renderTable(figures: readonly FigureResult[], machine: MachineIn
       .trimEnd()
   const details = figures.map((figure, index) => `  ${index + 1}. ${figure.detail}`)
   return [
-    `rubricate benchmarks (DESIGN 10) · ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB · Node ${machine.node} · load average ${machine.loadAverage.start} → ${machine.loadAverage.end}`,
+    `rubricate benchmarks (ARCHITECTURE.md §10) · ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB · Node ${machine.node} · load average ${machine.loadAverage.start} → ${machine.loadAverage.end}`,
     '',
     line(header),
     line(widths.map((width) => '-'.repeat(width))),

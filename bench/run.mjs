@@ -1,4 +1,4 @@
-// The benchmarks of DESIGN 10. The TypeScript is loaded through Vite's module runner, so nothing
+// The benchmarks of ARCHITECTURE.md §10. The TypeScript is loaded through Vite's module runner, so nothing
 // needs building first (the suite builds dist/ itself through `npm run bench`).
 //
 //   node bench/run.mjs                  the whole suite: a table, and bench/results.json

@@ -1,4 +1,4 @@
-// Figure 4 of DESIGN 10: a cassette folder of 10,000 entries. Its entries are made from a real
+// Figure 4 of ARCHITECTURE.md §10: a cassette folder of 10,000 entries. Its entries are made from a real
 // recorded judge entry (same size and shape), each with its own output and a key that `verify`
 // recomputes. Measured: the first replay of a fresh Vitest run with the big folder against the same
 // run with a folder of one entry, and `rubricate cassettes stats` and `verify` over the big folder.

@@ -1,4 +1,4 @@
-// `npm run bench`: every figure of DESIGN 10, a table, and bench/results.json. `--quick` runs the
+// `npm run bench`: every figure of ARCHITECTURE.md §10, a table, and bench/results.json. `--quick` runs the
 // same harness in a tiny configuration (seconds, figures meaningless) so that `npm test` notices a
 // broken benchmark; `--out <file>` writes the results elsewhere; `--keep` leaves the scratch folder.
 import { rm, writeFile } from 'node:fs/promises'

@@ -37,7 +37,7 @@ export interface Assertion {
 }
 
 /**
- * The plumbing every rubricate matcher shares (DESIGN 8.2): the not-awaited guard, the test's
+ * The plumbing every rubricate matcher shares (ARCHITECTURE.md §8.2): the not-awaited guard, the test's
  * identity and abort signal passed down to the judge and the cassettes (the matcher adds its
  * cassette mode), errors that fail with or without `.not`, and one `RubricateRecord` per
  * assertion in `task.meta.rubricate`.

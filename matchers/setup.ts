@@ -26,7 +26,7 @@ import './augment'
 expect.extend({ toSatisfyRubric, toPassScorer, toHaveCalledTool, toHaveToolCalls })
 expect.extend({ toAgreeWithLabels })
 
-// The plugin's options (DESIGN 4.3). Without the plugin there are none, and the defaults apply.
+// The plugin's options (ARCHITECTURE.md §4.3). Without the plugin there are none, and the defaults apply.
 const provided = (inject as (key: string) => unknown)(PROVIDED_OPTIONS_KEY) as
   | ProvidedOptions
   | undefined

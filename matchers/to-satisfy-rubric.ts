@@ -33,7 +33,7 @@ const RUBRIC_OPTIONS = ['judge', 'samples', 'evaluation', 'scoring', 'threshold'
 
 /**
  * Ask the judge whether the value under test satisfies every required criterion of a rubric
- * (DESIGN 8.2). `.not` passes when at least one required criterion is unmet. A judge error fails
+ * (ARCHITECTURE.md §8.2). `.not` passes when at least one required criterion is unmet. A judge error fails
  * in both directions.
  *
  * @example

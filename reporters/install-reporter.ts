@@ -1,4 +1,4 @@
-// The plugin's part in reporting (DESIGN 9): install one rubricate reporter per Vitest run.
+// The plugin's part in reporting (ARCHITECTURE.md §9): install one rubricate reporter per Vitest run.
 import type { Vitest } from 'vitest/node'
 import { RubricReporter, type RubricReporterOptions } from './rubric-reporter'
 import type { RubricOutputOptions } from './run-outputs'

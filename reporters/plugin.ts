@@ -52,7 +52,7 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
     // Read by the rubricate command, which loads the Vitest config to find the cassette folder.
     api: { rubricateOptions: options },
     config(userConfig) {
-      // Recording writes a file per exchange: watch mode must not see them (DESIGN 7.2).
+      // Recording writes a file per exchange: watch mode must not see them (ARCHITECTURE.md §7.2).
       const root = resolve(userConfig.test?.root ?? userConfig.root ?? process.cwd())
       const cassettes = resolve(root, options.cassettes?.dir ?? '__cassettes__')
       const ignored = (path: string): boolean =>
@@ -100,7 +100,7 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
         updateSnapshots,
       })
       ;(project.provide as (key: string, value: unknown) => void)(PROVIDED_OPTIONS_KEY, provided)
-      // Once per run, whatever the number of projects (DESIGN 9).
+      // Once per run, whatever the number of projects (ARCHITECTURE.md §9).
       installReporter(vitest, { prices: options.prices })
     },
   }

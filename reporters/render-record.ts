@@ -1,4 +1,4 @@
-// Pure: turns the rubricate records of one test into the lines printed under it (DESIGN 9).
+// Pure: turns the rubricate records of one test into the lines printed under it (ARCHITECTURE.md §9).
 import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records'
 import { verdictTag } from '../src/rubric/rubric-reason'
 import { type Colors, figures } from './figures'

@@ -1,4 +1,4 @@
-// Pure: is a run complete, that is, did it run every test of the suite and pass (DESIGN 7.9)? Only
+// Pure: is a run complete, that is, did it run every test of the suite and pass (ARCHITECTURE.md §7.9)? Only
 // then do the cassette keys it used tell which entries nothing needs any more.
 import { messages } from '../src/messages'
 

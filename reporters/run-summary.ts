@@ -1,4 +1,4 @@
-// Pure: the numbers of the run summary (DESIGN 9), from the collected records.
+// Pure: the numbers of the run summary (ARCHITECTURE.md §9), from the collected records.
 
 import type { ModelPrice } from '../src/config'
 import { estimateCost } from '../src/judge/price-table'

@@ -23,7 +23,7 @@ export function configLayers(): ConfigLayers {
   return stateSlot<ConfigLayers>('config-layers', () => ({ configured: {}, plugin: {} }))
 }
 
-/** How cassettes are used. DESIGN 7.4. */
+/** How cassettes are used. ARCHITECTURE.md §7.4. */
 export type CassetteMode = 'replay' | 'auto' | 'record' | 'off'
 
 /** The four cassette modes, in the order messages list them. */
@@ -67,7 +67,7 @@ export interface CassetteOptions {
   blockNetwork?: boolean | undefined
 }
 
-/** Everything that can be configured, at any level of DESIGN 4.3. */
+/** Everything that can be configured, at any level of ARCHITECTURE.md §4.3. */
 export interface RubricateConfig {
   /** The judge: `'openai/<model>'`, an OpenAI-compatible endpoint, or a `JudgeModel`. */
   judge?: JudgeInput | undefined
@@ -140,7 +140,7 @@ export function setPluginConfig(config: RubricateConfig): void {
 
 /**
  * Resolve the configuration for one call: call site > environment > `configureRubricate` >
- * plugin options > defaults (DESIGN 4.3).
+ * plugin options > defaults (ARCHITECTURE.md §4.3).
  * @internal
  */
 export function resolveConfig(

@@ -1,5 +1,5 @@
 /**
- * Error classes with stable codes (DESIGN section 11). Match on `code`, not on `instanceof`: two
+ * Error classes with stable codes (ARCHITECTURE.md §11). Match on `code`, not on `instanceof`: two
  * copies of rubricate (ESM and CJS, or two versions) can be loaded in one process.
  */
 import type { JudgeCall } from './records'

@@ -1,5 +1,5 @@
 /**
- * Every user-facing message (DESIGN section 11). Each one starts with `[rubricate]` and says what
+ * Every user-facing message (ARCHITECTURE.md §11). Each one starts with `[rubricate]` and says what
  * happened, why, and what to do. Values are quoted with double quotes.
  */
 
@@ -785,7 +785,7 @@ export const messages = {
       `The fake OpenAI server was given fakeReply.embedding() for a request to "${path}", but only /embeddings answers with vectors. Return fakeReply.text(...) for other paths (a reply function can choose by request.path).`,
     ),
 
-  // complete runs and prune (DESIGN 7.9): why a run is not complete, in fragments
+  // complete runs and prune (ARCHITECTURE.md §7.9): why a run is not complete, in fragments
   incomplete: {
     failed: (): string => 'it did not pass',
     interrupted: (): string => 'it was interrupted',

@@ -11,7 +11,7 @@ export const PROVIDED_OPTIONS_KEY = 'rubricate:options'
 export type SerializedPattern = string | { source: string; flags: string }
 
 /**
- * What the plugin hands to workers through Vitest's `provide` (DESIGN 4.3): plain data only.
+ * What the plugin hands to workers through Vitest's `provide` (ARCHITECTURE.md §4.3): plain data only.
  * @internal
  */
 export interface ProvidedOptions {

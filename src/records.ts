@@ -1,5 +1,5 @@
 /**
- * Shapes that cross module boundaries (DESIGN section 3). Everything here is plain data: records
+ * Shapes that cross module boundaries (ARCHITECTURE.md §3). Everything here is plain data: records
  * travel from a Vitest worker to the reporter inside `task.meta`, so they must survive JSON.
  */
 
@@ -51,7 +51,7 @@ export interface JudgeModel {
   complete(request: JudgeRequest, options: JudgeCompleteOptions): Promise<JudgeReply>
 }
 
-/** How a judge is asked for structured output. DESIGN 4.2. */
+/** How a judge is asked for structured output. ARCHITECTURE.md §4.2. */
 export type StructuredOutputMode = 'auto' | 'json_schema' | 'prompt'
 
 /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `rubricate` command: cassette maintenance (DESIGN 7.9).
+// The `rubricate` command: cassette maintenance (ARCHITECTURE.md §7.9).
 import { rubricateCommand } from './cassettes-command'
 
 process.exitCode = await rubricateCommand(process.argv.slice(2), {

@@ -23,7 +23,7 @@ export { canonicalJson } from '../cassettes/store/canonical-json'
 export { deepFreeze } from '../cassettes/store/deep-frozen'
 
 /**
- * The judge's path to the cassettes (DESIGN 7.1): straight to the store, never through msw, so no
+ * The judge's path to the cassettes (ARCHITECTURE.md §7.1): straight to the store, never through msw, so no
  * retry hang, no `onUnhandledRequest` surprise and a fraction of a millisecond per replay. Both
  * functions read the mode, the test, the prompt version and the exchange listener from
  * `currentCallContext()`.

@@ -10,7 +10,7 @@ import { getState, stateSlot } from '../state'
 import { estimateCost, priceOf } from './price-table'
 
 /**
- * Limits of live judge calls (DESIGN 7.8). `judgeConcurrency` bounds parallel live calls per
+ * Limits of live judge calls (ARCHITECTURE.md §7.8). `judgeConcurrency` bounds parallel live calls per
  * worker. `maxLiveCalls` and `maxCost` count per run, across workers: each worker appends to its
  * own log in `<scratch>/<runId>/` and sums every worker's log before a call. A call reserves its
  * line before it counts, so concurrent workers never let more than `maxLiveCalls` through. Without

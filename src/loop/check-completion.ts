@@ -18,7 +18,7 @@ export interface CheckRequest {
 }
 
 /**
- * Run the scorers on one output and decide whether the task is complete (DESIGN 8.3). A scorer
+ * Run the scorers on one output and decide whether the task is complete (ARCHITECTURE.md §8.3). A scorer
  * that throws is errored, never a pass; scorers still running at the deadline are errored and
  * timed out, and a check that timed out is never complete. Rejects only when `signal` aborts.
  * @internal

@@ -1,4 +1,4 @@
-// Run an agent until scorers pass (DESIGN 8.3).
+// Run an agent until scorers pass (ARCHITECTURE.md §8.3).
 
 export { runUntilComplete } from './run-until-complete'
 export type {

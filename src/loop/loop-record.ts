@@ -5,7 +5,7 @@ import { gatingVerdicts } from '../rubric/rubric-reason'
 import type { LoopIteration } from './types'
 
 /**
- * The record of a loop so far (DESIGN 3): one entry per iteration, the judge calls of every check,
+ * The record of a loop so far (ARCHITECTURE.md §3): one entry per iteration, the judge calls of every check,
  * the latest output and feedback. `pass` once complete; else `error` when the latest check had an
  * errored scorer, `fail` otherwise.
  * @internal

@@ -14,7 +14,7 @@ import type {
 
 /**
  * Call an agent until its output passes the scorers, feeding the failing scorers' reasons back to
- * it (DESIGN 8.3). Scorers pass on `passed` when they report it (rubric scorers), else on
+ * it (ARCHITECTURE.md §8.3). Scorers pass on `passed` when they report it (rubric scorers), else on
  * `score >= 1`. Every check is also reported through `onRecord`, so under Vitest the loop shows up
  * in the test's report.
  *

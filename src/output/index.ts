@@ -1,4 +1,4 @@
-// Agent output and input shapes to the text a judge sees (DESIGN 8.2).
+// Agent output and input shapes to the text a judge sees (ARCHITECTURE.md §8.2).
 
 export { mastraAgentRun } from './mastra-run'
 export { contentText, isMessageList } from './message-text'

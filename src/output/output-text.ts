@@ -6,7 +6,7 @@ import { binaryLength, stableJson } from './stable-json'
 type Loose = Record<string, unknown>
 
 /**
- * The text a judge sees for a value under test (DESIGN 8.2). Recognised, in this order:
+ * The text a judge sees for a value under test (ARCHITECTURE.md §8.2). Recognised, in this order:
  * - a string, as is;
  * - a list of chat messages: the last assistant message that has text, its text parts joined;
  * - an OpenAI chat completion: the first choice's message (its refusal when it refused);

@@ -36,7 +36,7 @@ export function verdictTag(verdict: Verdict): string {
 }
 
 /**
- * The reason text an agent gets as feedback (DESIGN section 6): a header that counts unmet
+ * The reason text an agent gets as feedback (ARCHITECTURE.md §6): a header that counts unmet
  * gating criteria, one entry per criterion with its reasoning, then the overall assessment.
  * @internal
  */

@@ -5,7 +5,7 @@ import type { JudgeCall, RubricateRecord, Verdict } from '../records'
 import type { ScorerRun } from './types'
 
 /**
- * The record of a plain `scorer.run()` (DESIGN 3), so the reporter shows it as it shows
+ * The record of a plain `scorer.run()` (ARCHITECTURE.md §3), so the reporter shows it as it shows
  * `toPassScorer`: a run with `passed` (a rubric scorer) is judged on it, any other on
  * `score >= 1`, as `toPassScorer` does without a threshold. A rejected run is `error`, with the
  * judge calls it made. The record only reports: it never fails the test.

@@ -25,7 +25,7 @@ const RESULT_KEYS: Record<ScorerStepName, string> = {
 }
 
 /**
- * Run a scorer's steps on one run and assemble its result (DESIGN section 5). A run that no
+ * Run a scorer's steps on one run and assemble its result (ARCHITECTURE.md §5). A run that no
  * matcher or loop records (a plain `scorer.run()` in a test, as Mastra users write it) is
  * reported through `emitRecord`, so it shows in the reporter with its calls, tokens and cost.
  * @internal

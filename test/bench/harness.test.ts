@@ -21,7 +21,7 @@ test('the benchmark harness runs end to end in its quick configuration and write
       ['bench/run.mjs', '--quick', '--out', out],
       { cwd: repoRoot, timeout: 240_000 },
     )
-    expect(stdout).toContain('rubricate benchmarks (DESIGN 10)')
+    expect(stdout).toContain('rubricate benchmarks (ARCHITECTURE.md §10)')
     const results = JSON.parse(await readFile(out, 'utf8'))
     expect(results).toMatchObject({
       quick: true,

@@ -4,7 +4,7 @@ import { setPluginConfig } from '../../src/config'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf, scoreWith } from './helpers'
 
-// One server per level of DESIGN 4.3, so each test shows which endpoint got the request.
+// One server per level of ARCHITECTURE.md §4.3, so each test shows which endpoint got the request.
 const servers: Record<'call' | 'env' | 'configure' | 'plugin', FakeOpenAI> = {} as never
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-// A fake judge for end-to-end tests: answers rubric prompts (DESIGN 6) from the criteria and the
+// A fake judge for end-to-end tests: answers rubric prompts (ARCHITECTURE.md §6) from the criteria and the
 // fenced output it finds in the request. A criterion "Mentions X" is satisfied when the output
 // contains X; any other criterion is satisfied when the output contains it word for word.
 import type { FakeReplyInput, FakeRequest } from '../../src/testing'

@@ -1,5 +1,5 @@
 /**
- * The replay-mode miss (DESIGN 7.5): what missed, the nearest recorded entry with the JSON paths
+ * The replay-mode miss (ARCHITECTURE.md §7.5): what missed, the nearest recorded entry with the JSON paths
  * that differ (a prompt version change called out as such), and the command that records it.
  */
 

@@ -1,7 +1,7 @@
 import type { CassetteMode, ResolvedConfig } from '../../config'
 
 /**
- * What each mode does (DESIGN 7.4), and what gets recorded.
+ * What each mode does (ARCHITECTURE.md §7.4), and what gets recorded.
  *
  * | mode     | hit                    | miss                  |
  * |----------|------------------------|-----------------------|

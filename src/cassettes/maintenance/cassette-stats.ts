@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import { requestModel } from '../store/cassette-key'
 import { CassetteStore } from '../store/cassette-store'
 
-/** What `rubricate cassettes stats` reports about a cassette folder (DESIGN 7.9). @internal */
+/** What `rubricate cassettes stats` reports about a cassette folder (ARCHITECTURE.md §7.9). @internal */
 export interface CassetteStats {
   dir: string
   entries: number

@@ -10,7 +10,7 @@ export interface VerifyProblem {
   problem: string
 }
 
-/** What `rubricate cassettes verify` found (DESIGN 7.9). @internal */
+/** What `rubricate cassettes verify` found (ARCHITECTURE.md §7.9). @internal */
 export interface VerifyReport {
   dir: string
   entries: number

@@ -1,5 +1,5 @@
 /**
- * `rubricate cassettes prune` (DESIGN 7.9): delete the cassette entries that the last complete
+ * `rubricate cassettes prune` (ARCHITECTURE.md §7.9): delete the cassette entries that the last complete
  * Vitest run did not use. The reporter records every run; prune refuses when the last one was not
  * complete, since a partial run leaves out entries that the tests it skipped still need. It
  * deletes only what it can tell no test needs: an entry used by the last run of any config is

@@ -1,5 +1,5 @@
 /**
- * Redaction (DESIGN 7.6). Runs on every request body before it is keyed, at record and at replay
+ * Redaction (ARCHITECTURE.md §7.6). Runs on every request body before it is keyed, at record and at replay
  * time alike, and on every entry before it is written; then a rescan refuses to write an entry
  * that still holds a known secret.
  */

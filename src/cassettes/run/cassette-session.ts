@@ -1,5 +1,5 @@
 /**
- * The cassette session of one worker (DESIGN 7.7): which test is running, which entries were used,
+ * The cassette session of one worker (ARCHITECTURE.md §7.7): which test is running, which entries were used,
  * which requests missed, what failed, and the recordings still being written.
  *
  * How the Vitest setup file (`rubricate/setup`) drives it:

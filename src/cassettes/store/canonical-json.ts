@@ -1,7 +1,7 @@
 import { isDeepFrozen } from './deep-frozen'
 
 /**
- * Canonical JSON (DESIGN 7.3): object keys sorted recursively, array order kept, `undefined`
+ * Canonical JSON (ARCHITECTURE.md §7.3): object keys sorted recursively, array order kept, `undefined`
  * dropped. Two requests that mean the same thing serialise to the same text, whatever order their
  * client wrote the keys in.
  */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { canonicalJson } from './canonical-json'
 
 /**
- * The cassette key (DESIGN 7.3): sha256 over the canonical JSON of `{ v, endpoint, body }`.
+ * The cassette key (ARCHITECTURE.md §7.3): sha256 over the canonical JSON of `{ v, endpoint, body }`.
  * `endpoint` is the matched path suffix, so OpenAI, a proxy, OpenRouter (`/api/v1`) and Azure
  * (`/openai/deployments/<d>?api-version=`) share one cassette; `body` is the redacted request
  * body without the fields that do not change the reply.

@@ -4,7 +4,7 @@ import { displayPath } from '../../paths'
 import { stateSlot } from '../../state'
 import type { CassetteEntry } from './cassette-entry'
 
-/** `maxAge` (DESIGN 7.8): a replayed entry older than this gets one warning per process. */
+/** `maxAge` (ARCHITECTURE.md §7.8): a replayed entry older than this gets one warning per process. */
 
 const warned = stateSlot('cassette-max-age-warned', () => new Set<string>())
 

@@ -8,7 +8,7 @@ import type { CassetteStore } from './cassette-store'
 import { diffPaths } from './json-diff'
 
 /**
- * The nearest recorded entry to a request that missed (DESIGN 7.5): same endpoint and model,
+ * The nearest recorded entry to a request that missed (ARCHITECTURE.md §7.5): same endpoint and model,
  * recorded by the same test if possible, with the fewest differing JSON paths. Built on the first
  * miss from an index of the folder (endpoint, model, test of every entry) kept in the scratch
  * folder; entries are content-addressed, so the index only ever parses files it has not seen.
