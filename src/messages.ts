@@ -523,26 +523,11 @@ export const messages = {
       `runUntilComplete() scorers[${index}] is ${show(value)}, which has no run() method. Pass a scorer from createScorer() or createRubricScorer(), or any object with run().`,
     ),
 
-  // runUntilComplete: feedback and reasons (told to the agent, so without the prefix)
+  // runUntilComplete (its feedback to the agent is in src/loop/loop-feedback.ts)
   loopNoRubric: (id: string): string =>
     format(
       `runUntilComplete(): the rubric scorer "${id}" found no rubric, so it would pass by default without judging anything and end the loop at once. Give it criteria (createRubricScorer({ criteria })), or pass one to the loop: runUntilComplete(agent, { requestContext: { rubric } }). Check the spelling of "rubric".`,
     ),
-  loopScorerThrew: (id: string, error: unknown): string =>
-    `Scorer "${id}" threw an error, so the output could not be checked: ${error instanceof Error ? error.message : String(error)}`,
-  loopScorerTimedOut: (id: string, ms: number): string =>
-    `Scorer "${id}" did not finish within the check timeout of ${ms} ms, so the output could not be checked.`,
-  loopScorerNotScorable: (id: string, reason: string | undefined): string =>
-    `Scorer "${id}" could not score the output${reason ? `: ${reason}` : '.'}`,
-  loopScorerBelowOne: (id: string, score: number | undefined): string =>
-    score === undefined
-      ? `Scorer "${id}" returned no score.`
-      : `Scorer "${id}" scored ${score}; the task is complete at 1.`,
-  loopNoScorers: (strategy: 'all' | 'any'): string =>
-    strategy === 'any'
-      ? 'No scorer is configured, so the "any" strategy can never be met.'
-      : 'The task is not complete.',
-  loopFeedbackHeading: (id: string): string => `Scorer "${id}":`,
 
   // judge
   invalidJudge: (value: unknown): string =>
@@ -677,6 +662,8 @@ export const messages = {
     format(
       `Scorer "${id}" has a prompt-object generateScore step with an outputSchema but no calculateScore, so nothing says which part of the judge's answer is the score. Add calculateScore: ({ analyzeStepResult }) => number, or drop outputSchema to have the judge answer { "score": number }.`,
     ),
+  scorerCouldNotScore: (id: string, reason: string | undefined): string =>
+    `Scorer "${id}" could not score the output${reason ? `: ${reason}` : '.'}`,
   scorerBadScore: (id: string, value: unknown): string =>
     format(
       `Scorer "${id}" produced the score ${show(value)} in generateScore, which is not a finite number. Return a number.`,

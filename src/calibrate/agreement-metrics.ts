@@ -1,4 +1,4 @@
-// Pure: agreement between a judge's verdicts and human labels (issue: calibrate the judge).
+// Pure: agreement between a judge's verdicts and human labels (README: "Calibrate the judge").
 
 /** A proportion with its Wilson 95% interval; `value` and `interval` are `null` when `n` is 0. */
 export interface Rate {

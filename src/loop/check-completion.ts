@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events'
 import { currentCallContext, withCallContext } from '../call-context'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
+import { loopFeedback } from './loop-feedback'
 import type { CompletionCheck, LoopScorer, LoopScorerResult, ScorerCheck } from './types'
 
 /** Everything one check needs. @internal */
@@ -98,12 +99,12 @@ async function runScorer(
       return {
         ...base,
         timedOut: true,
-        reason: messages.loopScorerTimedOut(id, request.checkTimeout),
+        reason: loopFeedback.scorerTimedOut(id, request.checkTimeout),
         error,
         durationMs,
       }
     }
-    return { ...base, reason: messages.loopScorerThrew(id, error), error, durationMs }
+    return { ...base, reason: loopFeedback.scorerThrew(id, error), error, durationMs }
   }
   // A rubric scorer that found no rubric passes by default without judging anything: counted as
   // a pass, a misspelt rubric would complete the loop at once. The matchers refuse it too.
@@ -117,8 +118,8 @@ function fromResult(id: string, result: LoopScorerResult): Omit<ScorerCheck, 'du
     typeof result?.passed === 'boolean' ? result.passed : score !== undefined && score >= 1
   let reason =
     typeof result?.reason === 'string' && result.reason !== '' ? result.reason : undefined
-  if (result?.notScorable) reason = messages.loopScorerNotScorable(id, result.notScorable.reason)
-  else if (!passed && reason === undefined) reason = messages.loopScorerBelowOne(id, score)
+  if (result?.notScorable) reason = loopFeedback.scorerNotScorable(id, result.notScorable.reason)
+  else if (!passed && reason === undefined) reason = loopFeedback.scorerBelowOne(id, score)
   return { id, score, passed, errored: false, timedOut: false, reason, result }
 }
 
@@ -132,9 +133,9 @@ export function scorerId(scorer: LoopScorer, index: number): string {
 // The failing scorers' reasons, verbatim, so a rubric's per-criterion reasoning reaches the agent.
 function feedbackOf(scorers: ScorerCheck[], strategy: 'all' | 'any'): string {
   const failing = scorers.filter((s) => !s.passed)
-  if (failing.length === 0) return messages.loopNoScorers(strategy)
+  if (failing.length === 0) return loopFeedback.noScorers(strategy)
   if (failing.length === 1) return failing[0]?.reason ?? ''
-  return failing.map((s) => `${messages.loopFeedbackHeading(s.id)}\n${s.reason ?? ''}`).join('\n\n')
+  return failing.map((s) => `${loopFeedback.feedbackHeading(s.id)}\n${s.reason ?? ''}`).join('\n\n')
 }
 
 /** Settle like `promise`, or reject with the signal's reason as soon as it aborts. @internal */

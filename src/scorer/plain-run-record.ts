@@ -60,7 +60,7 @@ export function plainRunRecord(
     const unscored = result.notScorable
     record.error = {
       code: 'RUBRICATE_USAGE',
-      message: messages.loopScorerNotScorable(scorerId, unscored?.reason),
+      message: messages.scorerCouldNotScore(scorerId, unscored?.reason),
     }
     return record
   }
