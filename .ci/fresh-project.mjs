@@ -122,7 +122,11 @@ async function recordAndReplay(label, withoutMsw) {
   } finally {
     await judge.close()
   }
-  expectIn(recorded, 'Judge  1 call: 0 replayed, 1 live (all recorded into cassettes)', `the record run ${label}`)
+  expectIn(
+    recorded,
+    'Judge  1 call: 0 replayed, 1 live (all recorded into cassettes)',
+    `the record run ${label}`,
+  )
   const cassettes = readdirSync(join(project, '__cassettes__'), { recursive: true })
   log(
     `${label}: recorded ${cassettes.filter((f) => String(f).endsWith('.json')).length} cassette files`,

@@ -1,6 +1,6 @@
 // The default Vitest reporter plus rubricate's lines: verdicts under each test, the run summary
 // before Vitest's own, and the run's files. A thin class: the text comes from pure renderers.
-/** Options of {@link RubricReporter}: those of Vitest's default reporter, plus rubricate's. */
+/** Options of {@link RubricateReporter}: those of Vitest's default reporter, plus rubricate's. */
 import type {
   RunnerTestFile,
   SerializedError,
@@ -24,9 +24,9 @@ import { githubAnnotations } from './github-annotations'
 import { renderEvalRow } from './render-eval'
 import { renderRecords } from './render-record'
 import { renderSummary } from './render-summary'
-import { type FinishedRun, type RubricOutputOptions, RunOutputs } from './run-outputs'
+import { type FinishedRun, type RubricateOutputOptions, RunOutputs } from './run-outputs'
 
-export interface RubricReporterOptions extends RubricOutputOptions {
+export interface RubricateReporterOptions extends RubricateOutputOptions {
   /** Vitest's live summary at the bottom of a terminal. Default `true`. */
   summary?: boolean | undefined
   isTTY?: boolean | undefined
@@ -46,14 +46,14 @@ export interface RubricReporterOptions extends RubricOutputOptions {
  * // vitest.config.ts, without the plugin (it installs this reporter for you)
  * export default defineConfig({ test: { reporters: ['rubricate/reporter'] } })
  */
-export class RubricReporter extends DefaultReporter {
+export class RubricateReporter extends DefaultReporter {
   /** Lets the plugin see that a rubricate reporter is installed. @internal */
   readonly isRubricateReporter: true = true
   private readonly outputs: RunOutputs
   private finished: FinishedRun | undefined
   private skipBlankLine = false
 
-  constructor(options: RubricReporterOptions = {}) {
+  constructor(options: RubricateReporterOptions = {}) {
     const { outputFile, htmlFile, prices, jobSummary, ...vitestOptions } = options
     super(definedOnly(vitestOptions))
     this.outputs = new RunOutputs({ outputFile, htmlFile, prices, jobSummary })

@@ -1,7 +1,7 @@
 // The I/O of a finished run, shared by both reporters: collect the records, decide whether the run
 // was complete, count unused cassette entries, write the JSON report, the job-summary Markdown and
 // the run marker that `rubricate cassettes prune` reads.
-/** Options shared by `RubricReporter` and the summary-only reporter. */
+/** Options shared by `RubricateReporter` and the summary-only reporter. */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import type {
@@ -26,7 +26,7 @@ import { renderMarkdown } from './render-markdown'
 import { type Completeness, type RunFacts, runCompleteness } from './run-completeness'
 import { type RunSummary, summariseRun } from './run-summary'
 
-export interface RubricOutputOptions {
+export interface RubricateOutputOptions {
   /** Where to write the JSON report. Default: `test.outputFile.rubricate`, else no file. */
   outputFile?: string | undefined
   /**
@@ -53,9 +53,9 @@ export class RunOutputs {
   private startedAt = new Date()
   /** Every test file of the suite (absolute), when the run may be complete. */
   private suiteFiles: string[] | undefined
-  private readonly options: RubricOutputOptions
+  private readonly options: RubricateOutputOptions
 
-  constructor(options: RubricOutputOptions) {
+  constructor(options: RubricateOutputOptions) {
     this.options = options
   }
 

@@ -1,6 +1,6 @@
 // For runs whose reporter list has no 'default' (dot, json, junit, agent...): prints only
 // rubricate's run summary, on stderr so that a reporter writing to stdout (`--reporter=json`) keeps
-// its output intact, and writes the same files as RubricReporter.
+// its output intact, and writes the same files as RubricateReporter.
 import type {
   Reporter,
   SerializedError,
@@ -13,20 +13,20 @@ import type {
 import { annotateTest } from './annotate-test'
 import { colorsFor } from './figures'
 import { renderSummary } from './render-summary'
-import { type RubricOutputOptions, RunOutputs } from './run-outputs'
+import { type RubricateOutputOptions, RunOutputs } from './run-outputs'
 
 /**
  * rubricate's run summary on stderr, without the test list; added by the plugin when the reporter
  * list has no `'default'` to replace. Writes the JSON report, the Markdown job summary and the
- * record of the run like {@link RubricReporter}.
+ * record of the run like {@link RubricateReporter}.
  */
-export class RubricSummaryReporter implements Reporter {
+export class RubricateSummaryReporter implements Reporter {
   /** Lets the plugin see that a rubricate reporter is installed. @internal */
   readonly isRubricateReporter: true = true
   private ctx: Vitest | undefined
   private readonly outputs: RunOutputs
 
-  constructor(options: RubricOutputOptions = {}) {
+  constructor(options: RubricateOutputOptions = {}) {
     this.outputs = new RunOutputs(options)
   }
 

@@ -91,7 +91,7 @@ test('an ESM project imports every entry and type-checks against the shipped typ
         /// <reference types="rubricate/matchers" />
         import * as core from 'rubricate'
         import plugin, { rubricate } from 'rubricate/plugin'
-        import RubricReporter from 'rubricate/reporter'
+        import RubricateReporter from 'rubricate/reporter'
         import { startFakeOpenAI, fakeReply } from 'rubricate/testing'
         import type { ToSatisfyRubricOptions } from 'rubricate/matchers'
         import { describeEval, type DescribeEvalOptions } from 'rubricate/evals'
@@ -106,7 +106,7 @@ test('an ESM project imports every entry and type-checks against the shipped typ
           scorers: [({ output, expected }) => (output === expected ? 1 : 0)],
           passRate: 0.9,
         }
-        export const checks = [plugin, rubricate, RubricReporter, startFakeOpenAI, fakeReply, options, describeEval, evalOptions, attachRubricate, cached, createCassetteFetch]
+        export const checks = [plugin, rubricate, RubricateReporter, startFakeOpenAI, fakeReply, options, describeEval, evalOptions, attachRubricate, cached, createCassetteFetch]
         export type Server = MswServerLike
         // @ts-expect-error: the cassette plumbing lives in rubricate/cassettes, not beside the scoring API
         core.attachRubricate
@@ -197,16 +197,16 @@ test('a CommonJS project requires the dual entries and runs Vitest with a vitest
       'check.ts': `
         import { configureRubricate } from 'rubricate'
         import rubricate from 'rubricate/plugin'
-        import RubricReporter, { RubricSummaryReporter, type RubricReporterOptions } from 'rubricate/reporter'
+        import RubricateReporter, { RubricateSummaryReporter, type RubricateReporterOptions } from 'rubricate/reporter'
         import { startFakeOpenAI } from 'rubricate/testing'
         import type { Reporter } from 'vitest/node'
         configureRubricate({ judgeConcurrency: 2 })
         export const plugin = rubricate({ cassettes: { mode: 'off' } })
         export const start = startFakeOpenAI
-        const options: RubricReporterOptions = { outputFile: 'rubricate.json', jobSummary: false }
-        export const reporters: Reporter[] = [new RubricReporter(options), new RubricSummaryReporter()]
+        const options: RubricateReporterOptions = { outputFile: 'rubricate.json', jobSummary: false }
+        export const reporters: Reporter[] = [new RubricateReporter(options), new RubricateSummaryReporter()]
         // @ts-expect-error: the reporter's options are typed
-        new RubricReporter({ jobSummary: 'yes' })
+        new RubricateReporter({ jobSummary: 'yes' })
       `,
       'vitest.config.ts': `
         import { defineConfig } from 'vitest/config'

@@ -1,13 +1,13 @@
 import { expect, test } from 'vitest'
 import type { Vitest } from 'vitest/node'
-import { RubricReporter, RubricSummaryReporter } from '../../reporters/index'
+import { RubricateReporter, RubricateSummaryReporter } from '../../reporters/index'
 import { installReporter } from '../../reporters/install-reporter'
 
 function vitestWith(reporters: unknown[]): Vitest {
   return { config: { reporters } } as unknown as Vitest
 }
 
-test('replaces the default reporter with RubricReporter, in place', () => {
+test('replaces the default reporter with RubricateReporter, in place', () => {
   const vitest = vitestWith([
     ['junit', {}],
     ['default', { summary: false }],
@@ -15,14 +15,14 @@ test('replaces the default reporter with RubricReporter, in place', () => {
   installReporter(vitest, {})
   const [junit, replaced] = vitest.config.reporters
   expect(junit).toEqual(['junit', {}])
-  expect(replaced).toBeInstanceOf(RubricReporter)
+  expect(replaced).toBeInstanceOf(RubricateReporter)
   expect(vitest.config.reporters).toHaveLength(2)
 })
 
 test('adds the summary-only reporter when there is no default reporter to replace', () => {
   const vitest = vitestWith([['dot', {}]])
   installReporter(vitest, {})
-  expect(vitest.config.reporters[0]).toBeInstanceOf(RubricSummaryReporter)
+  expect(vitest.config.reporters[0]).toBeInstanceOf(RubricateSummaryReporter)
   expect(vitest.config.reporters[1]).toEqual(['dot', {}])
 })
 
