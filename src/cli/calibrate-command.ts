@@ -13,6 +13,7 @@ import { messages } from '../messages'
 import type { JudgeInput } from '../records'
 import { getState } from '../state'
 import { cassetteDirFor } from './cassette-dir'
+import { cliMessages } from './cli-messages'
 import type { CommandIO } from './prune-command'
 
 // Disagreements printed per judge; --json holds them all.
@@ -28,12 +29,12 @@ const SHOWN_DISAGREEMENTS = 10
 export async function calibrateCommand(argv: readonly string[], io: CommandIO): Promise<number> {
   const { values, positionals } = parseOptions(argv)
   if (values.help) {
-    io.out(messages.cliCalibrateUsage())
+    io.out(cliMessages.calibrateUsage())
     return 0
   }
   if (positionals.length !== 1) {
     throw new UsageError(
-      messages.cliBadUsage(
+      cliMessages.badUsage(
         positionals.length === 0
           ? '"rubricate calibrate" needs the path of a labelled set (.jsonl or .json)'
           : `"rubricate calibrate" takes one labelled set, but got ${positionals.length}: ${positionals.map((p) => `"${p}"`).join(', ')}`,
@@ -124,11 +125,11 @@ function resultLines(result: CalibrationResult): string[] {
 function judgeFrom(value: string | undefined): JudgeInput {
   if (value !== undefined) {
     const model = value.trim()
-    if (model === '') throw new UsageError(messages.cliCalibrateNoJudge())
+    if (model === '') throw new UsageError(cliMessages.calibrateNoJudge())
     return model.startsWith('openai/') ? model : `openai/${model}`
   }
   const fromEnv = process.env.RUBRICATE_JUDGE?.trim()
-  if (!fromEnv) throw new UsageError(messages.cliCalibrateNoJudge())
+  if (!fromEnv) throw new UsageError(cliMessages.calibrateNoJudge())
   return fromEnv
 }
 
@@ -154,6 +155,6 @@ function parseOptions(args: readonly string[]) {
       (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option
         ? `"rubricate calibrate" has no option "${option}" (it takes --judge, --compare, --samples, --dir, --config and --json)`
         : `"rubricate calibrate": ${(error as Error).message}`
-    throw new UsageError(messages.cliBadUsage(problem))
+    throw new UsageError(cliMessages.badUsage(problem))
   }
 }

@@ -3,10 +3,11 @@
  * config gives the rubricate plugin (`cassettes.dir`, resolved against the config's root), else
  * `__cassettes__` in the current folder when there is no config file.
  */
+
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { UsageError } from '../errors'
-import { messages } from '../messages'
+import { cliMessages } from './cli-messages'
 
 const CONFIG_FILES = ['vitest.config', 'vite.config'].flatMap((name) =>
   ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${name}.${ext}`),
@@ -44,7 +45,7 @@ export async function cassetteDirFromConfig(
   file: string,
   cwd: string,
 ): Promise<string | undefined> {
-  if (!existsSync(file)) throw new UsageError(messages.cliConfigNotFound(file))
+  if (!existsSync(file)) throw new UsageError(cliMessages.configNotFound(file))
   let resolved: { vitestConfig: { root: string }; viteConfig: { plugins: readonly unknown[] } }
   try {
     // The one place the core loads Vitest, and only when asked to: see ARCHITECTURE.md §14.
@@ -53,7 +54,7 @@ export async function cassetteDirFromConfig(
     }
     resolved = await vitest.resolveConfig({ config: file, root: cwd, watch: false })
   } catch (error) {
-    throw new UsageError(messages.cliConfigUnreadable(file, (error as Error).message), {
+    throw new UsageError(cliMessages.configUnreadable(file, (error as Error).message), {
       cause: error,
     })
   }

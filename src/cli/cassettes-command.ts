@@ -3,9 +3,9 @@ import { cassetteStats } from '../cassettes/maintenance/cassette-stats'
 import { verifyCassettes } from '../cassettes/maintenance/cassette-verify'
 import { migrateCassettes } from '../cassettes/maintenance/migrate'
 import { isRubricateError, UsageError } from '../errors'
-import { messages } from '../messages'
 import { calibrateCommand } from './calibrate-command'
 import { cassetteDirFor } from './cassette-dir'
+import { cliMessages } from './cli-messages'
 import { parseCommandOptions } from './command-options'
 import { diffCommand } from './diff-command'
 import { type CommandIO, pruneCommand } from './prune-command'
@@ -27,17 +27,17 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
     group === '-h' ||
     (group === 'cassettes' && (command === '--help' || command === '-h'))
   ) {
-    io.out(messages.cliUsage())
+    io.out(cliMessages.usage())
     return group === undefined ? 1 : 0
   }
   try {
     if (group !== 'cassettes')
-      throw new UsageError(messages.cliBadUsage(`Unknown command "${group}"`))
+      throw new UsageError(cliMessages.badUsage(`Unknown command "${group}"`))
     if (command === 'prune') return await pruneCommand(rest, io)
     if (command === 'diff') return await diffCommand(rest, io)
     if (command !== 'stats' && command !== 'verify' && command !== 'migrate') {
       throw new UsageError(
-        messages.cliBadUsage(
+        cliMessages.badUsage(
           command === undefined
             ? '"rubricate cassettes" needs a command: stats, verify, migrate, prune or diff'
             : `Unknown command "cassettes ${command}"`,
@@ -54,16 +54,16 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
     if (values.help) {
       io.out(
         command === 'stats'
-          ? messages.cliStatsUsage()
+          ? cliMessages.statsUsage()
           : command === 'migrate'
-            ? messages.cliMigrateUsage()
-            : messages.cliVerifyUsage(),
+            ? cliMessages.migrateUsage()
+            : cliMessages.verifyUsage(),
       )
       return 0
     }
     if (positionals.length > 0) {
       throw new UsageError(
-        messages.cliBadUsage(
+        cliMessages.badUsage(
           `"rubricate cassettes ${command}" takes no folder argument, but got "${positionals[0]}" (give the folder with --dir)`,
         ),
       )
@@ -82,7 +82,7 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
         return 0
       }
       io.out(
-        messages.cliStats({
+        cliMessages.stats({
           ...stats,
           dir: shown,
           oldest: stats.oldest && {
@@ -98,21 +98,21 @@ export async function rubricateCommand(argv: readonly string[], io: CommandIO): 
     if (command === 'migrate') {
       const migration = await migrateCassettes(dir)
       if (values.json) io.out(JSON.stringify(migration, null, 2))
-      else io.out(messages.cliMigrated(migration.migrated.length, migration.current, shown))
+      else io.out(cliMessages.migrated(migration.migrated.length, migration.current, shown))
       if (migration.problems.length === 0) return 0
       const problems = migration.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
       io.err(
-        messages.cliVerifyFailed(problems, migration.migrated.length + migration.current, shown),
+        cliMessages.verifyFailed(problems, migration.migrated.length + migration.current, shown),
       )
       return 1
     }
     const report = await verifyCassettes(dir)
     if (report.problems.length === 0) {
-      io.out(messages.cliVerifyPassed(report.entries, shown))
+      io.out(cliMessages.verifyPassed(report.entries, shown))
       return 0
     }
     const problems = report.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
-    io.err(messages.cliVerifyFailed(problems, report.entries, shown))
+    io.err(cliMessages.verifyFailed(problems, report.entries, shown))
     return 1
   } catch (error) {
     if (!isRubricateError(error)) throw error

@@ -1,7 +1,8 @@
 /** The options of a `rubricate` command, parsed strictly: an unknown option is a usage error. */
+
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { UsageError } from '../errors'
-import { messages } from '../messages'
+import { cliMessages } from './cli-messages'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 
@@ -33,6 +34,6 @@ export function parseCommandOptions(
       (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option
         ? `"rubricate ${command}" has no option "${option}" (it takes ${known.join(', ')} and --help)`
         : `"rubricate ${command}": ${(error as Error).message}`
-    throw new UsageError(messages.cliBadUsage(problem))
+    throw new UsageError(cliMessages.badUsage(problem))
   }
 }

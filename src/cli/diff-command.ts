@@ -3,11 +3,12 @@
  * the judges' verdicts and scores of two cassette folders, compared per test and criterion. Exit
  * code 1 when a required verdict flipped.
  */
+
 import { relative, resolve, sep } from 'node:path'
 import { committedFolder, diffCassetteFolders } from '../cassettes/maintenance/cassette-diff'
 import { UsageError } from '../errors'
-import { messages } from '../messages'
 import { cassetteDirFor } from './cassette-dir'
+import { cliMessages } from './cli-messages'
 import { parseCommandOptions } from './command-options'
 import type { CommandIO } from './prune-command'
 
@@ -20,7 +21,7 @@ export async function diffCommand(args: readonly string[], io: CommandIO): Promi
     json: { type: 'boolean' },
   })
   if (values.help) {
-    io.out(messages.cliDiffUsage())
+    io.out(cliMessages.diffUsage())
     return 0
   }
   const show = (dir: string) => `${relative(io.cwd, dir).split(sep).join('/') || '.'}/`
@@ -30,7 +31,7 @@ export async function diffCommand(args: readonly string[], io: CommandIO): Promi
   let cleanup = async () => {}
   if (values.against !== undefined) {
     if (positionals.length > 0 || values.against === '')
-      throw new UsageError(messages.cliBadUsage(messages.cliDiffAgainstForm()))
+      throw new UsageError(cliMessages.badUsage(cliMessages.diffAgainstForm()))
     after = await cassetteDirFor(
       io.cwd,
       values.dir as string | undefined,
@@ -42,7 +43,7 @@ export async function diffCommand(args: readonly string[], io: CommandIO): Promi
     shownBefore = `${show(after)} at ${values.against}`
   } else {
     if (positionals.length !== 2 || values.dir !== undefined)
-      throw new UsageError(messages.cliBadUsage(messages.cliDiffAgainstForm()))
+      throw new UsageError(cliMessages.badUsage(cliMessages.diffAgainstForm()))
     before = resolve(io.cwd, positionals[0] as string)
     after = resolve(io.cwd, positionals[1] as string)
     shownBefore = show(before)
@@ -50,7 +51,7 @@ export async function diffCommand(args: readonly string[], io: CommandIO): Promi
   try {
     const diff = await diffCassetteFolders(before, after)
     if (values.json) io.out(JSON.stringify(diff, null, 2))
-    else io.out(messages.cliDiff(diff, shownBefore, show(after)))
+    else io.out(cliMessages.diff(diff, shownBefore, show(after)))
     return diff.requiredFlips > 0 ? 1 : 0
   } finally {
     await cleanup()

@@ -2,11 +2,13 @@
  * The `rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <file>] [--root <dir>]`
  * command: arguments in, text out.
  */
+
 import { relative, resolve } from 'node:path'
 import { pruneCassettes } from '../cassettes/maintenance/prune'
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
 import { cassetteDirFor } from './cassette-dir'
+import { cliMessages } from './cli-messages'
 
 /** Where the command writes; the CLI passes the process's streams. @internal */
 export interface CommandIO {
@@ -32,7 +34,7 @@ export async function pruneCommand(args: readonly string[], io: CommandIO): Prom
       const next = args[i + 1]
       const takes = (name: string) => arg === name && next !== undefined
       if (arg === '--help' || arg === '-h') {
-        io.out(messages.cliPruneUsage())
+        io.out(cliMessages.pruneUsage())
         return 0
       }
       if (arg === '--dry-run') dryRun = true

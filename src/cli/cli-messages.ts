@@ -1,0 +1,251 @@
+import { bytes, CLI_CONFIG_OPTION, CLI_DIR_OPTION, count, format, tally } from '../messages'
+
+/**
+ * What the `rubricate` command prints: its usage texts, reports and usage errors. The errors that
+ * the maintenance code throws (a bad git ref for `diff --against`) stay in `src/messages.ts`.
+ * @internal
+ */
+export const cliMessages = {
+  usage: (): string =>
+    [
+      'Usage: rubricate cassettes <command> [--dir <folder>] [--config <vitest config>]',
+      '',
+      'Commands:',
+      '  stats    entries, bytes, models and the oldest entry of the cassette folder',
+      '  verify   check that every file parses, every key matches its request, and no secret is stored (replies are not checked: review them)',
+      '  migrate  rewrite format-1 entries (<k0k1>/<key>.json) as format 2, filed under their tests; keys and replies unchanged',
+      '  prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
+      '  diff     the verdicts and scores that changed between two folders: diff <old> <new>, or diff --against <git ref>',
+      '',
+      'rubricate calibrate <labels> [--judge <model>] [--compare <model>] [--json]: the judge against human labels',
+      '',
+      'Options:',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  --json             print the result as JSON (stats, diff)',
+      '  -h, --help         show this help; "rubricate cassettes <command> --help" for one command',
+    ].join('\n'),
+  statsUsage: (): string =>
+    [
+      'Usage: rubricate cassettes stats [--dir <folder>] [--config <vitest config>] [--json]',
+      '',
+      'Entries, bytes, endpoints, models and the oldest and newest entry of the cassette folder.',
+      '',
+      'Options:',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  --json             print the numbers as JSON',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  verifyUsage: (): string =>
+    [
+      'Usage: rubricate cassettes verify [--dir <folder>] [--config <vitest config>]',
+      '',
+      'Checks that every file parses, every key matches its request (so replay finds it), no secret',
+      'is stored and nothing else lies in the folder. Exit code 1 when a problem is found. The',
+      'replies are not checked: they are data that only a review can vouch for.',
+      '',
+      'Options:',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  -h, --help         show this help',
+    ].join('\n'),
+  migrateUsage: (): string =>
+    [
+      'Usage: rubricate cassettes migrate [--dir <folder>] [--config <vitest config>] [--json]',
+      '',
+      'Rewrites format 1 entries (<k0k1>/<key>.json) as format 2: a folder per test file, files',
+      'named from the test, long text as lines, the verdicts first. Each new file is read back and',
+      'compared with the old entry before the old file is deleted. Keys do not change.',
+      '',
+      'Options:',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  --json             print what was migrated as JSON',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  pruneUsage: (): string =>
+    [
+      'Usage: rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <vitest config>] [--root <project folder>]',
+      '',
+      'Deletes the cassette entries that the last complete Vitest run did not use. After a run in',
+      'which tests failed, it deletes only the unused entries recorded by tests that passed; the',
+      'entries of tests that failed or did not finish are kept.',
+      '',
+      'Options:',
+      '  --dry-run          list what would be deleted, delete nothing',
+      '  --dir <folder>     prune only this cassette folder (default: every folder the run used)',
+      '  --config <file>    prune only the folder of this Vitest config',
+      '  --root <folder>    the project folder whose last run decides (default: the current folder)',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  diffUsage: (): string =>
+    [
+      'Usage: rubricate cassettes diff <old folder> <new folder> [--json]',
+      '       rubricate cassettes diff --against <git ref> [--dir <folder>] [--config <vitest config>] [--json]',
+      '',
+      'Compares what the judges of two cassette folders decided, per test and criterion: the',
+      'verdicts that flipped, appeared or disappeared, and the scores of scorers that changed.',
+      'With --against, the old folder is the cassette folder as committed at the ref (HEAD, main).',
+      'Exit code 1 when the verdict of a required criterion flipped.',
+      '',
+      'A judge upgrade, reviewed: record into a scratch folder with the new judge, then diff:',
+      '  RUBRICATE_CASSETTES=record RUBRICATE_JUDGE=openai/<new model> npx vitest run   (with cassettes.dir set to a scratch folder)',
+      '  npx rubricate cassettes diff __cassettes__ <scratch folder>',
+      '',
+      'Options:',
+      '  --against <ref>    compare the cassette folder with its committed state at this git ref',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  --json             print the changes as JSON',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  diffAgainstForm: (): string =>
+    '"rubricate cassettes diff" takes two folders (diff <old> <new>), or --against <git ref> with no folder (the cassette folder comes from --dir or the Vitest config)',
+  diff: (
+    diff: {
+      tests: readonly {
+        test: string
+        changes: readonly (
+          | {
+              kind: 'verdict'
+              change: string
+              criterion: string
+              required: boolean
+              before: boolean | undefined
+              after: boolean | undefined
+              reasoning: string
+              models: readonly [string | undefined, string | undefined]
+            }
+          | {
+              kind: 'score'
+              change: string
+              label: string
+              before: number | undefined
+              after: number | undefined
+              models: readonly [string | undefined, string | undefined]
+            }
+        )[]
+      }[]
+      requiredFlips: number
+      judgements: { before: number; after: number }
+      unreadable: { before: number; after: number }
+    },
+    before: string,
+    after: string,
+  ): string => {
+    const compared = `${diff.judgements.before} verdicts and scores in ${before}, ${diff.judgements.after} in ${after}`
+    const unreadable = diff.unreadable.before + diff.unreadable.after
+    const skipped = unreadable
+      ? [
+          `${count(unreadable)} unreadable ${unreadable === 1 ? 'file was' : 'files were'} left out: run "rubricate cassettes verify" to see why.`,
+        ]
+      : []
+    if (diff.tests.length === 0)
+      return [`No verdict or score changed (${compared}).`, ...skipped].join('\n')
+    const changes = diff.tests.reduce((sum, test) => sum + test.changes.length, 0)
+    const met = (value: boolean | undefined) => (value ? 'met' : 'not met')
+    const models = ([a, b]: readonly [string | undefined, string | undefined]) =>
+      a && b && a !== b ? ` (${a} → ${b})` : ''
+    const lines = [
+      `${count(changes)} ${changes === 1 ? 'change' : 'changes'} in ${count(diff.tests.length)} ${diff.tests.length === 1 ? 'test' : 'tests'}${diff.requiredFlips ? `, ${count(diff.requiredFlips)} required ${diff.requiredFlips === 1 ? 'verdict' : 'verdicts'} flipped` : ''} (${compared}):`,
+    ]
+    for (const test of diff.tests) {
+      lines.push('', `  ${test.test}`)
+      for (const c of test.changes) {
+        if (c.kind === 'verdict') {
+          const tag = `[${c.required ? 'required' : 'optional'}] ${c.criterion}`
+          const what =
+            c.change === 'flipped'
+              ? `${met(c.before)} → ${met(c.after)}`
+              : met(c.change === 'appeared' ? c.after : c.before)
+          lines.push(`    ${c.change.padEnd(13)} ${tag}: ${what}${models(c.models)}`)
+          if (c.reasoning) lines.push(`${' '.repeat(18)}${c.reasoning}`)
+        } else {
+          const value = (n: number | undefined) => (n === undefined ? '–' : String(n))
+          lines.push(
+            `    ${`score ${c.change}`.padEnd(13)} ${c.label}: ${value(c.before)} → ${value(c.after)}${models(c.models)}`,
+          )
+        }
+      }
+    }
+    lines.push(
+      '',
+      diff.requiredFlips
+        ? 'Exit code 1: a required verdict flipped. Read the reasoning above, then keep the new recordings (commit them) or the old ones.'
+        : 'No required verdict flipped.',
+      ...skipped,
+    )
+    return lines.join('\n')
+  },
+  configNotFound: (file: string): string =>
+    format(
+      `The Vitest config "${file}" does not exist. Pass the path of an existing config, or --dir <cassette folder>.`,
+    ),
+  configUnreadable: (file: string, reason: string): string =>
+    format(
+      `Could not read the cassette folder from the Vitest config "${file}": loading it failed (${reason}). Pass the folder with --dir <folder>, or the config with --config <file>.`,
+    ),
+  calibrateUsage: (): string =>
+    [
+      'Usage: rubricate calibrate <labels.jsonl|labels.json> [options]',
+      '',
+      'Judges every labelled example with the rubric judge (through the cassettes) and prints the',
+      "judge's agreement with the labels: accuracy, Cohen's κ, false-pass and false-fail rates.",
+      '',
+      'Options:',
+      '  --judge <model>    the judge: a model name for the configured endpoint (OPENAI_BASE_URL),',
+      '                     or openai/<model>; default RUBRICATE_JUDGE',
+      '  --compare <model>  a second judge: the same table, and its agreement with the first',
+      '  --samples <n>      judge every example n times and take the majority (default 1)',
+      CLI_DIR_OPTION,
+      CLI_CONFIG_OPTION,
+      '  --json             print the results as JSON',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  calibrateNoJudge: (): string =>
+    format(
+      'rubricate calibrate needs a judge: pass --judge <model> (for instance --judge gpt-4.1-mini), or set RUBRICATE_JUDGE=openai/gpt-4.1-mini.',
+    ),
+  badUsage: (problem: string): string =>
+    format(`${problem}. Run "rubricate --help" to see the commands and options.`),
+  stats: (stats: {
+    dir: string
+    entries: number
+    bytes: number
+    endpoints: Record<string, number>
+    models: Record<string, number>
+    oldest?: { date: string; days: number; file: string } | undefined
+    newest?: { date: string } | undefined
+    unreadable: number
+  }): string =>
+    [
+      `Cassettes in ${stats.dir}`,
+      `  entries    ${count(stats.entries)} (${bytes(stats.bytes)})`,
+      `  endpoints  ${tally(stats.endpoints)}`,
+      `  models     ${tally(stats.models)}`,
+      `  oldest     ${stats.oldest ? `${stats.oldest.date} (${stats.oldest.days} days ago) ${stats.oldest.file}` : 'none'}`,
+      `  newest     ${stats.newest ? stats.newest.date : 'none'}`,
+      ...(stats.unreadable
+        ? [`  unreadable ${count(stats.unreadable)}: run "rubricate cassettes verify" to see why`]
+        : []),
+    ].join('\n'),
+  verifyPassed: (entries: number, dir: string): string =>
+    `✓ ${count(entries)} ${entries === 1 ? 'entry' : 'entries'} in ${dir} verified: every file parses, every key matches its request, no secret found. The recorded replies are data that only a review can vouch for.`,
+  migrated: (migrated: number, current: number, dir: string): string =>
+    migrated === 0
+      ? `✓ Nothing to migrate in ${dir}: its ${count(current)} ${current === 1 ? 'entry is' : 'entries are'} in format 2.`
+      : `✓ ${count(migrated)} ${migrated === 1 ? 'entry' : 'entries'} in ${dir} rewritten in format 2 (${count(current)} already were), each read back identical before its old file was deleted. Keys and replies are unchanged; commit the moved files.`,
+  verifyFailed: (
+    problems: readonly { file: string; problem: string }[],
+    entries: number,
+    dir: string,
+  ): string =>
+    format(
+      [
+        `${problems.length} ${problems.length === 1 ? 'problem' : 'problems'} in ${dir} (${count(entries)} entries):`,
+        ...problems.map(({ file, problem }) => `  ${file}: ${problem}`),
+        'Fix or delete these files; replay cannot use them as they are.',
+      ].join('\n'),
+    ),
+}
