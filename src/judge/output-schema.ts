@@ -77,6 +77,17 @@ export function prepareSchema(schema: unknown, where: string): PreparedSchema {
   return { schema, json: rest, strict: isStrictCompatible(rest) }
 }
 
+/**
+ * An output schema of rubricate's own, validated by `schema` and described by a JSON Schema written
+ * out here rather than generated: it is part of every judge request that carries it, so of their
+ * cassette keys, and the JSON that zod generates for the same schema differs between zod versions
+ * (4.2 and 4.6 do). A fixed text keeps every recorded key valid whatever zod a project installs.
+ * @internal
+ */
+export function fixedSchema(schema: StandardSchemaV1, json: JsonSchema): PreparedSchema {
+  return { schema, json, strict: isStrictCompatible(json) }
+}
+
 const requestSchemas = new WeakMap<PreparedSchema, JsonSchema>()
 
 /**

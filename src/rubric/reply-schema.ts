@@ -1,10 +1,14 @@
 import { z } from 'zod'
-import { type PreparedSchema, prepareSchema } from '../judge/output-schema'
+import { fixedSchema, type PreparedSchema } from '../judge/output-schema'
+import type { JsonSchema } from '../records'
+
+const REASONING = 'Brief reasoning, pointing to the evidence in the output.'
+const SATISFIED = 'True only when the criterion is clearly and fully met.'
 
 const verdictSchema = z.strictObject(
   {
-    reasoning: z.string().describe('Brief reasoning, pointing to the evidence in the output.'),
-    satisfied: z.boolean().describe('True only when the criterion is clearly and fully met.'),
+    reasoning: z.string().describe(REASONING),
+    satisfied: z.boolean().describe(SATISFIED),
   },
   {
     error: (issue) =>
@@ -30,10 +34,23 @@ export function rubricReplySchema(count: number): PreparedSchema {
           ? `Unknown criterion ${issue.keys.length === 1 ? 'id' : 'ids'} ${issue.keys.map((key) => `"${key}"`).join(', ')}: use exactly the ids ${ids.join(', ')}.`
           : undefined,
     })
-    schema = prepareSchema(
-      z.strictObject({ criteria, overallAssessment: z.string() }),
-      'The rubric reply schema',
-    )
+    // Described by a JSON Schema written out (the one zod 4.6 generates), not generated at run time:
+    // it is part of every judge request, so of every recorded key, and zod's output differs
+    // between zod versions.
+    schema = fixedSchema(z.strictObject({ criteria, overallAssessment: z.string() }), {
+      type: 'object',
+      properties: {
+        criteria: {
+          type: 'object',
+          properties: Object.fromEntries(ids.map((id) => [id, verdictJson()])),
+          required: ids,
+          additionalProperties: false,
+        },
+        overallAssessment: { type: 'string' },
+      },
+      required: ['criteria', 'overallAssessment'],
+      additionalProperties: false,
+    })
     prepared.set(count, schema)
   }
   return schema
@@ -43,4 +60,16 @@ export function rubricReplySchema(count: number): PreparedSchema {
 export interface RubricReply {
   criteria: Record<string, { reasoning: string; satisfied: boolean }>
   overallAssessment: string
+}
+
+function verdictJson(): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      reasoning: { type: 'string', description: REASONING },
+      satisfied: { type: 'boolean', description: SATISFIED },
+    },
+    required: ['reasoning', 'satisfied'],
+    additionalProperties: false,
+  }
 }

@@ -48,9 +48,14 @@ test('a 200 with an empty body or JSON of another API is RUBRICATE_JUDGE_REQUEST
     reply: [fakeReply.raw({ body: '' }), fakeReply.raw({ body: { data: [] } })],
   })
   const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }
-  expect(rootCause(await rejectionOf(scoreWith(judge).run({ output: 'x' })))).toMatchObject({
-    message: notACompletion(server.baseURL, 'an empty body'),
-  })
+  // openai 6.49 hands the judge an empty completion; openai 6.0 fails to parse the empty body. Both
+  // say what the judge answered.
+  const empty = rootCause(await rejectionOf(scoreWith(judge).run({ output: 'x' })))
+  expect(empty).toMatchObject({ code: 'RUBRICATE_JUDGE_REQUEST' })
+  expect([
+    notACompletion(server.baseURL, 'an empty body'),
+    notACompletion(server.baseURL, 'a body that is not JSON (Unexpected end of JSON input)'),
+  ]).toContain((empty as Error).message)
   expect(rootCause(await rejectionOf(scoreWith(judge).run({ output: 'x' })))).toMatchObject({
     message: notACompletion(server.baseURL, 'the body {"data":[]}'),
   })
