@@ -30,7 +30,7 @@ export function installFetchFallback(): void {
   if (slot.installed || isMswActive() || typeof globalThis.fetch !== 'function') return
   // msw 2 only: under msw 3 the wrapper hangs every agent call that rubricate's own handlers
   // record (a known gap: with msw 3, a project with its own msw server must attachRubricate).
-  if (!loadMswVersion('the agents\' cassettes').startsWith('2.')) return
+  if (!loadMswVersion("the agents' cassettes").startsWith('2.')) return
   const original = globalThis.fetch
   const cassetteFetch = createCassetteFetch({ fetch: (input, init) => original(input, init) })
   const fallback: typeof fetch = async (input, init) => {
