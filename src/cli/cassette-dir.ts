@@ -46,11 +46,13 @@ export async function cassetteDirFromConfig(
   cwd: string,
 ): Promise<string | undefined> {
   if (!existsSync(file)) throw new UsageError(cliMessages.configNotFound(file))
-  let resolved: { vitestConfig: { root: string }; viteConfig: { plugins: readonly unknown[] } }
+  // Vitest 4 answers { vitestConfig, viteConfig }; Vitest 5 answers Vite's resolved config, whose
+  // `test` is Vitest's.
+  let resolved: VitestResolved
   try {
     // The one place the core loads Vitest, and only when asked to: see ARCHITECTURE.md §14.
     const vitest = (await import('vitest/node')) as unknown as {
-      resolveConfig(options: object): Promise<typeof resolved>
+      resolveConfig(options: object): Promise<VitestResolved>
     }
     resolved = await vitest.resolveConfig({ config: file, root: cwd, watch: false })
   } catch (error) {
@@ -58,12 +60,20 @@ export async function cassetteDirFromConfig(
       cause: error,
     })
   }
-  const plugin = resolved.viteConfig.plugins.find(
+  const viteConfig = resolved.viteConfig ?? resolved
+  const root = resolved.vitestConfig?.root ?? resolved.test?.root ?? resolved.root ?? cwd
+  const plugin = (viteConfig.plugins ?? []).find(
     (each) => (each as { name?: unknown } | null)?.name === 'rubricate',
   ) as { api?: { rubricateOptions?: { cassettes?: { dir?: string } } } } | undefined
   if (!plugin) return undefined
-  return resolve(
-    resolved.vitestConfig.root,
-    plugin.api?.rubricateOptions?.cassettes?.dir ?? '__cassettes__',
-  )
+  return resolve(root, plugin.api?.rubricateOptions?.cassettes?.dir ?? '__cassettes__')
+}
+
+/** What `resolveConfig` of `vitest/node` answers, in the parts read here (Vitest 4 and 5). */
+interface VitestResolved {
+  root?: string
+  plugins?: readonly unknown[]
+  test?: { root?: string }
+  vitestConfig?: { root: string }
+  viteConfig?: { plugins?: readonly unknown[] }
 }

@@ -2,7 +2,7 @@
 // opens the rubric report page of a fixture run and checks what a person sees. Screenshots are
 // saved under test/reporter/.artifacts/ (gitignored). Skipped, saying why, where Chromium is absent.
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { RunReport } from '../../reporters/collect-run'
 import { renderHtml } from '../../reporters/render-html'
 import { summariseRun } from '../../reporters/run-summary'
-import { runVitest } from '../support/run-vitest'
+import { runVitest, vitestMajor } from '../support/run-vitest'
 import { call, record, verdict } from './records'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -166,11 +166,17 @@ test('with 1,000 assertions the page paints quickly; its size and first paint ar
 test("Vitest's HTML report of a fixture run shows each criterion's verdict and reason", async (ctx) => {
   if (!hasChromium || !context) return ctx.skip(SKIP)
   const dir = await mkdtemp(join(tmpdir(), 'rubricate-vitest-html-'))
+  // Vitest 4 writes the report where --outputFile.html says; Vitest 5 has no such option and
+  // writes it to the project's .vitest folder, moved here.
   const run = await runVitest(
     'reporter-matchers',
     ['--reporter=default', '--reporter=html', `--outputFile.html=${join(dir, 'index.html')}`],
     { ci: true },
   )
+  if (vitestMajor >= 5) {
+    await rm(dir, { recursive: true, force: true })
+    await rename(join(run.root, '.vitest'), dir)
+  }
   expect(run.exitCode, run.stdout + run.stderr).toBe(1)
   // The report loads its data with fetch(), which a file:// page may not: served on loopback.
   const server = createServer(async (request, response) => {

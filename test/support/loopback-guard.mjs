@@ -25,7 +25,13 @@ net.Socket.prototype.connect = function guardedConnect(...args) {
     // msw 3 connects the socket of a mocked request too, with a lookup of its own that answers
     // loopback: the request never leaves the process. A connection with its own lookup goes on
     // when every address that lookup gives is loopback.
-    if (typeof options?.lookup !== 'function') throw refusal(host)
+    if (typeof options?.lookup !== 'function') {
+      // Failed as a refused connection fails, on a later tick: msw 3 opens the real socket of a
+      // request it lets through inside a promise of its own, where a throw hangs the request.
+      const error = refusal(host)
+      process.nextTick(() => this.destroy(error))
+      return this
+    }
     const guarded = { ...options, lookup: loopbackOnly(options.lookup, host) }
     // In place: net marks its normalised array, and a copy would be normalised again.
     if (normalised) args[0][0] = guarded

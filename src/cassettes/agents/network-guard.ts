@@ -48,12 +48,12 @@ export function installNetworkGuard(): void {
       options ? (options.host ?? 'localhost') : typeof args[1] === 'string' ? args[1] : 'localhost',
     )
     if (net.isIP(host)) {
-      if (!LOOPBACK.test(host)) throw refusal(host)
+      if (!LOOPBACK.test(host)) return refuse(this, host)
     } else if (host !== 'localhost') {
       // A name is allowed only when it resolves to loopback. msw 3 connects the socket of a mocked
       // request with a lookup of its own that answers loopback: that request never leaves.
       const lookup = options?.lookup
-      if (typeof lookup !== 'function') throw refusal(host)
+      if (typeof lookup !== 'function') return refuse(this, host)
       const guarded = { ...options, lookup: loopbackOnly(lookup as Lookup, host) }
       // In place: net marks its normalised array, and a copy would be normalised again.
       if (normalised) (args[0] as unknown[])[0] = guarded
@@ -61,6 +61,18 @@ export function installNetworkGuard(): void {
     }
     return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
   }
+}
+
+/**
+ * Fail the connection the way a refused one fails: the socket emits the error on a later tick.
+ * A throw from `connect` is not seen by every caller: msw 3 opens the real socket of a request it
+ * lets through inside its own promise, where a throw became an unhandled rejection and the request
+ * hung.
+ */
+function refuse(socket: net.Socket, host: string): net.Socket {
+  const error = refusal(host)
+  process.nextTick(() => socket.destroy(error))
+  return socket
 }
 
 function isGuarding(): boolean {
