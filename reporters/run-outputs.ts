@@ -13,6 +13,7 @@ import type {
 } from 'vitest/node'
 import { experimental_getRunnerTask } from 'vitest/node'
 import { committedFolder, diffCassetteFolders } from '../src/cassettes/maintenance/cassette-diff'
+import { pruneCassettes } from '../src/cassettes/maintenance/prune'
 import { redactOutput } from '../src/cassettes/redaction/redaction'
 import { runMarkerPath, writeRunMarker } from '../src/cassettes/run/run-marker'
 import { storeFor } from '../src/cassettes/store/cassette-store'
@@ -81,6 +82,9 @@ export class RunOutputs {
     const facts = await this.facts(report, testModules, unhandledErrors, reason)
     const completeness = runCompleteness(facts)
     const used = usedKeysByDir(report)
+    await this.writeMarker(root, completeness, used, this.suiteFiles, passedTests(testModules))
+    const recorded = summariseRun(report, { prices: this.options.prices })
+    if (recorded.judge.recorded + recorded.agents.recorded > 0) await this.pruneSuperseded(root)
     const unused = completeness.complete ? await countUnused(used) : undefined
     const summary = summariseRun(report, { prices: this.options.prices, unused })
     const writeArtifacts = !ctx.config.reporters.some((entry) => reporterName(entry) === 'blob')
@@ -93,7 +97,6 @@ export class RunOutputs {
               (summary.judge.recorded > 0 ? await recordedVerdictChanges(root, used) : ''),
           )
         : undefined,
-      this.writeMarker(root, completeness, used, this.suiteFiles, passedTests(testModules)),
     ])
     return { report, summary, completeness }
   }
@@ -179,6 +182,26 @@ export class RunOutputs {
       await appendFile(path, redactOutput(markdown))
     } catch (error) {
       this.ctx!.logger.error(messages.reportNotWritten(path, String((error as Error).message)))
+    }
+  }
+
+  /**
+   * After a run that recorded: the entries it re-recorded are deleted, so that a changed request
+   * (a reworded criterion) reads in a diff as one changed file instead of one added beside a
+   * stale one. Only what prune would delete after this run, and only of tests that recorded anew;
+   * a partial run (a filter, a shard) deletes nothing.
+   */
+  private async pruneSuperseded(root: string): Promise<void> {
+    let report: Awaited<ReturnType<typeof pruneCassettes>>
+    try {
+      report = await pruneCassettes(root, { superseded: true })
+    } catch {
+      // Not a run prune may judge (partial, or no cassette folder): nothing is deleted.
+      return
+    }
+    const files = report.folders.flatMap((folder) => folder.deleted)
+    if (files.length > 0) {
+      this.ctx!.logger.log(messages.supersededPruned(files.map((file) => relative(root, file))))
     }
   }
 

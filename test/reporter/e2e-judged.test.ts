@@ -1,8 +1,8 @@
 // End to end through everything real: a text rubric judged by a fake OpenAI-compatible judge over
 // HTTP, recorded into cassettes on the first run and replayed on CI; the reporter tells which.
 import { execFile } from 'node:child_process'
-import { copyFile, mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { storeFor } from '../../src/cassettes/store/cassette-store'
@@ -80,4 +80,45 @@ test('with real cassettes, prune deletes only the entry the complete run did not
   // Replays still pass offline: the entry the test needs was kept.
   await expect(runVitest(root, [], { ci: true, env })).resolves.toMatchObject({ exitCode: 0 })
   expect(server.requests).toHaveLength(1)
+})
+
+test("a reworded criterion, re-recorded, is one renamed file in the test file's folder: the old entry goes", async () => {
+  const env = { FAKE_OPENAI_URL: server.baseURL }
+  const dir = join(root, '__cassettes__')
+  const git = (...args: string[]) => execFileAsync('git', args, { cwd: root })
+  await git('init', '-q')
+  await git('add', '-A')
+  await git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'recorded')
+  const [before] = (await storeFor(dir).list()).entries
+  const test = join(root, 'support.test.ts')
+  await writeFile(
+    test,
+    (await readFile(test, 'utf8')).replace('(optional) Mentions days', '(optional) Mentions weeks'),
+  )
+  const run = await runVitest(root, [], { env })
+  expect(run.exitCode, run.stdout + run.stderr).toBe(0)
+  const after = (await storeFor(dir).list()).entries
+  expect(after).toHaveLength(1)
+  expect(after[0]?.key).not.toBe(before?.key)
+  const moved = relative(root, after[0]!.file)
+  expect(run.stdout).toContain(
+    `Deleted 1 cassette entry that this run re-recorded (the test recorded a new entry, its request having changed, and no test used the old one): ${relative(root, before!.file)}.`,
+  )
+  await git('add', '-A')
+  const { stdout: status } = await git(
+    'diff',
+    '--cached',
+    '--name-status',
+    '-M',
+    '--',
+    '__cassettes__',
+  )
+  // git pairs the deleted entry with the new one: a rename (R and a similarity), not an add.
+  const [kind, from, to] = status.trim().split('\t')
+  expect(kind).toMatch(/^R\d+$/)
+  expect([from, to]).toEqual([relative(root, before!.file), moved])
+  // In the folder of the test file that recorded it, and its first lines show the new verdicts.
+  expect(dirname(moved)).toBe(dirname(relative(root, before!.file)))
+  const text = await readFile(after[0]!.file, 'utf8')
+  expect(text.slice(0, text.indexOf('"request"'))).toContain('Mentions weeks')
 })

@@ -22,6 +22,12 @@ export interface PruneOptions {
   dryRun?: boolean | undefined
   /** Prune only this cassette folder (absolute). Default: every folder the run used. */
   dir?: string | undefined
+  /**
+   * Delete only superseded entries: the unused ones of tests that recorded a new entry in the
+   * run, whose request changed (a reworded criterion). What the reporter does after a complete
+   * run that recorded, so that a re-record reads in a diff as one changed file. Default `false`.
+   */
+  superseded?: boolean | undefined
 }
 
 /** What prune did in one cassette folder. @internal */
@@ -33,6 +39,8 @@ export interface PruneFolderResult {
   deleted: string[]
   /** Unused entries kept because they were written after the run started. */
   keptNewer: number
+  /** Unused entries kept because the test that recorded them recorded nothing new (`superseded`). */
+  keptUnchanged: number
   /** Unused entries kept because a test file outside the run's suite recorded them. */
   keptOthers: number
   /**
@@ -100,17 +108,38 @@ export async function pruneCassettes(
       total: entries.length,
       deleted: [],
       keptNewer: 0,
+      keptUnchanged: 0,
       keptOthers: 0,
       keptFailed: 0,
+    }
+    const written = new Map<string, boolean>()
+    for (const entry of entries) {
+      written.set(entry.file, (await stat(entry.file)).mtimeMs >= startedAt)
+    }
+    // The tests that recorded a new entry in the run: their unused entries are what it replaced.
+    const rerecorded = new Set<string>()
+    if (options.superseded) {
+      for (const entry of entries) {
+        if (!written.get(entry.file)) continue
+        const recorder = recordingTest(storeFor(dir), entry.file, root)
+        if (recorder) rerecorded.add(`${recorder.file} > ${recorder.name}`)
+      }
     }
     for (const entry of entries) {
       if (keep.has(entry.key)) continue
       // Written while or after the run ran, by another process: not the run's to judge.
-      if ((await stat(entry.file)).mtimeMs >= startedAt) {
+      if (written.get(entry.file)) {
         result.keptNewer++
         continue
       }
       const recorder = recordingTest(storeFor(dir), entry.file, root)
+      if (
+        options.superseded &&
+        !(recorder && rerecorded.has(`${recorder.file} > ${recorder.name}`))
+      ) {
+        result.keptUnchanged++
+        continue
+      }
       if (suite && recorder && !suite.has(recorder.file) && existsSync(recorder.file)) {
         result.keptOthers++
         continue
