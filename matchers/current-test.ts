@@ -1,21 +1,30 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { RunnerTestCase } from 'vitest'
+import { runAsTest, runningTest } from '../src/call-context'
 import type { TestIdentity } from '../src/records'
-import { stateSlot } from '../src/state'
 
-// The running test, set by the setup file around each test (`aroundEach`). It follows the test's
-// own async work, so it names the right test under `test.concurrent` even when the global
-// `expect` is bound to another one, and it reaches code that has no `this.task` (loops, msw).
-const storage = stateSlot('vitest-current-test', () => new AsyncLocalStorage<RunnerTestCase>())
+// The running test is kept in one place, the call context (src/call-context.ts), which the setup
+// file enters around each test (`aroundEach`). It follows the test's own async work, so it names
+// the right test under `test.concurrent` even when the global `expect` is bound to another one,
+// and it reaches code that has no `this.task` (loops, msw). These read it as Vitest's task.
 
-/** Run `fn` as part of `test`. @internal */
-export function runInTest<T>(test: RunnerTestCase, fn: () => T): T {
-  return storage.run(test, fn)
+/** Run `fn` as part of `test`, with its abort signal. @internal */
+export function runInTest<T>(
+  test: RunnerTestCase,
+  signal: AbortSignal | undefined,
+  fn: () => T | Promise<T>,
+): Promise<T> {
+  return runAsTest({ identity: testIdentity(test), task: test }, signal, fn)
 }
 
 /** The test whose code is running, when the setup file is in use. @internal */
 export function currentTest(): RunnerTestCase | undefined {
-  return storage.getStore()
+  const test = runningTest()
+  return test?.exact ? (test.task as RunnerTestCase | undefined) : undefined
+}
+
+/** The test whose code is running, else the only test running in this worker. @internal */
+export function currentOrOnlyTest(): RunnerTestCase | undefined {
+  return runningTest()?.task as RunnerTestCase | undefined
 }
 
 /** File, full name (`suite > test`) and id of a test. @internal */

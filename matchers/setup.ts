@@ -1,8 +1,7 @@
 // rubricate/setup: the Vitest setup file. Registers the matchers, takes the plugin's options,
 // and follows each test so that judge calls, agent calls and loops know which test they belong to.
 import { afterAll, aroundEach, beforeEach, expect, inject, type RunnerTestCase } from 'vitest'
-import { withCallContext } from '../src/call-context'
-import { startCassetteServer } from '../src/cassettes/agents/msw-server'
+import { ensureAgentInterception, startCassetteServer } from '../src/cassettes/agents/msw-server'
 import { setPluginConfig } from '../src/config'
 import { messages } from '../src/messages'
 import {
@@ -14,7 +13,7 @@ import { onRecord } from '../src/record-hooks'
 import type { RubricateRecord } from '../src/records'
 import { getState, stateSlot } from '../src/state'
 import { onUndecided } from '../src/undecided-hooks'
-import { currentTest, runInTest, testIdentity } from './current-test'
+import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
 import { toAgreeWithLabels } from './to-agree-with-labels'
 import { toHaveCalledTool } from './to-have-called-tool'
 import { toHaveToolCalls } from './to-have-tool-calls'
@@ -67,19 +66,21 @@ if (!provided) {
 aroundEach(async (runTest, context) => {
   const task = context.task
   const test = testIdentity(task)
-  // The session's own notion of the running test is only a fallback (one test at a time).
-  session.setTest(test)
+  // msw 3: a server of the project's that stopped since also stopped rubricate's.
+  ensureAgentInterception()
   openTest(task)
-  let undecided: Error[]
-  try {
-    await runInTest(task, () => withCallContext({ test, signal: context.signal }, runTest))
-  } finally {
-    session.setTest(undefined)
-    // The test's end (or timeout) ends the streams it left open: a stream that never ends would
-    // hold afterAll until its hook timed out.
-    await session.endStreams(test, STREAM_GRACE_MS)
-    undecided = closeTest(task)
-  }
+  let undecided: Error[] = []
+  // The test runs until what it left behind is closed: a stream cut now is still its own.
+  await runInTest(task, context.signal, async () => {
+    try {
+      await runTest()
+    } finally {
+      // The test's end (or timeout) ends the streams it left open: a stream that never ends
+      // would hold afterAll until its hook timed out.
+      await session.endStreams(test, STREAM_GRACE_MS)
+      undecided = closeTest(task)
+    }
+  })
   failIfUndecided(task, undecided)
 })
 
@@ -87,7 +88,7 @@ aroundEach(async (runTest, context) => {
 // test whose code runs, else the only test running), or against the file outside any test.
 // Subscribed once per worker.
 stateSlot('setup-undecided-listener', () =>
-  onUndecided((error) => noteUndecided(error, currentTest())),
+  onUndecided((error) => noteUndecided(error, currentOrOnlyTest())),
 )
 
 // A test whose calls could not be decided fails, unless its own failure already shows each error

@@ -31,7 +31,7 @@ export function closeTest(test: RunnerTestCase): Error[] {
  */
 export function noteUndecided(error: Error, made: RunnerTestCase | undefined): void {
   const key = missKey(error)
-  const test = made ?? (state.tests.size === 1 ? [...state.tests.keys()][0] : undefined)
+  const test = made
   if (!test) {
     state.outside.push(error)
     return

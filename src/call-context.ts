@@ -18,6 +18,8 @@ export interface ExchangeEvent {
 export interface CallContext {
   /** The test the call belongs to: named in cassette misses and stored as `recordedBy`. */
   test?: TestIdentity | undefined
+  /** Vitest's task of that test, opaque here (the core never imports Vitest): see {@link runAsTest}. */
+  task?: object | undefined
   /** Aborts the call (the test's signal: fires on timeout). */
   signal?: AbortSignal | undefined
   /** Cassette mode chosen at the call site (`{ cassettes: 'off' }`). */
@@ -67,6 +69,57 @@ export function withCallContext<T>(patch: CallContext, fn: () => T): T {
   // is, and no new one is entered, which every promise made under it would pay for.
   if (defined === undefined) return fn()
   return storage.run({ ...storage.getStore(), ...defined }, fn)
+}
+
+/** A test the setup file runs: its identity, and Vitest's task as an opaque handle. @internal */
+export interface RunningTest {
+  identity: TestIdentity
+  task?: object | undefined
+}
+
+// The tests running in this worker now (several under test.concurrent), in the shared state.
+const running = stateSlot('running-tests', () => new Set<RunningTest>())
+
+/**
+ * Run `fn` as `test`: the one place where the running test is kept (ARCHITECTURE.md §12). The call
+ * context carries it (and the test's abort signal) across every `await` and `test.concurrent`;
+ * while `fn` runs the test also counts as running in this worker, for code that lost the context.
+ * @internal
+ */
+export async function runAsTest<T>(
+  test: RunningTest,
+  signal: AbortSignal | undefined,
+  fn: () => T | Promise<T>,
+): Promise<T> {
+  const done = markTestRunning(test)
+  try {
+    return await withCallContext({ test: test.identity, task: test.task, signal }, fn)
+  } finally {
+    done()
+  }
+}
+
+/**
+ * Count `test` as running until the returned function is called: what {@link runAsTest} does
+ * around its context, for a setup that follows tests with `beforeEach` and `afterEach`. @internal
+ */
+export function markTestRunning(test: RunningTest): () => void {
+  running.add(test)
+  return () => running.delete(test)
+}
+
+/**
+ * The test whose code is running (`exact`), else the only test running in this worker: a request
+ * whose callback lost the context (a pooled socket's) belongs to it when no other test runs.
+ * `undefined` outside tests, and when several run and the context is lost.
+ * @internal
+ */
+export function runningTest(): (RunningTest & { exact: boolean }) | undefined {
+  const context = storage.getStore()
+  if (context?.test) return { identity: context.test, task: context.task, exact: true }
+  if (running.size !== 1) return undefined
+  const [only] = running
+  return only && { ...only, exact: false }
 }
 
 /** The context of the running call, or an empty one. @internal */

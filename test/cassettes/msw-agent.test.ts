@@ -4,7 +4,7 @@ import { streamText } from 'ai'
 import OpenAI from 'openai'
 import { afterAll, afterEach, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
-import { withCallContext } from '../../src/call-context'
+import { markTestRunning, withCallContext } from '../../src/call-context'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
 import { placeholderOf } from '../../src/cassettes/redaction/secret-patterns'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
@@ -182,9 +182,9 @@ then commit the new files in ${folder.dir}/.`)
   expect(miss.message).toBe(`400 ${record?.message}`)
 })
 
-test('a miss without the test in the call context names the file and the test the session saw', async () => {
+test('a miss without the test in the call context names the file and the only test running', async () => {
   configureRubricate({ cassettes: { mode: 'replay' } })
-  session.setTest(testIn('outer > inner', FILE))
+  const done = markTestRunning({ identity: testIn('outer > inner', FILE) })
   try {
     // Nothing listens there, and replay mode never connects. (Not port 9: fetch refuses the
     // ports the Fetch standard blocks, which msw 3 no longer intercepts before.)
@@ -193,7 +193,7 @@ test('a miss without the test in the call context names the file and the test th
       body: JSON.stringify({ model: 'emb', input: 'x' }),
     })
   } finally {
-    session.setTest(undefined)
+    done()
   }
   const message = session.misses()[0]?.message ?? ''
   expect(message).toContain(

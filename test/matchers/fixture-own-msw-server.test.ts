@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module'
 // Runs Vitest on test/fixtures/own-msw-server: a project whose setup file starts its own msw server
 // (mocking its backend, letting the model host through) and never attaches rubricate to it, with an
 // AI SDK agent on the Responses API (a tool call: two requests) and on streamed Chat Completions.
@@ -11,13 +10,6 @@ import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder } from '../cassettes/support'
 import { keywordJudge } from '../support/keyword-judge'
 import { copyFixture, removeCopy, repoRoot, runVitest } from '../support/run-vitest'
-
-// Known gap: under msw 3 the fetch fallback that catches what another msw server let through
-// hangs the agents' recorded calls, so it is installed on msw 2 only; a project with its own msw 3
-// server must attachRubricate(server). These cases run on the msw 2 lanes.
-const ON_MSW_3 = (
-  createRequire(import.meta.url)('msw/package.json') as { version: string }
-).version.startsWith('3.')
 
 const guard = pathToFileURL(join(repoRoot, 'test/support/loopback-guard.mjs')).href
 let server: FakeOpenAI
@@ -61,33 +53,30 @@ const run = (options: { ci?: boolean; env?: Record<string, string> }) =>
     },
   })
 
-test.skipIf(ON_MSW_3)(
-  "agent calls through a project's own msw server are recorded, then replayed on CI with no key",
-  async () => {
-    const recorded = await run({ env: { OPENAI_API_KEY: 'sk-fixture-agent-0000' } })
-    expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0)
-    expect(recorded.stdout).toContain('Tests  2 passed (2)')
-    const agentRequests = server.requests.filter((request) => request.body?.model === 'gpt-agent')
-    expect(agentRequests.map((request) => request.path)).toEqual([
-      '/v1/responses',
-      '/v1/responses',
-      '/v1/chat/completions',
-    ])
-    const endpoints = (await entriesUnder(join(dir, '__cassettes__')))
-      .map((entry) => `${entry.request.body.model} ${entry.request.endpoint}`)
-      .sort()
-    expect(endpoints).toEqual([
-      'gpt-agent chat/completions',
-      'gpt-agent responses',
-      'gpt-agent responses',
-      'gpt-judge chat/completions',
-      'gpt-judge chat/completions',
-    ])
+test("agent calls through a project's own msw server are recorded, then replayed on CI with no key", async () => {
+  const recorded = await run({ env: { OPENAI_API_KEY: 'sk-fixture-agent-0000' } })
+  expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0)
+  expect(recorded.stdout).toContain('Tests  2 passed (2)')
+  const agentRequests = server.requests.filter((request) => request.body?.model === 'gpt-agent')
+  expect(agentRequests.map((request) => request.path)).toEqual([
+    '/v1/responses',
+    '/v1/responses',
+    '/v1/chat/completions',
+  ])
+  const endpoints = (await entriesUnder(join(dir, '__cassettes__')))
+    .map((entry) => `${entry.request.body.model} ${entry.request.endpoint}`)
+    .sort()
+  expect(endpoints).toEqual([
+    'gpt-agent chat/completions',
+    'gpt-agent responses',
+    'gpt-agent responses',
+    'gpt-judge chat/completions',
+    'gpt-judge chat/completions',
+  ])
 
-    server.clearRequests()
-    const replayed = await run({ ci: true })
-    expect(replayed.exitCode, replayed.stdout + replayed.stderr).toBe(0)
-    expect(replayed.stdout).toContain('Tests  2 passed (2)')
-    expect(server.requests).toEqual([])
-  },
-)
+  server.clearRequests()
+  const replayed = await run({ ci: true })
+  expect(replayed.exitCode, replayed.stdout + replayed.stderr).toBe(0)
+  expect(replayed.stdout).toContain('Tests  2 passed (2)')
+  expect(server.requests).toEqual([])
+})

@@ -17,13 +17,6 @@ import { messages } from '../../src/messages'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, listen, testIn, useCassetteFolder } from '../cassettes/support'
 
-// Known gap: under msw 3 the fetch fallback that catches what another msw server let through
-// hangs the agents' recorded calls, so it is installed on msw 2 only; a project with its own msw 3
-// server must attachRubricate(server). These cases run on the msw 2 lanes.
-const ON_MSW_3 = (
-  createRequire(import.meta.url)('msw/package.json') as { version: string }
-).version.startsWith('3.')
-
 // What the setup file does first; then the project's own setup file starts its server, mocking
 // its backend and letting the model host through quietly.
 const session = startCassetteServer()
@@ -42,6 +35,12 @@ listen(
   }),
 )
 
+// msw 3 opens the real socket of a request it let through itself, and answers the client with a
+// socket closed rather than with the refusal; the refusal still fails the file.
+const ON_MSW_3 = (
+  createRequire(import.meta.url)('msw/package.json') as { version: string }
+).version.startsWith('3.')
+
 const folder = useCassetteFolder()
 let fake: FakeOpenAI | undefined
 
@@ -53,8 +52,9 @@ afterEach(async () => {
   fake = undefined
   unhandled.length = 0
 })
+let ownListening = true
 afterAll(() => {
-  own.close()
+  if (ownListening) own.close()
   stopCassetteServer()
 })
 
@@ -64,71 +64,86 @@ const ask = (content: string) => ({
 })
 
 describe('9. Silent live calls', () => {
-  test.skipIf(ON_MSW_3)(
-    "agent calls that a project's own msw server lets through are recorded, and replayed without reaching the server",
-    async () => {
-      configureRubricate({ cassettes: { mode: 'auto' } })
-      fake = await startFakeOpenAI({ reply: 'Order 42 is shipped.' })
-      const client = new OpenAI({ baseURL: fake.baseURL, apiKey: 'sk-test', maxRetries: 0 })
-      const order = await (await fetch('https://api.backend.example/orders/42')).json()
-      expect(order).toEqual({ status: 'shipped' })
-      const live = await client.chat.completions.create(ask('where is order 42?'))
-      await session.flush()
-      expect((await entriesUnder(folder.dir)).map((entry) => entry.request.endpoint)).toEqual([
-        'chat/completions',
-      ])
-      expect(fake.requests).toHaveLength(1)
-      // CI: replay. The server still runs, to count what reaches it.
-      configureRubricate({ cassettes: { mode: 'replay' } })
-      const replayed = await client.chat.completions.create(ask('where is order 42?'))
-      expect(replayed).toEqual(live)
-      expect(fake.requests).toHaveLength(1)
-      // A call with no cassette is a replay miss, not a live call.
-      await expect(client.chat.completions.create(ask('never recorded'))).rejects.toMatchObject({
-        status: 400,
-        error: { code: 'RUBRICATE_CASSETTE_MISS' },
-      })
-      expect(fake.requests).toHaveLength(1)
-      expect(session.misses()).toHaveLength(1)
-    },
-  )
+  test("agent calls that a project's own msw server lets through are recorded, and replayed without reaching the server", async () => {
+    configureRubricate({ cassettes: { mode: 'auto' } })
+    fake = await startFakeOpenAI({ reply: 'Order 42 is shipped.' })
+    const client = new OpenAI({ baseURL: fake.baseURL, apiKey: 'sk-test', maxRetries: 0 })
+    const order = await (await fetch('https://api.backend.example/orders/42')).json()
+    expect(order).toEqual({ status: 'shipped' })
+    const live = await client.chat.completions.create(ask('where is order 42?'))
+    await session.flush()
+    expect((await entriesUnder(folder.dir)).map((entry) => entry.request.endpoint)).toEqual([
+      'chat/completions',
+    ])
+    expect(fake.requests).toHaveLength(1)
+    // CI: replay. The server still runs, to count what reaches it.
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    const replayed = await client.chat.completions.create(ask('where is order 42?'))
+    expect(replayed).toEqual(live)
+    expect(fake.requests).toHaveLength(1)
+    // A call with no cassette is a replay miss, not a live call.
+    await expect(client.chat.completions.create(ask('never recorded'))).rejects.toMatchObject({
+      status: 400,
+      error: { code: 'RUBRICATE_CASSETTE_MISS' },
+    })
+    expect(fake.requests).toHaveLength(1)
+    expect(session.misses()).toHaveLength(1)
+  })
 
-  test.skipIf(ON_MSW_3)(
-    'with cassettes.blockNetwork, a connection outside loopback in replay mode is refused with the host and the fix, and a swallowed one fails the file',
-    async () => {
-      configureRubricate({ cassettes: { mode: 'replay', blockNetwork: true } })
-      const test = testIn('calls a public default base URL', 'test/reliability/agent.test.ts')
-      // A documentation address (TEST-NET-1): refused before any packet leaves.
-      const swallowed = await withCallContext({ test }, () =>
-        fetch('http://192.0.2.1/v1/health').then(
-          () => undefined,
-          (error: Error) => error,
-        ),
-      )
-      const expected = messages.networkBlocked(
-        '192.0.2.1',
-        `test/reliability/agent.test.ts > calls a public default base URL`,
-      )
-      expect((swallowed?.cause as Error | undefined)?.message).toBe(expected)
-      expect(
-        cassetteSession()
-          .errors()
-          .map((error) => error.message),
-      ).toEqual([expected])
-      expect(expected).toContain('attachRubricate(server)')
-      // Loopback stays open (local fakes, databases), and so does everything outside replay mode.
-      fake = await startFakeOpenAI({ reply: 'local' })
-      expect((await fetch(`${fake.url}/v1/health`)).status).toBe(404)
-      // Outside replay mode the option does nothing: this repository's own loopback guard refuses.
-      configureRubricate({ cassettes: { mode: 'auto', blockNetwork: true } })
-      const recording = await fetch('http://192.0.2.1/v1/health').then(
+  test('with cassettes.blockNetwork, a connection outside loopback in replay mode is refused with the host and the fix, and a swallowed one fails the file', async () => {
+    configureRubricate({ cassettes: { mode: 'replay', blockNetwork: true } })
+    const test = testIn('calls a public default base URL', 'test/reliability/agent.test.ts')
+    // A documentation address (TEST-NET-1): refused before any packet leaves.
+    const swallowed = await withCallContext({ test }, () =>
+      fetch('http://192.0.2.1/v1/health').then(
         () => undefined,
         (error: Error) => error,
-      )
+      ),
+    )
+    const expected = messages.networkBlocked(
+      '192.0.2.1',
+      `test/reliability/agent.test.ts > calls a public default base URL`,
+    )
+    expect(swallowed).toBeInstanceOf(Error)
+    if (!ON_MSW_3) expect((swallowed?.cause as Error | undefined)?.message).toBe(expected)
+    expect(
+      cassetteSession()
+        .errors()
+        .map((error) => error.message),
+    ).toEqual([expected])
+    expect(expected).toContain('attachRubricate(server)')
+    // Loopback stays open (local fakes, databases), and so does everything outside replay mode.
+    fake = await startFakeOpenAI({ reply: 'local' })
+    expect((await fetch(`${fake.url}/v1/health`)).status).toBe(404)
+    // Outside replay mode the option does nothing: this repository's own loopback guard refuses.
+    configureRubricate({ cassettes: { mode: 'auto', blockNetwork: true } })
+    const recording = await fetch('http://192.0.2.1/v1/health').then(
+      () => undefined,
+      (error: Error) => error,
+    )
+    expect(recording).toBeInstanceOf(Error)
+    if (!ON_MSW_3) {
       expect((recording?.cause as Error | undefined)?.message).toMatch(
         /Tests may only reach loopback/,
       )
-      expect(cassetteSession().errors()).toHaveLength(1)
-    },
-  )
+    }
+    expect(cassetteSession().errors()).toHaveLength(1)
+  })
+  test("after the project's own msw server stops, agent calls are still recorded and replayed", async () => {
+    // msw 3: every server shares one interceptor source, so stopping the project's server stopped
+    // rubricate's too, which still believed it listened, and calls went out unrecorded.
+    own.close()
+    ownListening = false
+    configureRubricate({ cassettes: { mode: 'auto' } })
+    fake = await startFakeOpenAI({ reply: 'Recorded after the stop.' })
+    const client = new OpenAI({ baseURL: fake.baseURL, apiKey: 'sk-test', maxRetries: 0 })
+    const live = await client.chat.completions.create(ask('after the stop'))
+    await session.flush()
+    expect((await entriesUnder(folder.dir)).map((entry) => entry.request.endpoint)).toEqual([
+      'chat/completions',
+    ])
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    expect(await client.chat.completions.create(ask('after the stop'))).toEqual(live)
+    expect(fake.requests).toHaveLength(1)
+  })
 })

@@ -1,4 +1,4 @@
-import { currentCallContext } from '../../call-context'
+import { currentCallContext, runningTest } from '../../call-context'
 import type { ResolvedConfig } from '../../config'
 import { runExchange } from '../exchange/exchange'
 import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
@@ -6,8 +6,8 @@ import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
 
 /**
  * Record or replay one of the agent's model calls (the msw handlers and `createCassetteFetch`
- * alike): the request prepared and keyed, its test taken from the call context, else from the
- * test the session says is running.
+ * alike): the request prepared and keyed, its test taken from the call context, else the only
+ * test running (`runningTest()`).
  * @internal
  */
 export async function runAgentExchange(
@@ -36,6 +36,7 @@ export async function runAgentExchange(
     return prepared
   }
   const session = cassetteSession()
+  const test = runningTest()
   const { onModelCall } = context
   // With cassettes off the request is never prepared: an adapted scorer that counts the call
   // still learns its model.
@@ -55,8 +56,8 @@ export async function runAgentExchange(
       prepare,
       url,
       config,
-      test: context.test ?? session.currentTest(),
-      testIsExact: context.test !== undefined,
+      test: test?.identity,
+      testIsExact: test?.exact === true,
       live,
       warnReplayedErrors: true,
       onExchange: (event) => {

@@ -5,7 +5,8 @@ import { loadMswVersion } from './msw-loader'
 import { isRubricateLive } from './rubricate-live'
 
 /**
- * The agent path's second line: a `globalThis.fetch` wrapper installed under msw, so that a model
+ * The agent path's second line on msw 2 (msw 3 has interceptor-fallback.ts, as it intercepts below
+ * `fetch`): a `globalThis.fetch` wrapper installed under msw, so that a model
  * call that every msw server let through still meets the cassettes before it reaches the network.
  *
  * Why it is needed: all `setupServer()` servers of a process share msw's interceptors, and the
@@ -28,8 +29,7 @@ const slot = stateSlot('cassette-fetch-fallback', () => ({ installed: false }))
  */
 export function installFetchFallback(): void {
   if (slot.installed || isMswActive() || typeof globalThis.fetch !== 'function') return
-  // msw 2 only: under msw 3 the wrapper hangs every agent call that rubricate's own handlers
-  // record (a known gap: with msw 3, a project with its own msw server must attachRubricate).
+  // msw 2 only: msw 3 patches no `fetch`, so this wrapper would sit above every msw 3 server.
   if (!loadMswVersion("the agents' cassettes").startsWith('2.')) return
   const original = globalThis.fetch
   const cassetteFetch = createCassetteFetch({ fetch: (input, init) => original(input, init) })

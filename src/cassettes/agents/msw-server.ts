@@ -14,9 +14,10 @@ import {
   setCassetteRunFacts,
 } from '../run/cassette-session'
 import { installFetchFallback } from './fetch-fallback'
-import { installTeeGuards, listenOptions } from './msw-compat'
+import { ensureInterceptorFallback, installInterceptorFallback } from './interceptor-fallback'
+import { installTeeGuards, isMswActive, listenOptions } from './msw-compat'
 import { type CassetteHandlerOptions, createCassetteHandlers } from './msw-handlers'
-import { isMswInstalled, loadMsw, loadMswNode } from './msw-loader'
+import { isMswInstalled, loadMsw, loadMswNode, loadMswVersion } from './msw-loader'
 import { installNetworkGuard } from './network-guard'
 
 export interface MswServerLike {
@@ -29,6 +30,10 @@ type OwnServer = MswServerLike & { listen(options: object): void; close(): void 
 
 interface ServerSlot {
   server: OwnServer | undefined
+  /** msw 3's shared interceptor source is followed (its servers' starts and stops). */
+  followed: boolean
+  /** Inside rubricate's own restart or stop of its server. */
+  busy: boolean
   /** The notice that msw is missing was printed in this worker. */
   announced: boolean
 }
@@ -36,6 +41,8 @@ interface ServerSlot {
 const ATTACHED: unique symbol = Symbol.for('rubricate.attached') as never
 const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({
   server: undefined,
+  followed: false,
+  busy: false,
   announced: false,
 }))
 
@@ -79,13 +86,77 @@ export function startCassetteServer(
     installTeeGuards(server)
     slot.server = server
   }
+  if (msw && isMsw3()) {
+    installInterceptorFallback()
+    followServers()
+  }
+  ensureAgentInterception()
   return cassetteSession()
 }
 
 /** Stop the server {@link startCassetteServer} started, if any. @internal */
 export function stopCassetteServer(): void {
-  slot.server?.close()
+  slot.busy = true
+  try {
+    slot.server?.close()
+  } finally {
+    slot.busy = false
+  }
   slot.server = undefined
+}
+
+/**
+ * Keep the agents' calls intercepted on msw 3, where every server shares one interceptor source:
+ * a server of the user's that stops also stops rubricate's, which still believes it listens, so it
+ * is started again; and the fallback listener is put back last. Run before each test and whenever
+ * an msw 3 server starts or stops. Nothing to do on msw 2 (its fetch fallback stays below msw).
+ * @internal
+ */
+export function ensureAgentInterception(): void {
+  if (slot.busy) return
+  const server = slot.server
+  if (server && !isMswActive() && slot.followed) {
+    slot.busy = true
+    try {
+      server.close()
+      server.listen(listenOptions('bypass'))
+    } finally {
+      slot.busy = false
+    }
+  }
+  ensureInterceptorFallback()
+}
+
+function isMsw3(): boolean {
+  return loadMswVersion("the agents' cassettes").startsWith('3.')
+}
+
+/**
+ * Follow the starts and stops of msw 3's servers: they all enable and disable the one interceptor
+ * source `msw/node` exports, so its two methods are wrapped, once.
+ */
+function followServers(): void {
+  if (slot.followed) return
+  slot.followed = true
+  const node = loadMswNode("the agents' cassettes") as unknown as {
+    defaultNetworkOptions?: {
+      sources?: { enable(...args: unknown[]): unknown; disable(...args: unknown[]): unknown }[]
+    }
+  }
+  for (const source of node.defaultNetworkOptions?.sources ?? []) {
+    const enable = source.enable.bind(source)
+    const disable = source.disable.bind(source)
+    source.enable = (...args) => {
+      const result = enable(...args)
+      ensureAgentInterception()
+      return result
+    }
+    source.disable = (...args) => {
+      const result = disable(...args)
+      ensureAgentInterception()
+      return result
+    }
+  }
 }
 
 /**

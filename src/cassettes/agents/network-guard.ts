@@ -1,5 +1,5 @@
 import net from 'node:net'
-import { currentCallContext } from '../../call-context'
+import { runningTest } from '../../call-context'
 import { resolveConfig } from '../../config'
 import { NetworkBlockedError } from '../../errors'
 import { messages } from '../../messages'
@@ -102,7 +102,7 @@ function loopbackOnly(lookup: Lookup, host: string): Lookup {
 
 /** The refusal, also kept in the cassette session so that a swallowed one fails the file. */
 function refusal(host: string): Error {
-  const test = currentCallContext().test ?? cassetteSession().currentTest()
+  const test = runningTest()?.identity
   const error = new NetworkBlockedError(
     messages.networkBlocked(host, test ? testLabel(test) : undefined, isMswInstalled()),
   )

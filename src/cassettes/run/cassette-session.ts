@@ -1,5 +1,5 @@
 /**
- * The cassette session of one worker (ARCHITECTURE.md §7.7): which test is running, which entries were used,
+ * The cassette session of one worker (ARCHITECTURE.md §7.7): which entries were used,
  * which requests missed, what failed, and the recordings still being written.
  *
  * How the Vitest setup file (`rubricate/setup`) drives it:
@@ -7,8 +7,7 @@
  *     // at the top level, before any test file code runs, so module-scope clients are intercepted:
  *     const session = startCassetteServer({ updateSnapshots, runId, root })  // idempotent; no server
  *                                                       // when cassettes.server is 'external'
- *     beforeEach(({ task }) => session.setTest({ file: task.file.filepath, name: fullName, id: task.id }))
- *     afterEach(() => session.setTest(undefined))
+ *     aroundEach((run, { task, signal }) => runAsTest({ identity: testIdentity(task), task }, signal, run))
  *     afterAll(async (suite) => {
  *       await session.flush()                          // recordings still streaming in
  *       const usage = session.takeUsage()              // keys used and misses of this file, then cleared
@@ -17,9 +16,9 @@
  *       // HTTP 400 that user code may have swallowed.
  *     })
  *
- * The judge passes its test down with `withCallContext({ test })`; the agent path (msw) reads
- * `currentCallContext().test` and falls back to the test set here, which is wrong only under
- * `test.concurrent` (its misses then name the file, not the test).
+ * The running test is not kept here: the call context keeps it (`runAsTest`, `runningTest()` in
+ * src/call-context.ts), and the agent path falls back to the only test running when a request
+ * lost its context (under `test.concurrent` with several running, its misses name the file).
  */
 /** What one of the agent's model calls turned out to be. @internal */
 import { resolveConfig } from '../../config'
@@ -35,23 +34,12 @@ import { getState, stateSlot } from '../../state'
 export type AgentCallOutcome = keyof AgentCallCounts
 
 export class CassetteSession {
-  #test: TestIdentity | undefined
   #agentCalls: AgentCallCounts = noAgentCalls()
   readonly #used = new Set<string>()
   #misses: CassetteMissRecord[] = []
   #errors: Error[] = []
   readonly #pending = new Set<Promise<unknown>>()
   readonly #streams = new Set<OpenStream>()
-
-  /** The test now running in this worker (`undefined` between tests). */
-  setTest(identity: TestIdentity | undefined): void {
-    this.#test = identity
-  }
-
-  /** The test set with {@link setTest}. */
-  currentTest(): TestIdentity | undefined {
-    return this.#test
-  }
 
   /** Keys of the entries served or recorded since the last {@link takeUsage}. */
   usedKeys(): string[] {
