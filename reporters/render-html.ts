@@ -252,19 +252,19 @@ function stateName(state: CellState): string {
         : 'Error'
 }
 
-// Where the assertion's judge replies are stored: `<dir>/<k0k1>/<key>.json`, relative to the root.
+// Where the assertion's judge replies are stored, relative to the root: the entry file each call
+// used (a record made before files were recorded names its key only).
 function cassettePaths(
   record: RubricateRecord,
   dir: string | undefined,
   root: string | undefined,
 ): string[] {
-  const keys = [...new Set(record.judgeCalls.map((call) => call.cassetteKey).filter((k) => k))]
-  return keys.map((key) => {
-    const k = key as string
-    if (!dir) return k
-    const path = join(dir, k.slice(0, 2), `${k}.json`)
-    return (root ? relative(root, path) : path).split('\\').join('/')
+  const paths = record.judgeCalls.flatMap((call) => {
+    if (call.cassetteFile === undefined || !dir) return call.cassetteKey ? [call.cassetteKey] : []
+    const path = join(dir, call.cassetteFile)
+    return [(root ? relative(root, path) : path).split('\\').join('/')]
   })
+  return [...new Set(paths)]
 }
 
 function safeJson(value: unknown): string {

@@ -8,6 +8,8 @@ export interface ExchangeEvent {
   source: JudgeCallSource
   /** Cassette key, when cassettes are in use. */
   key?: string | undefined
+  /** The entry's file, relative to the cassette folder (`/` separators), when one was used. */
+  file?: string | undefined
 }
 
 /**

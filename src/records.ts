@@ -129,6 +129,8 @@ export interface JudgeCall {
   /** Served from a cassette, made live and recorded, or made live without cassettes. */
   source: JudgeCallSource
   cassetteKey?: string | undefined
+  /** The cassette entry's file, relative to the cassette folder (`/` separators). */
+  cassetteFile?: string | undefined
   usage?: TokenUsage | undefined
   durationMs: number
   /** 1 + repair attempts (invalid output fed back to the judge). */

@@ -186,7 +186,7 @@ export function replayedJudgeReply(request: SdkRequest): unknown {
   if (!entry || !response || response.status < 200 || response.status > 299) return undefined
   if (response.json === undefined) return undefined
   cassetteSession().markUsed(entry.key)
-  context.onExchange?.({ source: 'replayed', key: entry.key })
+  context.onExchange?.({ source: 'replayed', key: entry.key, file: store.relativeFile(entry.key) })
   return response.json
 }
 

@@ -100,8 +100,9 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
       modelCallCount: Math.max(requests, exchanges.length),
       liveRequestCount: liveRequests,
     }
-    const key = exchanges.findLast((event) => event.key !== undefined)?.key
-    if (key !== undefined) call.cassetteKey = key
+    const keyed = exchanges.findLast((event) => event.key !== undefined)
+    if (keyed?.key !== undefined) call.cassetteKey = keyed.key
+    if (keyed?.file !== undefined) call.cassetteFile = keyed.file
     if (usage.length > 0) call.usage = sumUsage(usage)
     options.record?.(call)
     return call

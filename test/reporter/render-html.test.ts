@@ -27,7 +27,13 @@ function run(): RunReport {
                   verdict('Offers a refund', false, { reasoning: 'No refund is offered.' }),
                   verdict('Gives a date', false, { required: false, reasoning: 'No date.' }),
                 ],
-                judgeCalls: [{ ...call('replayed'), cassetteKey: KEY }],
+                judgeCalls: [
+                  {
+                    ...call('replayed'),
+                    cassetteKey: KEY,
+                    cassetteFile: 'support.test.ts/refund.abababababab.json',
+                  },
+                ],
               }),
             ],
           },
@@ -78,7 +84,8 @@ test('the page holds a matrix of tests by criteria, the summary, and the details
   expect(refund).toMatchObject({
     text: expect.stringContaining('No refund is offered.'),
     output: 'Sorry </script><b>x</b>',
-    cassettes: [`__cassettes__/ab/${KEY}.json`],
+    // The entry file the call used, in its test file's folder (format v2).
+    cassettes: ['__cassettes__/support.test.ts/refund.abababababab.json'],
   })
   expect(details.find((d) => d.what === 'scorer "tone"')?.text).toContain(
     'Error RUBRICATE_SCORER_RUN: boom',

@@ -161,7 +161,7 @@ function serve(
   warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
   if (input.warnReplayedErrors && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
   cassetteSession().markUsed(entry.key)
-  input.onExchange?.({ source: 'replayed', key: entry.key })
+  input.onExchange?.({ source: 'replayed', key: entry.key, file: store.relativeFile(entry.key) })
   return replayResponse(entry, { timings: input.config.cassettes.replayTimings })
 }
 
@@ -178,7 +178,11 @@ async function liveAndRecord(
   const finish = (recorded: boolean, key = request.key) => {
     inFlight.delete(id)
     settle()
-    input.onExchange?.({ source: recorded ? 'recorded' : 'live', key })
+    input.onExchange?.({
+      source: recorded ? 'recorded' : 'live',
+      key,
+      ...(recorded ? { file: store.relativeFile(key) } : {}),
+    })
   }
   const framing = streamFraming(live.headers)
   if (framing && isRecordableStatus(live.status) && live.body) {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, relative, sep } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { CassetteCorruptError, CassetteWriteError } from '../../errors'
 import { messages } from '../../messages'
@@ -83,6 +83,11 @@ export class CassetteStore {
    */
   file(key: string, recordedBy?: string | undefined): string {
     return this.#located.get(key) ?? this.placeFor(key, recordedBy, undefined)
+  }
+
+  /** {@link file}, relative to the folder, with `/` separators: what records and reports show. */
+  relativeFile(key: string, recordedBy?: string | undefined): string {
+    return relative(this.dir, this.file(key, recordedBy)).split(sep).join('/')
   }
 
   /** Where a new entry of `key` recorded by `recordedBy` is written. */
