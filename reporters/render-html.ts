@@ -7,6 +7,7 @@ import { plain } from './figures'
 import { renderCalibration } from './render-calibration'
 import { formatScore, oneLine } from './render-record'
 import { summaryRows } from './render-summary'
+import type { ReportDiff, VerdictState } from './report-diff'
 import type { RunSummary } from './run-summary'
 
 /** How the page is built. @internal */
@@ -15,6 +16,8 @@ export interface HtmlReportOptions {
   root?: string | undefined
   /** When the run finished, shown in the heading. */
   finishedAt?: Date | undefined
+  /** The verdicts that changed against a previous report, and what that report is. */
+  changes?: { against: string; diff: ReportDiff } | undefined
 }
 
 /** A cell's state: met, required unmet, optional unmet, error. */
@@ -38,7 +41,7 @@ interface Row {
   label: string
   failed: boolean
   head: { state: 'pass' | 'fail' | 'error'; text: string; detail: number }
-  cells: Map<string, { state: CellState; detail: number }>
+  cells: Map<string, { state: CellState; detail: number; was?: VerdictState | 'none' | undefined }>
 }
 
 /**
@@ -55,6 +58,15 @@ export function renderHtml(
   options: HtmlReportOptions = {},
 ): string {
   const details: CellDetail[] = []
+  // The cells whose verdict changed against the previous report: what they were.
+  const changed = new Map<string, VerdictState | 'none'>()
+  for (const change of options.changes?.diff.verdicts ?? []) {
+    if (change.change === 'removed') continue
+    changed.set(
+      cellKey(change.file, change.test, oneLine(change.criterion)),
+      change.before ?? 'none',
+    )
+  }
   const sections: string[] = []
   const calibrations: string[] = []
   const files: string[] = []
@@ -104,6 +116,7 @@ export function renderHtml(
           row.cells.set(column, {
             state: verdictState(verdict),
             detail: add(column, verdictState(verdict), verdictDetail(verdict)),
+            was: changed.get(cellKey(file.file, label, column)),
           })
         }
         rows.push(row)
@@ -132,11 +145,12 @@ export function renderHtml(
 <body>
 <header><h1>rubricate report</h1><p class="sub">${esc(String(summary.assertions.total))} assertions · ${esc(String(failedRows))} failed or errored${when}</p></header>
 <section id="summary"><h2>Run summary</h2><dl>${summaryList || '<dt>Run</dt><dd>No rubricate assertions.</dd>'}</dl></section>
+${options.changes ? changesSection(options.changes.against, options.changes.diff) : ''}
 <form id="filters" onsubmit="return false">
 <label><input type="checkbox" id="failed-only"> Failed only</label>
 <label>File <select id="file-filter"><option value="">All files</option>${fileOptions}</select></label>
 <label>Criterion <input type="search" id="criterion-filter" placeholder="text in the criterion"></label>
-<span class="legend"><b class="met">✓</b> met <b class="unmet">✗</b> required unmet <b class="optional">○</b> optional unmet <b class="error">!</b> error</span>
+<span class="legend"><b class="met">✓</b> met <b class="unmet">✗</b> required unmet <b class="optional">○</b> optional unmet <b class="error">!</b> error${options.changes ? ' <b class="cell changed">✓</b> changed since the previous report' : ''}</span>
 </form>
 <main id="matrices">${sections.join('\n') || '<p>No test holds rubricate records.</p>'}</main>
 ${calibrations.length > 0 ? `<section id="calibration"><h2>Calibration</h2>${calibrations.join('\n')}</section>` : ''}
@@ -160,7 +174,12 @@ function matrix(file: string, rows: Row[], columns: string[]): string {
         .map((column) => {
           const cell = row.cells.get(column)
           if (!cell) return `<td class="none" data-crit="${esc(column.toLowerCase())}"></td>`
-          return `<td data-crit="${esc(column.toLowerCase())}"><button type="button" class="cell ${cell.state}" data-d="${cell.detail}" title="${esc(stateName(cell.state))}">${SYMBOL[cell.state]}</button></td>`
+          const was =
+            cell.was === undefined
+              ? ''
+              : ` (${cell.was === 'none' ? 'new' : `was ${stateName(cell.was).toLowerCase()}`})`
+          const changedClass = cell.was === undefined ? '' : ' changed'
+          return `<td data-crit="${esc(column.toLowerCase())}"><button type="button" class="cell ${cell.state}${changedClass}" data-d="${cell.detail}" title="${esc(stateName(cell.state) + was)}">${SYMBOL[cell.state]}</button></td>`
         })
         .join('')
       return `<tr data-failed="${row.failed}"><th class="test" scope="row">${esc(row.label)}</th><td class="head"><button type="button" class="cell ${row.head.state === 'pass' ? 'met' : row.head.state === 'fail' ? 'unmet' : 'error'}" data-d="${row.head.detail}">${esc(row.head.text)}</button></td>${cells}</tr>`
@@ -168,6 +187,45 @@ function matrix(file: string, rows: Row[], columns: string[]): string {
     .join('\n')
   return `<section class="file" data-file="${esc(file)}"><h2>${esc(file)}</h2><div class="scroll"><table><thead><tr><th>Test</th><th>Assertion</th>${head}</tr></thead><tbody>
 ${body}
+</tbody></table></div></section>`
+}
+
+function cellKey(file: string, label: string, column: string): string {
+  return `${file}\0${label}\0${column}`
+}
+
+// The verdicts and scores that changed against a previous report, required flips first.
+function changesSection(against: string, diff: ReportDiff): string {
+  const notRun =
+    diff.notRun > 0
+      ? ` ${diff.notRun} test${diff.notRun === 1 ? '' : 's'} of it did not run here and ${diff.notRun === 1 ? 'is' : 'are'} not compared.`
+      : ''
+  const title = `<h2>Changes against ${esc(against)}</h2>`
+  if (diff.verdicts.length === 0 && diff.scores.length === 0) {
+    return `<section id="changes">${title}<p>No verdict or score changed.${esc(notRun)}</p></section>`
+  }
+  const order = (change: ReportDiff['verdicts'][number]) =>
+    change.change === 'flipped' && change.required ? 0 : change.change === 'flipped' ? 1 : 2
+  const rows = [...diff.verdicts]
+    .sort((a, b) => order(a) - order(b))
+    .map((change) => {
+      const was = change.before
+        ? `<b class="${change.before}">${SYMBOL[change.before]}</b> ${esc(stateName(change.before))}`
+        : '—'
+      const now = change.after
+        ? `<b class="${change.after}">${SYMBOL[change.after]}</b> ${esc(stateName(change.after))}`
+        : '—'
+      return `<tr data-change="${change.change}"><td>${esc(change.file)} › ${esc(change.test)}</td><td>${esc(oneLine(change.criterion))} <span class="dim">[${change.required ? 'required' : 'optional'}]</span></td><td>${esc(change.change)}</td><td>${was} → ${now}</td><td>${esc(change.reasoning)}</td></tr>`
+    })
+  for (const score of diff.scores) {
+    rows.push(
+      `<tr data-change="score"><td>${esc(score.file)} › ${esc(score.test)}</td><td>scorer "${esc(score.scorer)}"</td><td>score</td><td>${esc(String(score.before))} → ${esc(String(score.after))}</td><td></td></tr>`,
+    )
+  }
+  const flips = diff.verdicts.filter((c) => c.change === 'flipped').length
+  const counts = `${flips} verdict${flips === 1 ? '' : 's'} flipped, ${diff.verdicts.length - flips} appeared or disappeared, ${diff.scores.length} score${diff.scores.length === 1 ? '' : 's'} moved.${notRun}`
+  return `<section id="changes">${title}<p>${esc(counts)}</p><div class="scroll"><table><thead><tr><th>Test</th><th>Criterion</th><th>Change</th><th>Before → now</th><th>Reasoning now</th></tr></thead><tbody>
+${rows.join('\n')}
 </tbody></table></div></section>`
 }
 
@@ -306,6 +364,7 @@ thead th{position:sticky;top:0;background:#f6f8fa;z-index:1}
 th.crit{max-width:9em;font-weight:500;font-size:12px}th.crit span{display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
 th.test{font-weight:500;max-width:28em}td.none{background:#f6f8fa}
 .cell{border:0;background:none;cursor:pointer;font:inherit;padding:2px 4px;border-radius:4px}.cell:hover,.cell:focus{outline:2px solid #0969da}
+.cell.changed{box-shadow:0 0 0 2px #0969da inset}.dim{color:var(--dim)}
 .met{color:var(--met)}.unmet{color:var(--unmet);font-weight:700}.optional{color:var(--optional)}.error{color:var(--error);font-weight:700}
 td:not(.head) .cell{font-size:16px;min-width:2em}
 tr[hidden],section[hidden],[data-hidden]{display:none}

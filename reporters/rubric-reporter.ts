@@ -54,9 +54,9 @@ export class RubricateReporter extends DefaultReporter {
   private skipBlankLine = false
 
   constructor(options: RubricateReporterOptions = {}) {
-    const { outputFile, htmlFile, prices, jobSummary, ...vitestOptions } = options
+    const { outputFile, htmlFile, prices, jobSummary, compareWith, ...vitestOptions } = options
     super(definedOnly(vitestOptions))
-    this.outputs = new RunOutputs({ outputFile, htmlFile, prices, jobSummary })
+    this.outputs = new RunOutputs({ outputFile, htmlFile, prices, jobSummary, compareWith })
   }
 
   override onInit(ctx: Vitest): void {

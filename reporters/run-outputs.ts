@@ -2,7 +2,7 @@
 // was complete, count unused cassette entries, write the JSON report, the job-summary Markdown and
 // the run marker that `rubricate cassettes prune` reads.
 /** Options shared by `RubricateReporter` and the summary-only reporter. */
-import { appendFile, mkdir, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import type {
   SerializedError,
@@ -19,11 +19,12 @@ import { runMarkerPath, writeRunMarker } from '../src/cassettes/run/run-marker'
 import { storeFor } from '../src/cassettes/store/cassette-store'
 import type { ModelPrice } from '../src/config'
 import { messages } from '../src/messages'
-import { collectRun, type FileTaskLike, type RunReport } from './collect-run'
+import { collectRun, type FileReport, type FileTaskLike, type RunReport } from './collect-run'
 import { type RubricateJsonReport, toJsonReport } from './json-report'
 import { renderCassetteDiffMarkdown } from './render-cassette-diff'
 import { renderHtml } from './render-html'
 import { renderMarkdown } from './render-markdown'
+import { diffReports, type ReportDiff } from './report-diff'
 import { type Completeness, type RunFacts, runCompleteness } from './run-completeness'
 import { type RunSummary, summariseRun } from './run-summary'
 
@@ -39,6 +40,12 @@ export interface RubricateOutputOptions {
   prices?: Record<string, ModelPrice> | undefined
   /** Append a Markdown report to `$GITHUB_STEP_SUMMARY` when it is set. Default `true`. */
   jobSummary?: boolean | undefined
+  /**
+   * A previous run's JSON report (`outputFile.rubricate`, e.g. the main branch's): the report
+   * page lists the verdicts and scores that changed against it, and marks the changed cells.
+   * Default: `RUBRICATE_COMPARE_WITH`, else no comparison. Relative to the project root.
+   */
+  compareWith?: string | undefined
 }
 
 /** What a finished run produced, for the reporters to print. @internal */
@@ -150,9 +157,45 @@ export class RunOutputs {
 
   private async writeHtml(report: RunReport, summary: RunSummary): Promise<void> {
     const root = this.ctx!.config.root
+    const configured = this.ctx!.config.outputFile
+    const target =
+      this.options.htmlFile ??
+      (typeof configured === 'object' ? configured['rubricate-html'] : undefined)
+    // The previous report is read only when a page is written.
+    const changes = target ? await this.changesAgainstPrevious(report, root) : undefined
     await this.writeReport(this.options.htmlFile, 'rubricate-html', () =>
-      renderHtml(report, summary, { root, finishedAt: new Date() }),
+      renderHtml(report, summary, { root, finishedAt: new Date(), changes }),
     )
+  }
+
+  /** The diff against the report `compareWith` names; a report that cannot be read is said. */
+  private async changesAgainstPrevious(
+    report: RunReport,
+    root: string,
+  ): Promise<{ against: string; diff: ReportDiff } | undefined> {
+    const option = this.options.compareWith ?? (process.env.RUBRICATE_COMPARE_WITH || undefined)
+    if (!option) return undefined
+    const path = isAbsolute(option) ? option : resolve(root, option)
+    let previous: { v?: unknown; files?: unknown }
+    try {
+      previous = JSON.parse(await readFile(path, 'utf8'))
+    } catch (error) {
+      this.ctx!.logger.error(
+        messages.compareReportUnreadable(path, String((error as Error).message)),
+      )
+      return undefined
+    }
+    if (previous?.v !== 1 || !Array.isArray(previous.files)) {
+      this.ctx!.logger.error(
+        messages.compareReportUnreadable(path, 'it is not a rubricate JSON report (v 1)'),
+      )
+      return undefined
+    }
+    return {
+      // Relative to the root when inside it.
+      against: relative(root, path).startsWith('..') ? path : relative(root, path) || path,
+      diff: diffReports(previous.files as FileReport[], report.files),
+    }
   }
 
   // A report file: at the reporter option's path, else at `test.outputFile[key]`, else none.

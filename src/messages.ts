@@ -825,6 +825,10 @@ export const messages = {
         ? `Nothing to prune in "${dir}": of its ${total} cassette entries, the last run (which had failed tests) proved none unused.`
         : `Nothing to prune in "${dir}": the last complete run used all ${total} cassette entries.`,
     ),
+  compareReportUnreadable: (path: string, reason: string): string =>
+    format(
+      `The report page is written without changes: the previous report "${path}" (compareWith, or RUBRICATE_COMPARE_WITH) could not be read: ${reason}. Point it at the JSON report of an earlier run (test.outputFile.rubricate), or unset it.`,
+    ),
   supersededPruned: (files: readonly string[]): string =>
     format(
       `Deleted ${files.length} cassette ${files.length === 1 ? 'entry' : 'entries'} that this run re-recorded (the test recorded a new entry, its request having changed, and no test used the old one): ${files.join(', ')}. Commit the deletion with the new ${files.length === 1 ? 'entry' : 'entries'}; git shows each as a changed or renamed file.`,

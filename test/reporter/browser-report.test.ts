@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url'
 import { type Browser, type BrowserContext, chromium } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { RunReport } from '../../reporters/collect-run'
+import type { RubricateJsonReport } from '../../reporters/json-report'
 import { renderHtml } from '../../reporters/render-html'
 import { summariseRun } from '../../reporters/run-summary'
 import { runVitest, vitestMajor } from '../support/run-vitest'
@@ -161,6 +162,48 @@ test('with 1,000 assertions the page paints quickly; its size and first paint ar
   expect(JSON.parse(await readFile(join(artifacts, 'report-page-1000.json'), 'utf8'))).toEqual(
     figures,
   )
+}, 120_000)
+
+test('against a previous report, the page lists the changed verdicts and marks their cells', async (ctx) => {
+  if (!hasChromium || !context) return ctx.skip(SKIP)
+  const dir = await mkdtemp(join(tmpdir(), 'rubricate-html-changes-'))
+  const previous = join(dir, 'previous.json')
+  const page = join(dir, 'report.html')
+  const env = { RUBRICATE_PRICES: undefined }
+  const first = await runVitest('reporter-matchers', [`--outputFile.rubricate=${previous}`], {
+    env,
+  })
+  expect(first.exitCode, first.stdout + first.stderr).toBe(1)
+  // The previous run judged one criterion the other way: the first one met this time.
+  const report = JSON.parse(await readFile(previous, 'utf8')) as RubricateJsonReport
+  const flipped = report.files
+    .flatMap((file) => file.tests.flatMap((t) => t.records.flatMap((r) => r.verdicts ?? [])))
+    .find((v) => v.satisfied && v.required)
+  expect(flipped).toBeDefined()
+  flipped!.satisfied = false
+  await writeFile(previous, JSON.stringify(report))
+  const second = await runVitest('reporter-matchers', [`--outputFile.rubricate-html=${page}`], {
+    env: { ...env, RUBRICATE_COMPARE_WITH: previous },
+  })
+  expect(second.exitCode, second.stdout + second.stderr).toBe(1)
+  const tab = await context.newPage()
+  try {
+    await tab.goto(pathToFileURL(page).href)
+    const changes = tab.locator('#changes')
+    expect(await changes.isVisible()).toBe(true)
+    expect(await changes.locator('h2').textContent()).toBe(`Changes against ${previous}`)
+    expect(await changes.locator('tbody tr').count()).toBe(1)
+    const row = (await changes.locator('tbody tr').textContent()) ?? ''
+    expect(row).toContain(flipped!.criterion)
+    expect(row).toContain('flipped')
+    const cell = tab.locator('#matrices button.cell.changed')
+    expect(await cell.count()).toBe(1)
+    expect(await cell.getAttribute('title')).toBe('Met (was required, unmet)')
+    await tab.screenshot({ path: join(artifacts, 'report-page-changes.png'), fullPage: true })
+  } finally {
+    await tab.close()
+    await rm(dir, { recursive: true, force: true })
+  }
 }, 120_000)
 
 test("Vitest's HTML report of a fixture run shows each criterion's verdict and reason", async (ctx) => {

@@ -1,0 +1,163 @@
+// Pure: what changed between a previous run's JSON report and this run, for the report page.
+// Matched by test file, test (`suite > test`, `#n` when a test holds several assertions) and
+// criterion text, so a test that moved to another line is the same test.
+import type { RubricateRecord, Verdict } from '../src/records'
+import type { FileReport } from './collect-run'
+
+/** A verdict's state on the page: met, required unmet, optional unmet. */
+export type VerdictState = 'met' | 'unmet' | 'optional'
+
+/** One criterion whose verdict is not what the previous report says. */
+export interface VerdictChange {
+  file: string
+  /** `suite > test`, with `#n` when the test holds several assertions. */
+  test: string
+  criterion: string
+  /** `flipped`: judged both times, differently; `added`: new here; `removed`: only before. */
+  change: 'flipped' | 'added' | 'removed'
+  before?: VerdictState | undefined
+  after?: VerdictState | undefined
+  required: boolean
+  /** The reasoning of this run's verdict (of the previous one's, for a removed criterion). */
+  reasoning: string
+}
+
+/** A scorer assertion whose score moved. */
+export interface ScoreChange {
+  file: string
+  test: string
+  scorer: string
+  before: number
+  after: number
+}
+
+/** What changed against a previous report. @internal */
+export interface ReportDiff {
+  verdicts: VerdictChange[]
+  scores: ScoreChange[]
+  /** Tests of the previous report that this run did not run: not compared. */
+  notRun: number
+}
+
+/**
+ * Compare this run's files with a previous report's. A test that this run did not run is not
+ * compared (a filtered run does not make verdicts disappear); one that is new here has every
+ * verdict `added`.
+ * @internal
+ */
+export function diffReports(
+  previous: readonly FileReport[],
+  current: readonly FileReport[],
+): ReportDiff {
+  const before = assertionsOf(previous)
+  const after = assertionsOf(current)
+  const verdicts: VerdictChange[] = []
+  const scores: ScoreChange[] = []
+  const ranTests = new Set([...after.values()].map((a) => testKey(a.file, a.test)))
+  const notRunTests = new Set<string>()
+  for (const [key, old] of before) {
+    if (after.has(key)) continue
+    const test = testKey(old.file, old.test)
+    if (!ranTests.has(test)) {
+      notRunTests.add(test)
+      continue
+    }
+    // The test ran, without this assertion: each of its verdicts is gone.
+    for (const verdict of old.verdicts.values()) {
+      verdicts.push(change(old, verdict, 'removed', stateOf(verdict), undefined))
+    }
+  }
+  for (const [key, now] of after) {
+    const old = before.get(key)
+    for (const [criterion, verdict] of now.verdicts) {
+      const was = old?.verdicts.get(criterion)
+      if (!was) verdicts.push(change(now, verdict, 'added', undefined, stateOf(verdict)))
+      else if (stateOf(was) !== stateOf(verdict)) {
+        verdicts.push(change(now, verdict, 'flipped', stateOf(was), stateOf(verdict)))
+      }
+    }
+    for (const [criterion, verdict] of old?.verdicts ?? []) {
+      if (!now.verdicts.has(criterion)) {
+        verdicts.push(change(now, verdict, 'removed', stateOf(verdict), undefined))
+      }
+    }
+    if (
+      old?.score !== undefined &&
+      now.score !== undefined &&
+      now.scorer !== undefined &&
+      Math.abs(old.score - now.score) > 1e-9
+    ) {
+      scores.push({
+        file: now.file,
+        test: now.test,
+        scorer: now.scorer,
+        before: old.score,
+        after: now.score,
+      })
+    }
+  }
+  return { verdicts, scores, notRun: notRunTests.size }
+}
+
+/** The state of a verdict, as the page shows it. @internal */
+export function stateOf(verdict: Verdict): VerdictState {
+  return verdict.satisfied ? 'met' : verdict.required ? 'unmet' : 'optional'
+}
+
+interface Assertion {
+  file: string
+  test: string
+  verdicts: Map<string, Verdict>
+  scorer?: string | undefined
+  score?: number | undefined
+}
+
+function assertionsOf(files: readonly FileReport[]): Map<string, Assertion> {
+  const out = new Map<string, Assertion>()
+  for (const file of files) {
+    for (const test of file.tests) {
+      test.records.forEach((record, index) => {
+        const label = test.records.length > 1 ? `${test.fullName} #${index + 1}` : test.fullName
+        out.set(`${file.file}\0${label}`, {
+          file: file.file,
+          test: label,
+          verdicts: new Map(verdictsOf(record).map((v) => [v.criterion, v])),
+          ...(record.kind === 'scorer'
+            ? { scorer: record.scorerId ?? 'scorer', score: record.score }
+            : {}),
+        })
+      })
+    }
+  }
+  return out
+}
+
+// Every verdict of an assertion: its own, or those of the scorers it combined.
+function verdictsOf(record: RubricateRecord): Verdict[] {
+  if (record.verdicts && record.verdicts.length > 0) return record.verdicts
+  return (record.scorers ?? []).flatMap((part) => part.verdicts ?? [])
+}
+
+// A test, without the `#n` of its assertion: the unit of "did it run".
+function testKey(file: string, label: string): string {
+  return `${file}\0${label.replace(/ #\d+$/, '')}`
+}
+
+function change(
+  assertion: Assertion,
+  verdict: Verdict,
+  kind: VerdictChange['change'],
+  before: VerdictState | undefined,
+  after: VerdictState | undefined,
+): VerdictChange {
+  return {
+    file: assertion.file,
+    test: assertion.test,
+    criterion: verdict.criterion,
+    change: kind,
+    before,
+    after,
+    required: verdict.required,
+    reasoning: verdict.reasoning,
+  }
+}
