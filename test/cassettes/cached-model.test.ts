@@ -9,7 +9,7 @@ import {
 import { withCallContext } from '../../src/call-context'
 import { cached } from '../../src/cassettes'
 import { rejectionOf } from '../judge/helpers'
-import { entriesUnder, testIn, useCassetteFolder } from './support'
+import { entriesUnder, entryFilesUnder, testIn, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()
 
@@ -44,9 +44,12 @@ test('a custom judge model is recorded keyed on its request and id, and replayed
   expect(model.calls).toHaveLength(1)
   expect(again).toEqual(first)
   const [entry] = await entriesUnder(folder.dir)
+  // Each exchange names its entry's file in the test file's folder, as the report page shows it.
+  const [file] = await entryFilesUnder(folder.dir)
+  expect(file).toBe(`test/cassettes/example.test.ts/judges.${entry.key.slice(0, 12)}.json`)
   expect(events).toEqual([
-    { source: 'recorded', key: entry.key },
-    { source: 'replayed', key: entry.key },
+    { source: 'recorded', key: entry.key, file },
+    { source: 'replayed', key: entry.key, file },
   ])
   expect(entry).toMatchObject({
     promptVersion: '2',

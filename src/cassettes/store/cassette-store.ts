@@ -6,6 +6,7 @@ import { CassetteCorruptError, CassetteWriteError } from '../../errors'
 import { messages } from '../../messages'
 import { displayPath } from '../../paths'
 import { canonicalJson } from './canonical-json'
+import { deepFreeze } from './deep-frozen'
 import { type CassetteEntry, parseEntry, serializeEntry } from './cassette-entry'
 
 /**
@@ -281,6 +282,9 @@ export class CassetteStore {
         `its reply schema ${displayPath(file)} cannot be read (${(error as Error).message})`,
       )
     }
+    // Frozen and shared by every entry that refers to it: entries are read, never changed, and
+    // a copy per read cost more than the rest of decoding an entry.
+    deepFreeze(schema)
     this.#schemas.set(hash, schema)
     return schema
   }

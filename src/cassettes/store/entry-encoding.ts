@@ -56,7 +56,8 @@ export function decodeValue(value: unknown, loadSchema: SchemaLoader): unknown {
       case '$sharedSchema':
         if (typeof inner !== 'string')
           throw new Error('a "$sharedSchema" reference is not a string')
-        return structuredClone(loadSchema(inner))
+        // Shared and frozen (the store freezes what it loads): entries are only read.
+        return loadSchema(inner)
       case '$escape':
         if (inner === null || typeof inner !== 'object' || Array.isArray(inner))
           throw new Error('an "$escape" value is not an object')
