@@ -4,6 +4,7 @@ import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { mastraAgentRun } from '../src/output'
 import type { JudgeCall, Verdict } from '../src/records'
+import { runCountingModelCalls } from '../src/scorer/model-calls'
 import {
   cassetteOption,
   checkOptions,
@@ -90,7 +91,8 @@ export function toPassScorer(
           ? { ...run, output: agentRun.output, input: opts.input ?? agentRun.input }
           : run
       const results: Record<string, any>[] = await withCallContext({ cassetteMode }, () =>
-        Promise.all(scorers.map((one) => one.run(runFor(one)))),
+        // Every scorer's own model calls (a Mastra scorer's judge) count as judge calls.
+        Promise.all(scorers.map((one) => runCountingModelCalls(one, runFor(one)))),
       )
       const judgeCalls: JudgeCall[] = results.flatMap(
         (result) => (result.judgeCalls as JudgeCall[] | undefined) ?? [],

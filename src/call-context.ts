@@ -10,6 +10,11 @@ export interface ExchangeEvent {
   key?: string | undefined
   /** The entry's file, relative to the cassette folder (`/` separators), when one was used. */
   file?: string | undefined
+  /**
+   * The reply's JSON, or for a stream its last event that carries `usage`, when the transport
+   * has it (its `usage` gives the tokens).
+   */
+  reply?: unknown
 }
 
 /**
@@ -45,9 +50,18 @@ export interface CallContext {
    * Told about every model call recorded or replayed through msw or `createCassetteFetch` (the
    * agent path) while set: an adapted scorer counts its own model calls as judge calls with it.
    */
-  onModelCall?:
-    | ((event: ExchangeEvent & { endpoint: string; model?: string | undefined }) => void)
-    | undefined
+  onModelCall?: ((event: ModelCallEvent) => void) | undefined
+  /**
+   * Told of a model call whose event comes after its reply was returned (a stream, reported when
+   * it ends and is written): the promise settles once {@link onModelCall} has heard of it.
+   */
+  onModelCallPending?: ((settled: Promise<void>) => void) | undefined
+  /**
+   * Set while a scorer runs (`runCountingModelCalls`): the model calls it makes through the agents'
+   * path are its judge's (a Mastra scorer's judge is an agent of its own), so the judge's live
+   * limits wrap them, their cost counts against `maxCost`, and the agents' count leaves them out.
+   */
+  modelCallsAsJudge?: ModelCallsAsJudge | undefined
   /**
    * Set while a judge model makes its own HTTP request (an AI SDK model's provider call): the
    * judge call is recorded as one entry already, so the agents' path lets the request through.
@@ -71,6 +85,20 @@ export function withCallContext<T>(patch: CallContext, fn: () => T): T {
   // is, and no new one is entered, which every promise made under it would pay for.
   if (defined === undefined) return fn()
   return storage.run({ ...storage.getStore(), ...defined }, fn)
+}
+
+/** One model call of the agents' path, as {@link CallContext.onModelCall} hears of it. @internal */
+export interface ModelCallEvent extends ExchangeEvent {
+  endpoint: string
+  model?: string | undefined
+}
+
+/** The judge's side of a scorer's model calls: see {@link CallContext.modelCallsAsJudge}. @internal */
+export interface ModelCallsAsJudge {
+  /** Wrap one live request in the judge's limits (concurrency, `maxLiveCalls`, `maxCost`). */
+  limit(model: string | undefined, send: () => Promise<Response>): Promise<Response>
+  /** Count a live reply's cost. */
+  onLiveJson(model: string | undefined, json: unknown): void
 }
 
 /** A test the setup file runs: its identity, and Vitest's task as an opaque handle. @internal */

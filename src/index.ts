@@ -98,8 +98,10 @@ export { runUntilComplete } from './loop'
 export type {
   AgentTurn,
   CompletionCheck,
+  CompletionContext,
   LoopAgent,
   LoopIteration,
+  LoopMessage,
   LoopScorer,
   LoopScorerResult,
   RunUntilCompleteOptions,

@@ -1,6 +1,6 @@
 // The judge's one door to the cassettes: what the judge needs of the store is re-exported here, so
 // no other module of src/judge/ imports from src/cassettes/.
-import { type CallContext, currentCallContext } from '../call-context'
+import { type CallContext, currentCallContext, type ModelCallsAsJudge } from '../call-context'
 import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
 import { readsCassettes } from '../cassettes/exchange/cassette-mode'
@@ -136,6 +136,26 @@ function judgeSide(
             addLiveCost(config, modelOf() ?? named, usageOf(json))
           },
     onExchange: context.onExchange,
+  }
+}
+
+/**
+ * The judge's side for model calls a scorer makes through the agents' path (a Mastra scorer's
+ * judge is an agent of its own): the same live limits and cost as the judge's own calls.
+ * @internal
+ */
+export function modelCallsAsJudge(config: ResolvedConfig): ModelCallsAsJudge {
+  return {
+    limit: (model, send) => withLiveLimits(config, model, send),
+    onLiveJson: (model, json) => {
+      if (config.maxCost === undefined) return
+      const reply = json as { model?: unknown } | undefined
+      addLiveCost(
+        config,
+        model ?? (typeof reply?.model === 'string' ? reply.model : undefined),
+        usageOf(json),
+      )
+    },
   }
 }
 

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events'
 import { currentCallContext, withCallContext } from '../call-context'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
+import { runCountingModelCalls } from '../scorer/model-calls'
 import { loopFeedback } from './loop-feedback'
 import type { CompletionCheck, LoopScorer, LoopScorerResult, ScorerCheck } from './types'
 
@@ -84,7 +85,8 @@ async function runScorer(
   try {
     result = await untilAborted(
       Promise.resolve().then(() =>
-        scorer.run({
+        // A scorer's own model calls (a Mastra scorer's judge) count as judge calls.
+        runCountingModelCalls(scorer, {
           input: request.input,
           output: request.output,
           requestContext: request.requestContext,

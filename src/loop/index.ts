@@ -4,8 +4,10 @@ export { runUntilComplete } from './run-until-complete'
 export type {
   AgentTurn,
   CompletionCheck,
+  CompletionContext,
   LoopAgent,
   LoopIteration,
+  LoopMessage,
   LoopScorer,
   LoopScorerResult,
   RunUntilCompleteOptions,

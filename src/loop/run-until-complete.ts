@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto'
 import { UsageError } from '../errors'
 import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
+import { outputText } from '../output'
 import { emitRecord } from '../record-hooks'
 import { checkCompletion, untilAborted } from './check-completion'
 import { loopRecord } from './loop-record'
 import type {
+  CompletionContext,
   LoopAgent,
   LoopIteration,
+  LoopMessage,
   RunUntilCompleteOptions,
   RunUntilCompleteResult,
 } from './types'
@@ -35,6 +38,8 @@ export async function runUntilComplete<Input = unknown, Output = unknown>(
   const started = performance.now()
   const iterations: LoopIteration<Output>[] = []
   let feedback: string | undefined
+  const task = taskText(input)
+  const conversation: LoopMessage[] = [{ role: 'user', content: task }]
   for (let iteration = 1; iteration <= settings.maxSteps; iteration++) {
     if (signal?.aborted) throw signal.reason
     const turn = {
@@ -42,16 +47,28 @@ export async function runUntilComplete<Input = unknown, Output = unknown>(
       iteration,
       feedback,
       history: iterations.slice(),
+      messages: conversation.slice(),
       signal,
     }
     const output = await untilAborted(
       Promise.resolve().then(() => agent(turn)),
       signal,
     )
+    conversation.push({ role: 'assistant', content: outputText(output) })
+    const completionContext: CompletionContext | undefined = options.completionContext
+      ? {
+          iteration,
+          maxIterations: settings.maxSteps,
+          messages: conversation.slice(),
+          originalTask: task,
+          primitiveResult: outputText(output),
+          customContext: options.requestContext,
+        }
+      : undefined
     const check = await checkCompletion({
       iteration,
-      output,
-      input,
+      output: completionContext ? completionContext.primitiveResult : output,
+      input: completionContext ?? input,
       requestContext: options.requestContext,
       scorers: options.scorers,
       strategy: settings.strategy,
@@ -65,6 +82,7 @@ export async function runUntilComplete<Input = unknown, Output = unknown>(
     // Mastra's suppressFeedback: the agent is called again, but not told why.
     feedback = options.suppressFeedback ? undefined : check.feedback
     if (check.complete) break
+    if (feedback !== undefined) conversation.push({ role: 'user', content: feedback })
   }
   const last = iterations.at(-1)!
   return {
@@ -87,7 +105,15 @@ const OPTION_KEYS = [
   'signal',
   'onCheck',
   'suppressFeedback',
+  'completionContext',
 ]
+
+// The task's text: the input when it is text, else the user's text in it, as Mastra takes it.
+function taskText(input: unknown): string {
+  if (typeof input === 'string') return input
+  if (input === undefined || input === null) return 'Unknown task'
+  return outputText(input) || 'Unknown task'
+}
 
 function validate(
   agent: unknown,

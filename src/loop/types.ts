@@ -9,7 +9,9 @@ export interface LoopScorerResult {
   verdicts?: Verdict[] | undefined
   judgeCalls?: JudgeCall[] | undefined
   notScorable?: { step?: string | undefined; reason?: string | undefined } | undefined
-  [key: string]: unknown
+  /** Set by a rubric scorer that found no rubric: the loop refuses it. */
+  noRubric?: boolean | undefined
+  // No index signature: a scorer's own result type (Mastra's, say) has none, and would not fit.
 }
 
 /** Anything with a `run()`: a scorer built with `createScorer` or `createRubricScorer`, or your own. */
@@ -75,8 +77,37 @@ export interface AgentTurn<Input = unknown, Output = unknown> {
   feedback: string | undefined
   /** The earlier iterations, oldest first. */
   history: readonly LoopIteration<Output>[]
+  /**
+   * The loop as one conversation, to continue it instead of writing a fresh prompt: the task as a
+   * user message, then each earlier output as an assistant message followed by its feedback as a
+   * user message (none under `suppressFeedback`). The AI SDK's `messages` take it as it is.
+   */
+  messages: readonly LoopMessage[]
   /** The loop's signal (aborts when `signal` does); pass it to your model calls. */
   signal: AbortSignal | undefined
+}
+
+/** One message of {@link AgentTurn.messages}. */
+export interface LoopMessage {
+  role: 'user' | 'assistant'
+  content: string
+}
+
+/**
+ * What scorers get as `input` with `completionContext: true`: Mastra's `isTaskComplete` context, so
+ * that scorers written for it (reading `run.input.originalTask`) run unchanged.
+ */
+export interface CompletionContext {
+  iteration: number
+  maxIterations: number
+  /** The conversation so far, this iteration's output last. */
+  messages: readonly LoopMessage[]
+  /** The task's text (`'Unknown task'` when the input has none). */
+  originalTask: string
+  /** This iteration's output, as text. */
+  primitiveResult: string
+  /** The loop's `requestContext`. */
+  customContext?: unknown
 }
 
 /** Options of {@link runUntilComplete}. */
@@ -87,8 +118,14 @@ export interface RunUntilCompleteOptions<Input = unknown, Output = unknown> {
   strategy?: 'all' | 'any' | undefined
   /** Most agent calls. Default `5`. */
   maxSteps?: number | undefined
-  /** Passed to the agent and to every scorer as `input`. */
+  /** Passed to the agent, and to every scorer as `input` (unless `completionContext`). */
   input?: Input | undefined
+  /**
+   * Give scorers Mastra's completion context as `input` ({@link CompletionContext}: iteration,
+   * messages, originalTask...) instead of `input` as given, and the output as text, as Mastra's
+   * `isTaskComplete` does. Default `false`.
+   */
+  completionContext?: boolean | undefined
   /** Passed to every scorer as `requestContext` (a plain object or anything with `get()`). */
   requestContext?: unknown
   /** Run the scorers of a check at once (default `true`), or one by one, stopping at the first that decides. */

@@ -1,9 +1,9 @@
-import { currentCallContext, withCallContext } from '../call-context'
 import { UsageError } from '../errors'
 import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import { isThenable, outputText } from '../output'
 import type { JudgeCall } from '../records'
+import { withModelCallsAsJudgeCalls } from './model-calls'
 import type { ScorerRun } from './types'
 
 /** What a scorer function of the evalite / autoevals / vitest-evals shape receives. */
@@ -88,8 +88,6 @@ export function adaptScorer(
   return {
     id: fallbackId,
     async run(run) {
-      const judgeCalls: JudgeCall[] = []
-      let last = performance.now()
       const args: EvalScorerArgs = {
         input: run.input,
         output: mode === 'text' ? outputText(run.output) : run.output,
@@ -97,30 +95,10 @@ export function adaptScorer(
       }
       const context = run.additionalContext?.context
       if (context !== undefined) args.context = context
-      const outer = currentCallContext().onModelCall
-      const value = await withCallContext(
-        {
-          onModelCall: (event) => {
-            outer?.(event)
-            const now = performance.now()
-            judgeCalls.push({
-              step: 'generateScore',
-              model: event.model ?? event.endpoint,
-              status: 'success',
-              source: event.source,
-              cassetteKey: event.key,
-              durationMs: now - last,
-              attemptCount: 1,
-              modelCallCount: 1,
-            })
-            last = now
-          },
-        },
-        async () => {
-          const out = fn(args)
-          return isThenable(out) ? await out : out
-        },
-      )
+      const { value, judgeCalls } = await withModelCallsAsJudgeCalls('generateScore', async () => {
+        const out = fn(args)
+        return isThenable(out) ? await out : out
+      })
       return toResult(options.id ?? nameOf(value) ?? fallbackId, value, judgeCalls)
     },
   }

@@ -48,8 +48,8 @@ test('a custom judge model is recorded keyed on its request and id, and replayed
   const [file] = await entryFilesUnder(folder.dir)
   expect(file).toBe(`test/cassettes/example.test.ts/judges.${entry.key.slice(0, 12)}.json`)
   expect(events).toEqual([
-    { source: 'recorded', key: entry.key, file },
-    { source: 'replayed', key: entry.key, file },
+    { source: 'recorded', key: entry.key, file, reply: entry.response.json },
+    { source: 'replayed', key: entry.key, file, reply: entry.response.json },
   ])
   expect(entry).toMatchObject({
     promptVersion: '2',

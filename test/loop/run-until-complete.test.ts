@@ -443,3 +443,79 @@ test("suppressFeedback (Mastra's name) calls the agent again without the reasons
   expect(result.complete).toBe(false)
   expect(result.feedback).toContain('Not yet.')
 })
+
+test('the loop as one conversation: the task, each output, then its feedback, for an agent that continues it', async () => {
+  const seen: unknown[] = []
+  const result = await runUntilComplete(
+    ({ messages }) => {
+      seen.push(messages)
+      // Continues the conversation: fixed once the feedback is in it.
+      const told = messages.some((m) => m.role === 'user' && m.content.includes('refund policy'))
+      return told && messages.length > 1 ? 'Here is the refund policy.' : 'A first draft.'
+    },
+    { scorers: [mentionsScorer('refund policy')], input: 'Explain refunds' },
+  )
+  expect(result.complete).toBe(true)
+  expect(seen).toEqual([
+    [{ role: 'user', content: 'Explain refunds' }],
+    [
+      { role: 'user', content: 'Explain refunds' },
+      { role: 'assistant', content: 'A first draft.' },
+      { role: 'user', content: result.iterations[0]?.check.feedback },
+    ],
+  ])
+  // Under suppressFeedback the agent sees its outputs, not why they failed.
+  const quiet: unknown[] = []
+  await runUntilComplete(
+    ({ messages }) => {
+      quiet.push(messages.map((m) => m.role))
+      return 'A first draft.'
+    },
+    { scorers: [mentionsScorer('never')], maxSteps: 2, suppressFeedback: true, input: 'Task' },
+  )
+  expect(quiet).toEqual([['user'], ['user', 'assistant']])
+})
+
+test("with completionContext, scorers get Mastra's isTaskComplete context as input and the output as text", async () => {
+  const runs: any[] = []
+  const scorer: LoopScorer = {
+    id: 'reads-context',
+    run(run) {
+      runs.push(run)
+      // A scorer written for Mastra's isTaskComplete reads these.
+      const { originalTask, iteration } = run.input
+      return { score: iteration === 2 && originalTask === 'Explain refunds' ? 1 : 0 }
+    },
+  }
+  const result = await runUntilComplete(({ iteration }) => ({ text: `draft ${iteration}` }), {
+    scorers: [scorer],
+    input: 'Explain refunds',
+    requestContext: { tenant: 'acme' },
+    completionContext: true,
+  })
+  expect(result.complete).toBe(true)
+  expect(runs[1]).toEqual({
+    input: {
+      iteration: 2,
+      maxIterations: 5,
+      messages: [
+        { role: 'user', content: 'Explain refunds' },
+        { role: 'assistant', content: 'draft 1' },
+        { role: 'user', content: result.iterations[0]?.check.feedback },
+        { role: 'assistant', content: 'draft 2' },
+      ],
+      originalTask: 'Explain refunds',
+      primitiveResult: 'draft 2',
+      customContext: { tenant: 'acme' },
+    },
+    output: 'draft 2',
+    requestContext: { tenant: 'acme' },
+  })
+  // The task's text is "Unknown task" when there is none, as in Mastra.
+  const untitled: any[] = []
+  await runUntilComplete(() => 'x', {
+    scorers: [{ run: (run) => (untitled.push(run.input), { score: 1 }) }],
+    completionContext: true,
+  })
+  expect(untitled[0].originalTask).toBe('Unknown task')
+})

@@ -1,4 +1,4 @@
-import { currentCallContext, runningTest } from '../../call-context'
+import { currentCallContext, type ExchangeEvent, runningTest } from '../../call-context'
 import type { ResolvedConfig } from '../../config'
 import { runExchange } from '../exchange/exchange'
 import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
@@ -37,21 +37,27 @@ export async function runAgentExchange(
   }
   const session = cassetteSession()
   const test = runningTest()
-  const { onModelCall } = context
+  const { onModelCall, onModelCallPending, modelCallsAsJudge: asJudge } = context
+  let settle = () => {}
+  const model = () => prepared?.model ?? modelNamed(body)
   // With cassettes off the request is never prepared: an adapted scorer that counts the call
   // still learns its model.
   const offModel = onModelCall && config.cassettes.mode === 'off' ? modelNamed(body) : undefined
   // Each exchange is counted once, as what it turned out to be: a live stream reports when it
   // ends, after this function has returned; one that throws (a replay miss, a failed connection,
   // a refused recording) without having reported is a failed call.
-  let counted = false
+  // A scorer's model call is its judge's: not counted as the agent's.
+  let counted = asJudge !== undefined
   const count = (outcome: AgentCallOutcome) => {
     if (counted) return
     counted = true
     session.countAgentCall(outcome)
   }
+  // The listener hears of a reply once it is returned, with its JSON; of a stream when it ends.
+  let returned = false
+  let heard: ExchangeEvent | undefined
   try {
-    return await runExchange({
+    const response = await runExchange({
       caller: 'agent',
       prepare,
       url,
@@ -60,11 +66,28 @@ export async function runAgentExchange(
       testIsExact: test?.exact === true,
       live,
       warnReplayedErrors: true,
+      ...(asJudge
+        ? {
+            limit: (send: () => Promise<Response>) => asJudge.limit(model(), send),
+            onLiveJson: (json: unknown) => asJudge.onLiveJson(model(), json),
+          }
+        : {}),
       onExchange: (event) => {
         count(event.source)
-        onModelCall?.({ ...event, endpoint, model: prepared?.model ?? offModel })
+        if (returned) {
+          onModelCall?.({ ...event, endpoint, model: prepared?.model ?? offModel })
+          settle()
+        } else heard = event
       },
     })
+    returned = true
+    if (onModelCall && heard) {
+      onModelCall({ ...heard, endpoint, model: prepared?.model ?? offModel })
+    } else if (onModelCall) {
+      // A live stream: heard of when it ends and is written, after this returns.
+      onModelCallPending?.(new Promise<void>((resolve) => (settle = resolve)))
+    }
+    return response
   } catch (error) {
     count('failed')
     throw error

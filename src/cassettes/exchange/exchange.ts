@@ -161,7 +161,12 @@ function serve(
   warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
   if (input.warnReplayedErrors && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
   cassetteSession().markUsed(entry.key)
-  input.onExchange?.({ source: 'replayed', key: entry.key, file: store.relativeFile(entry.key) })
+  input.onExchange?.({
+    source: 'replayed',
+    key: entry.key,
+    file: store.relativeFile(entry.key),
+    reply: entry.response.sse ? usageEvent(entry.response.sse) : entry.response.json,
+  })
   return replayResponse(entry, { timings: input.config.cassettes.replayTimings })
 }
 
@@ -175,13 +180,14 @@ async function liveAndRecord(
   const live = await limited(input)
   // The written key can differ from the request's when redaction learnt of a new secret in
   // between (environment names are listed afresh before every write): report the one on disk.
-  const finish = (recorded: boolean, key = request.key) => {
+  const finish = (recorded: boolean, key = request.key, reply?: unknown) => {
     inFlight.delete(id)
     settle()
     input.onExchange?.({
       source: recorded ? 'recorded' : 'live',
       key,
       ...(recorded ? { file: store.relativeFile(key) } : {}),
+      ...(reply === undefined ? {} : { reply }),
     })
   }
   const framing = streamFraming(live.headers)
@@ -196,13 +202,16 @@ async function liveAndRecord(
         }
         return
       }
+      // A stream's cost is in its last event that carries usage.
+      const usage = usageEvent(chunks)
+      if (usage !== undefined) input.onLiveJson?.(usage)
       try {
         const key = await record(input, request, store, {
           status: live.status,
           headers: storedHeaders(live.headers),
           sse: chunks,
         })
-        finish(key !== undefined, key)
+        finish(key !== undefined, key, usage)
       } catch (error) {
         finish(false)
         cassetteSession().recordError(error as Error)
@@ -224,9 +233,9 @@ async function liveAndRecord(
       headers: storedHeaders(live.headers),
       ...body,
     })
-    finish(key !== undefined, key)
+    finish(key !== undefined, key, body.json)
   } else {
-    finish(false)
+    finish(false, request.key, body.json)
   }
   return new Response(NULL_BODY.has(live.status) ? null : bytes, {
     status: live.status,
@@ -342,4 +351,29 @@ async function record(
   await store.write(entry)
   cassetteSession().markUsed(entry.key)
   return entry.key
+}
+
+/**
+ * The last event of a stream that carries `usage` (OpenAI's final chunk with
+ * `stream_options.include_usage`, the Responses API's `response.completed`), parsed; `undefined`
+ * when none does.
+ * @internal
+ */
+export function usageEvent(chunks: readonly SseChunk[]): unknown {
+  for (let i = chunks.length - 1; i >= 0; i--) {
+    const chunk = chunks[i]?.chunk ?? ''
+    if (!chunk.includes('"usage"')) continue
+    for (const line of chunk.split('\n').reverse()) {
+      const data = line.startsWith('data:') ? line.slice(5).trim() : line.trim()
+      if (!data.startsWith('{') || !data.includes('"usage"')) continue
+      try {
+        const event = JSON.parse(data) as { usage?: unknown; response?: { usage?: unknown } }
+        if (event.usage) return event
+        if (event.response?.usage) return event.response
+      } catch {
+        // Not JSON: an event of another shape.
+      }
+    }
+  }
+  return undefined
 }

@@ -6,8 +6,8 @@ import { CassetteCorruptError, CassetteWriteError } from '../../errors'
 import { messages } from '../../messages'
 import { displayPath } from '../../paths'
 import { canonicalJson } from './canonical-json'
-import { deepFreeze } from './deep-frozen'
 import { type CassetteEntry, parseEntry, serializeEntry } from './cassette-entry'
+import { deepFreeze } from './deep-frozen'
 
 /**
  * The cassette store (ARCHITECTURE 7.2, 7.6). Format 2 files an entry under the test that recorded
