@@ -124,4 +124,6 @@ const FOOTNOTES = [
   '  8, 9: in-process micro-benchmarks of the replay paths (bench/cassettes.ts): 8 is the path a',
   '  replayed judge request takes (straight from the store; judgeFetch, its path through the SDK',
   '  when the store cannot answer directly, is shown alongside), 9 an agent’s call through msw.',
+  '  10: a rubric scorer run replayed from a cassette recorded just before (prompt, key, read,',
+  '  parse and check of the entry, verdicts and score), in-process (bench/scorer-replay.ts).',
 ]

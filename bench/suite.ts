@@ -11,6 +11,7 @@ import { runChild } from './measure'
 import { measureReplayOverhead, measureThousand } from './replay-figures'
 import { recordProject, writeReplayProject } from './replay-project'
 import { currentLoad, type Figure, judged, machineInfo, renderTable } from './report'
+import type { ScorerReplayFigures } from './scorer-replay'
 import { measureStore } from './store'
 
 const benchDir = import.meta.dirname
@@ -18,6 +19,7 @@ const repoRoot = join(benchDir, '..')
 
 const FULL = {
   micro: { iterations: 2000 },
+  scorer: { batches: 5, runs: 1000 },
   live: { batches: 5, calls: 200 },
   concurrency: { calls: 100, latencyMs: 200, runs: 3 },
   project: { pairs: 300, thousand: 1000, startup: 1 },
@@ -26,6 +28,7 @@ const FULL = {
 }
 const QUICK: typeof FULL = {
   micro: { iterations: 50 },
+  scorer: { batches: 1, runs: 20 },
   live: { batches: 1, calls: 20 },
   concurrency: { calls: 12, latencyMs: 20, runs: 1 },
   project: { pairs: 5, thousand: 20, startup: 1 },
@@ -53,6 +56,8 @@ export async function runSuite(argv: string[]): Promise<number> {
   try {
     log('micro-benchmarks of the replay paths')
     const micro = await runBench<CassetteBenchFigures>('cassettes', sizes.micro)
+    log('replayed rubric scorer runs')
+    const scorer = await runBench<ScorerReplayFigures>('scorer-replay', sizes.scorer)
     log('live overhead against an instant judge')
     const live = await runBench<LiveOverheadFigures>('live-overhead', sizes.live)
     log('concurrent assertions against a slow judge')
@@ -143,6 +148,15 @@ export async function runSuite(argv: string[]): Promise<number> {
         target: { op: '<', limit: 0.3 },
         detail: `straight from the store (replayedJudgeReply); judgeFetch, the path through the SDK, ${micro.judgeReplayMs} ms alone and ${micro.judgeReplayWithSdkMs} ms with the openai SDK (the SDK alone ${micro.sdkBaselineMs} ms); ${micro.requestBytes} B request; ${micro.iterations} calls`,
         data: micro,
+      },
+      {
+        id: 'scorer-replay',
+        label: 'Replayed rubric scorer run (createRubricScorer(...).run(), outside Vitest)',
+        value: scorer.scorerReplayMs,
+        unit: 'ms',
+        target: { op: '<=', limit: 0.1 },
+        detail: `batch medians ${scorer.perBatch.join(', ')} ms; ${scorer.runs} runs x ${scorer.batches} batches`,
+        data: scorer,
       },
       {
         id: 'msw-replay-call',

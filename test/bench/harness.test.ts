@@ -37,6 +37,7 @@ test('the benchmark harness runs end to end in its quick configuration and write
       'store-verify',
       'concurrency',
       'judge-replay-call',
+      'scorer-replay',
       'msw-replay-call',
     ])
     for (const figure of results.figures) {
