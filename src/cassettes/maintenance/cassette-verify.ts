@@ -29,7 +29,8 @@ export async function verifyCassettes(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<VerifyReport> {
   const store = new CassetteStore(dir)
-  const { entries, others } = await store.list()
+  // Every file is read below: the listing need not read them for their full keys first.
+  const { entries, others } = await store.list({ fullKeys: false })
   const secrets = secretSet(envSecrets(env))
   const problems: VerifyProblem[] = others.map((file) => ({
     file,
@@ -58,10 +59,10 @@ export async function verifyCassettes(
       entry.request.method,
       entry.request.query,
     )
-    if (computed !== key) {
+    if (computed !== entry.key) {
       problems.push({
         file,
-        problem: `its request keys to ${computed}, not ${key}: the request was edited after recording, so replay will never find it; record it again`,
+        problem: `its request keys to ${computed}, not ${entry.key}: the request was edited after recording, so replay will never find it; record it again`,
       })
     }
     const leak =

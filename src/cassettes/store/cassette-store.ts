@@ -139,7 +139,10 @@ export class CassetteStore {
   }
 
   /** Every entry file, shared schema and other file under the folder. A missing folder is empty. */
-  async list(): Promise<StoreListing> {
+  async list(options: { fullKeys?: boolean } = {}): Promise<StoreListing> {
+    // A format-2 file is named by its key's prefix; its full key is read from the file, unless the
+    // caller reads every file anyway (verify) and says so with `fullKeys: false`.
+    const fullKeys = options.fullKeys ?? true
     const listing: StoreListing = { entries: [], schemas: [], others: [] }
     for (const { path, parts } of walk(this.dir)) {
       const name = parts[parts.length - 1] as string
@@ -156,7 +159,7 @@ export class CassetteStore {
       }
       const prefix = V2_FILE.exec(name)?.[1]
       if (prefix && !(parts.length === 2 && SHARD.test(parts[0] as string))) {
-        const key = keyInFile(path) ?? prefix
+        const key = (fullKeys ? keyInFile(path) : undefined) ?? prefix
         const folder = parts.slice(0, -1).join('/')
         listing.entries.push({ key, file: path, format: 2, folder })
         continue
