@@ -485,8 +485,9 @@ export const messages = {
       `  "${other}" passes where "${trusted}" fails: ${facts.passes}`,
       `  "${other}" fails where "${trusted}" passes: ${facts.fails}`,
     ].join('\n'),
+  // The reporter's wording: a recorded call is a live call that was kept in a cassette.
   calibrationJudgeCalls: (replayed: number, recorded: number, live: number): string =>
-    `Judge calls: ${replayed} replayed, ${recorded} recorded, ${live} live.`,
+    `Judge calls: ${replayed} replayed, ${recorded + live} live${recorded === 0 ? '' : live === 0 ? ' (all recorded into cassettes)' : ` (${recorded} recorded into cassettes)`}.`,
 
   // tool-call matcher failure messages (rendered under the matcher hint)
   toolNotCalled: (name: string, withArgs: boolean, calls: number): string =>

@@ -82,7 +82,7 @@ Worst disagreements (2 of 2):
 test('calibrate prints the table and the disagreements, and a second run replays with no request', async () => {
   expect(await run('calibrate', 'labels.jsonl', '--judge', 'gpt-judge')).toBe(0)
   expect(err).toEqual([])
-  expect(out).toEqual([`${TRUSTED}\nJudge calls: 0 replayed, 4 recorded, 0 live.`])
+  expect(out).toEqual([`${TRUSTED}\nJudge calls: 0 replayed, 4 live (all recorded into cassettes).`])
   expect(server?.requests).toHaveLength(4)
   expect(server?.requests.every((r) => r.body.model === 'gpt-judge')).toBe(true)
   expect(await entriesUnder(join(cwd, '__cassettes__'))).toHaveLength(4)
@@ -91,7 +91,7 @@ test('calibrate prints the table and the disagreements, and a second run replays
   out = []
   process.env.CI = 'true'
   expect(await run('calibrate', 'labels.jsonl', '--judge', 'openai/gpt-judge')).toBe(0)
-  expect(out).toEqual([`${TRUSTED}\nJudge calls: 4 replayed, 0 recorded, 0 live.`])
+  expect(out).toEqual([`${TRUSTED}\nJudge calls: 4 replayed, 0 live.`])
   expect(server?.requests).toHaveLength(0)
 })
 
@@ -102,7 +102,7 @@ test('--compare prints the second judge and how it agrees with the first', async
   ).toBe(0)
   expect(out).toHaveLength(1)
   // κ of the cheap judge is 0: it passes everything (p_o = 3/5 = p_e).
-  expect(out[0]).toBe(`${TRUSTED}\nJudge calls: 0 replayed, 4 recorded, 0 live.
+  expect(out[0]).toBe(`${TRUSTED}\nJudge calls: 0 replayed, 4 live (all recorded into cassettes).
 
 Judge "gpt-cheap" against the labels in "labels.jsonl": 4 examples, 5 labelled judgements.
 
@@ -121,7 +121,7 @@ Worst disagreements (2 of 2):
       labelled unmet, judged met: Looks fine.
       output: "hello there"
 
-Judge calls: 0 replayed, 4 recorded, 0 live.
+Judge calls: 0 replayed, 4 live (all recorded into cassettes).
 
 Agreement of "gpt-cheap" with "gpt-judge" on the same judgements:
   agreement 0.60 [0.23, 0.88] · κ 0.00 · 5 judgements
