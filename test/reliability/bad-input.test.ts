@@ -266,7 +266,7 @@ const usage: UsageCase[] = [
   {
     name: 'a misspelt runUntilComplete option',
     act: () => runUntilComplete(() => 'Hi', { scorers: [], maxStep: 3 } as never),
-    message: `${P} runUntilComplete() got an unknown option "maxStep". Did you mean "maxSteps"? Known options: "scorers", "strategy", "maxSteps", "input", "requestContext", "parallel", "checkTimeout", "signal", "onCheck", "suppressFeedback".`,
+    message: `${P} runUntilComplete() got an unknown option "maxStep". Did you mean "maxSteps"? Known options: "scorers", "strategy", "maxSteps", "input", "requestContext", "parallel", "checkTimeout", "signal", "onCheck", "suppressFeedback", "completionContext".`,
   },
   {
     name: 'a loop whose rubric scorer finds no rubric (a misspelt requestContext.rubirc)',
