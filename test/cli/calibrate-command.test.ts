@@ -82,7 +82,9 @@ Worst disagreements (2 of 2):
 test('calibrate prints the table and the disagreements, and a second run replays with no request', async () => {
   expect(await run('calibrate', 'labels.jsonl', '--judge', 'gpt-judge')).toBe(0)
   expect(err).toEqual([])
-  expect(out).toEqual([`${TRUSTED}\nJudge calls: 0 replayed, 4 live (all recorded into cassettes).`])
+  expect(out).toEqual([
+    `${TRUSTED}\nJudge calls: 0 replayed, 4 live (all recorded into cassettes).`,
+  ])
   expect(server?.requests).toHaveLength(4)
   expect(server?.requests.every((r) => r.body.model === 'gpt-judge')).toBe(true)
   expect(await entriesUnder(join(cwd, '__cassettes__'))).toHaveLength(4)

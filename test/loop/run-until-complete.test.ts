@@ -514,7 +514,14 @@ test("with completionContext, scorers get Mastra's isTaskComplete context as inp
   // The task's text is "Unknown task" when there is none, as in Mastra.
   const untitled: any[] = []
   await runUntilComplete(() => 'x', {
-    scorers: [{ run: (run) => (untitled.push(run.input), { score: 1 }) }],
+    scorers: [
+      {
+        run: (run) => {
+          untitled.push(run.input)
+          return { score: 1 }
+        },
+      },
+    ],
     completionContext: true,
   })
   expect(untitled[0].originalTask).toBe('Unknown task')
