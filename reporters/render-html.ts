@@ -7,7 +7,12 @@ import { plain } from './figures'
 import { renderCalibration } from './render-calibration'
 import { formatScore, oneLine } from './render-record'
 import { summaryRows } from './render-summary'
-import type { ReportDiff, VerdictState } from './report-diff'
+import {
+  type ReportDiff,
+  verdictsOf as recordVerdicts,
+  type VerdictState,
+  stateOf as verdictState,
+} from './report-diff'
 import type { RunSummary } from './run-summary'
 
 /** How the page is built. @internal */
@@ -21,7 +26,7 @@ export interface HtmlReportOptions {
 }
 
 /** A cell's state: met, required unmet, optional unmet, error. */
-type CellState = 'met' | 'unmet' | 'optional' | 'error'
+type CellState = VerdictState | 'error'
 
 /** What a click on a cell shows; held once in the page's data, cells refer to it by index. */
 interface CellDetail {
@@ -227,16 +232,6 @@ function changesSection(against: string, diff: ReportDiff): string {
   return `<section id="changes">${title}<p>${esc(counts)}</p><div class="scroll"><table><thead><tr><th>Test</th><th>Criterion</th><th>Change</th><th>Before → now</th><th>Reasoning now</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></div></section>`
-}
-
-// Every verdict of an assertion: its own, or those of the scorers it combined.
-function recordVerdicts(record: RubricateRecord): Verdict[] {
-  if (record.verdicts && record.verdicts.length > 0) return record.verdicts
-  return (record.scorers ?? []).flatMap((part) => part.verdicts ?? [])
-}
-
-function verdictState(verdict: Verdict): CellState {
-  return verdict.satisfied ? 'met' : verdict.required ? 'unmet' : 'optional'
 }
 
 function kindName(record: RubricateRecord): string {

@@ -132,8 +132,8 @@ function assertionsOf(files: readonly FileReport[]): Map<string, Assertion> {
   return out
 }
 
-// Every verdict of an assertion: its own, or those of the scorers it combined.
-function verdictsOf(record: RubricateRecord): Verdict[] {
+/** Every verdict of an assertion: its own, or those of the scorers it combined. @internal */
+export function verdictsOf(record: RubricateRecord): Verdict[] {
   if (record.verdicts && record.verdicts.length > 0) return record.verdicts
   return (record.scorers ?? []).flatMap((part) => part.verdicts ?? [])
 }

@@ -90,10 +90,11 @@ export class RunOutputs {
     const completeness = runCompleteness(facts)
     const used = usedKeysByDir(report)
     await this.writeMarker(root, completeness, used, this.suiteFiles, passedTests(testModules))
-    const recorded = summariseRun(report, { prices: this.options.prices })
-    if (recorded.judge.recorded + recorded.agents.recorded > 0) await this.pruneSuperseded(root)
+    const summary = summariseRun(report, { prices: this.options.prices })
+    // Before the unused entries are counted: what this deletes is not left for prune.
+    if (summary.judge.recorded + summary.agents.recorded > 0) await this.pruneSuperseded(root)
     const unused = completeness.complete ? await countUnused(used) : undefined
-    const summary = summariseRun(report, { prices: this.options.prices, unused })
+    if (unused !== undefined) summary.cassettes.unused = unused
     const writeArtifacts = !ctx.config.reporters.some((entry) => reporterName(entry) === 'blob')
     await Promise.all([
       writeArtifacts ? this.writeJson(toJsonReport(report, summary, completeness)) : undefined,
@@ -157,12 +158,10 @@ export class RunOutputs {
 
   private async writeHtml(report: RunReport, summary: RunSummary): Promise<void> {
     const root = this.ctx!.config.root
-    const configured = this.ctx!.config.outputFile
-    const target =
-      this.options.htmlFile ??
-      (typeof configured === 'object' ? configured['rubricate-html'] : undefined)
     // The previous report is read only when a page is written.
-    const changes = target ? await this.changesAgainstPrevious(report, root) : undefined
+    const changes = this.reportTarget(this.options.htmlFile, 'rubricate-html')
+      ? await this.changesAgainstPrevious(report, root)
+      : undefined
     await this.writeReport(this.options.htmlFile, 'rubricate-html', () =>
       renderHtml(report, summary, { root, finishedAt: new Date(), changes }),
     )
@@ -198,15 +197,20 @@ export class RunOutputs {
     }
   }
 
-  // A report file: at the reporter option's path, else at `test.outputFile[key]`, else none.
+  // Where a report goes: the reporter option's path, else `test.outputFile[key]`, else nowhere.
+  private reportTarget(option: string | undefined, key: string): string | undefined {
+    const configured = this.ctx!.config.outputFile
+    return option ?? (typeof configured === 'object' ? configured[key] : undefined)
+  }
+
+  // A report file, written where reportTarget says.
   private async writeReport(
     option: string | undefined,
     key: string,
     content: () => string,
   ): Promise<void> {
     const ctx = this.ctx!
-    const configured = ctx.config.outputFile
-    const target = option ?? (typeof configured === 'object' ? configured[key] : undefined)
+    const target = this.reportTarget(option, key)
     if (!target) return
     const path = isAbsolute(target) ? target : resolve(ctx.config.root, target)
     try {

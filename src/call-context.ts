@@ -12,9 +12,10 @@ export interface ExchangeEvent {
   file?: string | undefined
   /**
    * The reply's JSON, or for a stream its last event that carries `usage`, when the transport
-   * has it (its `usage` gives the tokens).
+   * has it (its `usage` gives the tokens). A function: found only when a listener asks, off the
+   * replay path.
    */
-  reply?: unknown
+  reply?: (() => unknown) | undefined
 }
 
 /**

@@ -54,14 +54,15 @@ export async function runUntilComplete<Input = unknown, Output = unknown>(
       Promise.resolve().then(() => agent(turn)),
       signal,
     )
-    conversation.push({ role: 'assistant', content: outputText(output) })
+    const text = outputText(output)
+    conversation.push({ role: 'assistant', content: text })
     const completionContext: CompletionContext | undefined = options.completionContext
       ? {
           iteration,
           maxIterations: settings.maxSteps,
           messages: conversation.slice(),
           originalTask: task,
-          primitiveResult: outputText(output),
+          primitiveResult: text,
           customContext: options.requestContext,
         }
       : undefined

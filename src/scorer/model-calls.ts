@@ -41,7 +41,7 @@ export async function withModelCallsAsJudgeCalls<T>(
         }
         if (event.key !== undefined) call.cassetteKey = event.key
         if (event.file !== undefined) call.cassetteFile = event.file
-        const usage = usageOf(event.reply)
+        const usage = usageOf(event.reply?.())
         if (usage) call.usage = usage
         judgeCalls.push(call)
         last = now

@@ -6,7 +6,7 @@ import {
   type JudgeRequest,
   rootCause,
 } from '../../src'
-import { withCallContext } from '../../src/call-context'
+import { type ExchangeEvent, withCallContext } from '../../src/call-context'
 import { cached } from '../../src/cassettes'
 import { rejectionOf } from '../judge/helpers'
 import { entriesUnder, entryFilesUnder, testIn, useCassetteFolder } from './support'
@@ -33,7 +33,7 @@ test('a custom judge model is recorded keyed on its request and id, and replayed
   const model = countingModel()
   const judge = cached(model)
   const request = { system: 'Be strict.', prompt: 'Is it right?', seed: 1 }
-  const events: unknown[] = []
+  const events: ExchangeEvent[] = []
   const first = await withCallContext(
     { test: testIn('judges'), promptVersion: '2', onExchange: (e) => events.push(e) },
     () => judge.complete(request, {}),
@@ -47,7 +47,7 @@ test('a custom judge model is recorded keyed on its request and id, and replayed
   // Each exchange names its entry's file in the test file's folder, as the report page shows it.
   const [file] = await entryFilesUnder(folder.dir)
   expect(file).toBe(`test/cassettes/example.test.ts/judges.${entry.key.slice(0, 12)}.json`)
-  expect(events).toEqual([
+  expect(events.map((event) => ({ ...event, reply: event.reply?.() }))).toEqual([
     { source: 'recorded', key: entry.key, file, reply: entry.response.json },
     { source: 'replayed', key: entry.key, file, reply: entry.response.json },
   ])

@@ -38,11 +38,10 @@ export async function runAgentExchange(
   const session = cassetteSession()
   const test = runningTest()
   const { onModelCall, onModelCallPending, modelCallsAsJudge: asJudge } = context
-  let settle = () => {}
-  const model = () => prepared?.model ?? modelNamed(body)
-  // With cassettes off the request is never prepared: an adapted scorer that counts the call
-  // still learns its model.
+  // With cassettes off the request is never prepared: a scorer that counts the call still learns
+  // its model.
   const offModel = onModelCall && config.cassettes.mode === 'off' ? modelNamed(body) : undefined
+  const model = () => prepared?.model ?? offModel
   // Each exchange is counted once, as what it turned out to be: a live stream reports when it
   // ends, after this function has returned; one that throws (a replay miss, a failed connection,
   // a refused recording) without having reported is a failed call.
@@ -53,9 +52,12 @@ export async function runAgentExchange(
     counted = true
     session.countAgentCall(outcome)
   }
-  // The listener hears of a reply once it is returned, with its JSON; of a stream when it ends.
+  // The listener hears of a reply once it is returned; of a live stream when it ends and is
+  // written, after this function returned (the promise handed to onModelCallPending settles then).
   let returned = false
   let heard: ExchangeEvent | undefined
+  let settle = () => {}
+  const tell = (event: ExchangeEvent) => onModelCall?.({ ...event, endpoint, model: model() })
   try {
     const response = await runExchange({
       caller: 'agent',
@@ -74,19 +76,16 @@ export async function runAgentExchange(
         : {}),
       onExchange: (event) => {
         count(event.source)
-        if (returned) {
-          onModelCall?.({ ...event, endpoint, model: prepared?.model ?? offModel })
+        if (!returned) heard = event
+        else {
+          tell(event)
           settle()
-        } else heard = event
+        }
       },
     })
     returned = true
-    if (onModelCall && heard) {
-      onModelCall({ ...heard, endpoint, model: prepared?.model ?? offModel })
-    } else if (onModelCall) {
-      // A live stream: heard of when it ends and is written, after this returns.
-      onModelCallPending?.(new Promise<void>((resolve) => (settle = resolve)))
-    }
+    if (heard) tell(heard)
+    else if (onModelCall) onModelCallPending?.(new Promise<void>((resolve) => (settle = resolve)))
     return response
   } catch (error) {
     count('failed')

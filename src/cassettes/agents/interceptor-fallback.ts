@@ -1,8 +1,7 @@
-import { resolveConfig } from '../../config'
 import { stateSlot } from '../../state'
 import { isLiveFailure } from '../exchange/exchange'
-import { matchEndpoint } from '../store/cassette-key'
 import { createCassetteFetch } from './fetch-adapter'
+import { isModelCallUrl } from './msw-handlers'
 import { isRubricateLive } from './rubricate-live'
 
 /**
@@ -55,7 +54,7 @@ export function installInterceptorFallback(): void {
     const cassetteFetch = createCassetteFetch()
     slot.listener = async ({ request, controller }) => {
       if (controller.readyState !== PENDING || isRubricateLive() || slot.seen.has(request)) return
-      if (!isModelCall(request.url)) return
+      if (!isModelCallUrl(request.url)) return
       slot.seen.add(request)
       try {
         controller.respondWith(await cassetteFetch(request))
@@ -95,13 +94,4 @@ function runningInterceptors(): InterceptorLike[] {
       (each as InterceptorLike | undefined)?.readyState === 'ACTIVE' &&
       typeof (each as InterceptorLike).listeners === 'function',
   )
-}
-
-function isModelCall(href: string): boolean {
-  try {
-    return matchEndpoint(new URL(href).pathname, resolveConfig().cassettes.match) !== undefined
-  } catch {
-    // An invalid configuration: let the cassette fetch answer with the error.
-    return true
-  }
 }

@@ -37,14 +37,7 @@ export interface CassetteHandlerOptions {
 export function createCassetteHandlers(options: CassetteHandlerOptions = {}): HttpHandler[] {
   const { http, bypass } = loadMsw('createCassetteHandlers()')
   const patterns = () => [...resolveConfig().cassettes.match, ...(options.match ?? [])]
-  const isModelCall = (href: string): boolean => {
-    try {
-      return matchEndpoint(new URL(href).pathname, patterns()) !== undefined
-    } catch {
-      // An invalid configuration: let the resolver answer with the error instead of msw.
-      return true
-    }
-  }
+  const isModelCall = (href: string) => isModelCallUrl(href, options.match)
   // Every method: a tool's GET is recorded as a model's POST is (its method and query in the key).
   const handler = http.all(
     // msw 2.10's types know no predicate path, and 2.11's no RegExp subclass: one cast for both.
@@ -69,6 +62,21 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
     },
   )
   return [handler]
+}
+
+/**
+ * Whether `href` is a model call the agents' cassettes record: its path ends in a built-in
+ * endpoint, a `cassettes.match` pattern or one of `extra`. An invalid configuration counts as one,
+ * so that the cassettes answer with the error instead of msw passing the request on.
+ * @internal
+ */
+export function isModelCallUrl(href: string, extra: readonly (string | RegExp)[] = []): boolean {
+  try {
+    const patterns = [...resolveConfig().cassettes.match, ...extra]
+    return matchEndpoint(new URL(href).pathname, patterns) !== undefined
+  } catch {
+    return true
+  }
 }
 
 /**

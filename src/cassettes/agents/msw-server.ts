@@ -143,19 +143,16 @@ function followServers(): void {
       sources?: { enable(...args: unknown[]): unknown; disable(...args: unknown[]): unknown }[]
     }
   }
+  const followed =
+    (method: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      const result = method(...args)
+      ensureAgentInterception()
+      return result
+    }
   for (const source of node.defaultNetworkOptions?.sources ?? []) {
-    const enable = source.enable.bind(source)
-    const disable = source.disable.bind(source)
-    source.enable = (...args) => {
-      const result = enable(...args)
-      ensureAgentInterception()
-      return result
-    }
-    source.disable = (...args) => {
-      const result = disable(...args)
-      ensureAgentInterception()
-      return result
-    }
+    source.enable = followed(source.enable.bind(source))
+    source.disable = followed(source.disable.bind(source))
   }
 }
 

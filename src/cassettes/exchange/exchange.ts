@@ -165,7 +165,7 @@ function serve(
     source: 'replayed',
     key: entry.key,
     file: store.relativeFile(entry.key),
-    reply: entry.response.sse ? usageEvent(entry.response.sse) : entry.response.json,
+    reply: () => (entry.response.sse ? usageEvent(entry.response.sse) : entry.response.json),
   })
   return replayResponse(entry, { timings: input.config.cassettes.replayTimings })
 }
@@ -180,7 +180,7 @@ async function liveAndRecord(
   const live = await limited(input)
   // The written key can differ from the request's when redaction learnt of a new secret in
   // between (environment names are listed afresh before every write): report the one on disk.
-  const finish = (recorded: boolean, key = request.key, reply?: unknown) => {
+  const finish = (recorded: boolean, key = request.key, reply?: () => unknown) => {
     inFlight.delete(id)
     settle()
     input.onExchange?.({
@@ -203,8 +203,11 @@ async function liveAndRecord(
         return
       }
       // A stream's cost is in its last event that carries usage.
-      const usage = usageEvent(chunks)
-      if (usage !== undefined) input.onLiveJson?.(usage)
+      const usage = () => usageEvent(chunks)
+      if (input.onLiveJson) {
+        const event = usage()
+        if (event !== undefined) input.onLiveJson(event)
+      }
       try {
         const key = await record(input, request, store, {
           status: live.status,
@@ -233,9 +236,9 @@ async function liveAndRecord(
       headers: storedHeaders(live.headers),
       ...body,
     })
-    finish(key !== undefined, key, body.json)
+    finish(key !== undefined, key, () => body.json)
   } else {
-    finish(false, request.key, body.json)
+    finish(false, request.key, () => body.json)
   }
   return new Response(NULL_BODY.has(live.status) ? null : bytes, {
     status: live.status,

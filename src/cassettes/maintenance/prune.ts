@@ -112,31 +112,34 @@ export async function pruneCassettes(
       keptOthers: 0,
       keptFailed: 0,
     }
+    // Written while or after the run started, each file asked at most once.
     const written = new Map<string, boolean>()
-    for (const entry of entries) {
-      written.set(entry.file, (await stat(entry.file)).mtimeMs >= startedAt)
+    const isNew = async (file: string): Promise<boolean> => {
+      let known = written.get(file)
+      if (known === undefined) {
+        known = (await stat(file)).mtimeMs >= startedAt
+        written.set(file, known)
+      }
+      return known
     }
     // The tests that recorded a new entry in the run: their unused entries are what it replaced.
     const rerecorded = new Set<string>()
     if (options.superseded) {
       for (const entry of entries) {
-        if (!written.get(entry.file)) continue
+        if (!(await isNew(entry.file))) continue
         const recorder = recordingTest(storeFor(dir), entry.file, root)
-        if (recorder) rerecorded.add(`${recorder.file} > ${recorder.name}`)
+        if (recorder) rerecorded.add(testLabelOf(recorder))
       }
     }
     for (const entry of entries) {
       if (keep.has(entry.key)) continue
       // Written while or after the run ran, by another process: not the run's to judge.
-      if (written.get(entry.file)) {
+      if (await isNew(entry.file)) {
         result.keptNewer++
         continue
       }
       const recorder = recordingTest(storeFor(dir), entry.file, root)
-      if (
-        options.superseded &&
-        !(recorder && rerecorded.has(`${recorder.file} > ${recorder.name}`))
-      ) {
+      if (options.superseded && !(recorder && rerecorded.has(testLabelOf(recorder)))) {
         result.keptUnchanged++
         continue
       }
@@ -144,7 +147,7 @@ export async function pruneCassettes(
         result.keptOthers++
         continue
       }
-      if (passed && !(recorder && passed.has(`${recorder.file} > ${recorder.name}`))) {
+      if (passed && !(recorder && passed.has(testLabelOf(recorder)))) {
         result.keptFailed++
         continue
       }
@@ -177,6 +180,11 @@ function recordingTest(
     file: resolve(root, entry.recordedBy.slice(0, cut)),
     name: entry.recordedBy.slice(cut + 3),
   }
+}
+
+// `<absolute test file> > <full name>`, the form the run marker lists passed tests in.
+function testLabelOf(test: { file: string; name: string }): string {
+  return `${test.file} > ${test.name}`
 }
 
 async function removeIfEmpty(dir: string): Promise<void> {

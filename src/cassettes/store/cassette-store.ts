@@ -88,7 +88,12 @@ export class CassetteStore {
 
   /** {@link file}, relative to the folder, with `/` separators: what records and reports show. */
   relativeFile(key: string, recordedBy?: string | undefined): string {
-    return relative(this.dir, this.file(key, recordedBy)).split(sep).join('/')
+    const file = this.file(key, recordedBy)
+    // Every entry lies under the folder: a slice, not path.relative, on the replay path.
+    const inside = file.startsWith(this.dir + sep)
+      ? file.slice(this.dir.length + 1)
+      : relative(this.dir, file)
+    return sep === '/' ? inside : inside.split(sep).join('/')
   }
 
   /** Where a new entry of `key` recorded by `recordedBy` is written. */
