@@ -89,7 +89,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     meta.rubricate ??= []
     meta.rubricate.push(stripUndefined(entry))
   }
-  const signal = assertionSignal(task?.context?.signal)
+  const signal = quietSignal(task?.context?.signal)
   try {
     if (isThenable(assertion.received)) throw new UsageError(messages.outputIsPromise())
     text = assertion.preview
@@ -98,7 +98,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     const evaluation = await withCallContext(
       {
         test: task ? testIdentity(task as RunnerTestCase) : undefined,
-        signal: signal.signal,
+        signal,
         recordsScorerRuns: true,
       },
       () => assertion.evaluate(),
@@ -142,7 +142,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     // The failure thrown below may be caught (`test.fails`, a `try`, `.rejects`): the setup file
     // hears of it all the same, and fails the test if its result does not show it. Not after a
     // timeout or a cancel, which failed the test already.
-    if (!signal.signal?.aborted) reportUndecided(root)
+    if (!signal?.aborted) reportUndecided(root)
     const code = isRubricateError(root) ? root.code : root instanceof Error ? root.name : 'Error'
     const message = root instanceof Error ? root.message : String(root)
     // The judge calls made before the failure went to the provider too: the summary counts them.
@@ -164,8 +164,6 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     failure.name = root instanceof Error ? root.name : 'Error'
     Object.assign(failure, { code })
     throw failure
-  } finally {
-    signal.release()
   }
 }
 
@@ -210,28 +208,19 @@ function onTestFinished(context: RunnerTestCase['context'] | undefined, guard: (
   }
 }
 
-// The test's signal, seen through a signal of this assertion's own: every judge call (samples,
-// criteria judged separately, SDK retries) listens to it, and many listeners on one signal make
-// Node warn about a leak that is not one. Forwarded by a listener that is removed when the
-// assertion settles, rather than with `AbortSignal.any`, which costs about 50 µs an assertion
-// in Node 20 (a tenth of the replay budget) and leaves weak references for the GC to sweep.
-function assertionSignal(testSignal: AbortSignal | undefined): {
-  signal: AbortSignal | undefined
-  release: () => void
-} {
-  if (!testSignal) return { signal: undefined, release: () => {} }
-  const controller = new AbortController()
-  setMaxListeners(0, controller.signal)
-  if (testSignal.aborted) {
-    controller.abort(testSignal.reason)
-    return { signal: controller.signal, release: () => {} }
+// The test's signal, handed down as it is: every judge call of the assertion (samples, criteria
+// judged separately, SDK retries) listens to it while it runs, and many listeners at once on one
+// signal make Node warn about a leak that is not one, so the warning is turned off for it, once
+// per test. Not a signal of the assertion's own forwarding the test's: an AbortController costs
+// about 5 µs in Node 20, and `AbortSignal.any` 50 µs, on the replay path of every assertion.
+const quietSignals = new WeakSet<AbortSignal>()
+
+function quietSignal(testSignal: AbortSignal | undefined): AbortSignal | undefined {
+  if (testSignal && !quietSignals.has(testSignal)) {
+    setMaxListeners(0, testSignal)
+    quietSignals.add(testSignal)
   }
-  const forward = () => controller.abort(testSignal.reason)
-  testSignal.addEventListener('abort', forward, { once: true })
-  return {
-    signal: controller.signal,
-    release: () => testSignal.removeEventListener('abort', forward),
-  }
+  return testSignal
 }
 
 function hint(assertion: Assertion, negated: boolean): string {

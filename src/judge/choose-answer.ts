@@ -22,31 +22,42 @@ const PROMPT_BUDGET = 16_000_000
  * with its keys reordered or its characters escaped differently, it is still the planted value.
  * @internal
  */
-export async function chooseAnswer(
+export function chooseAnswer(
   schema: PreparedSchema,
   candidates: readonly JsonCandidate[],
   prompt: string,
-): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
+): Answer | Promise<Answer> {
+  const checks = candidates.map((candidate) => validateOutput(schema, candidate.value))
+  // A promise only for a schema that validates asynchronously: every promise costs on the replay path.
+  if (checks.some((check) => check instanceof Promise)) {
+    return Promise.all(checks).then((settled) => decide(candidates, settled, prompt))
+  }
+  return decide(candidates, checks as Checked[], prompt)
+}
+
+type Answer = { ok: true; value: unknown } | { ok: false; problem: string }
+type Checked = Awaited<ReturnType<typeof validateOutput>>
+
+function decide(candidates: readonly JsonCandidate[], checks: Checked[], prompt: string): Answer {
   const answers = new Map<string, unknown>()
   let problem: string | undefined
   let quoted = false
   let inPrompt: Set<string> | undefined
-  for (const candidate of candidates) {
-    const pending = validateOutput(schema, candidate.value)
-    const checked = pending instanceof Promise ? await pending : pending
+  candidates.forEach((candidate, index) => {
+    const checked = checks[index] as Checked
     if (!checked.ok) {
       problem ??= checked.problem
-      continue
+      return
     }
     const text = canonicalJson(candidate.value)
     // Found only once a reply holds a valid answer: most replies are one, so this runs once.
     inPrompt ??= promptValues(prompt)
     if (text.length >= QUOTE_MIN_LENGTH && inPrompt.has(text)) {
       quoted = true
-      continue
+      return
     }
     answers.set(JSON.stringify(checked.value), checked.value)
-  }
+  })
   const [only] = answers.values()
   if (answers.size === 1) return { ok: true, value: only }
   if (answers.size > 1) return { ok: false, problem: judgeText.replyAmbiguous(answers.size) }

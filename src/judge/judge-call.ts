@@ -19,7 +19,12 @@ import { chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
 import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
 import { judgeText } from './judge-protocol'
-import { completeWithEndpoint, StructuredOutputRejected } from './openai-judge'
+import {
+  type EndpointRequest,
+  liveCompletion,
+  prepareCompletion,
+  StructuredOutputRejected,
+} from './openai-judge'
 import { type PreparedSchema, requestSchema } from './output-schema'
 import {
   type JudgeProcessor,
@@ -73,6 +78,8 @@ interface Counters {
 
 type Mode = 'json_schema' | 'auto' | 'prompt' | 'text'
 
+type Answer = { ok: true; value: unknown } | { ok: false; problem: string }
+
 /**
  * Make one logical judge call: send the prompt, extract and validate the JSON, feed an invalid
  * reply back once for repair, and record a {@link JudgeCall} whatever happens. An unusable reply
@@ -109,8 +116,13 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
   }
   const signal = callSignal(options.signal)
   try {
-    const input = await processJudgeInput(options.inputProcessors, options.system, options.prompt)
-    const processed = { ...options, system: input.system, prompt: input.prompt }
+    // Without input processors, nothing is awaited: every promise costs on the replay path.
+    const processed = options.inputProcessors?.length
+      ? {
+          ...options,
+          ...(await processJudgeInput(options.inputProcessors, options.system, options.prompt)),
+        }
+      : options
     const result = await withCallContext(
       {
         onExchange: (event) => exchanges.push(event),
@@ -167,26 +179,40 @@ async function attemptLoop(
   let repair: { reply: string; problem: string } | undefined
   for (let attempt = 1; ; attempt++) {
     counters.setAttempts(attempt)
-    let reply = await withErrorProcessors(
-      options.errorProcessors,
-      options.maxProcessorRetries,
-      signal,
-      async () => {
-        try {
-          return await send(judge, options, mode, repair, signal, counters.onRequest)
-        } catch (error) {
-          if (!(error instanceof StructuredOutputRejected)) throw error
-          mode = 'prompt'
-          return await send(judge, options, mode, repair, signal, counters.onRequest)
-        }
-      },
-    )
+    const once = () => send(judge, options, mode, repair, signal, counters.onRequest)
+    // An endpoint that rejects structured output is asked again with the schema in the prompt.
+    const fallback = (error: unknown) => {
+      if (!(error instanceof StructuredOutputRejected)) throw error
+      mode = 'prompt'
+      return once()
+    }
+    let sent: JudgeReply | Promise<JudgeReply>
+    if (options.errorProcessors?.length) {
+      sent = withErrorProcessors(
+        options.errorProcessors,
+        options.maxProcessorRetries,
+        signal,
+        async () => {
+          try {
+            return await once()
+          } catch (error) {
+            return await fallback(error)
+          }
+        },
+      )
+    } else {
+      // A reply read from the cassettes comes back at once, and is not awaited.
+      const first = once()
+      sent = first instanceof Promise ? first.catch(fallback) : first
+    }
+    let reply = sent instanceof Promise ? await sent : sent
     if (reply.usage) usage.push(reply.usage)
     if (options.outputProcessors?.length) {
       reply = { ...reply, text: await processJudgeOutput(options.outputProcessors, reply.text) }
     }
     if (!output) return { value: reply.text, text: reply.text }
-    const checked = await answerOf(reply, output, options.prompt)
+    const answer = answerOf(reply, output, options.prompt)
+    const checked = answer instanceof Promise ? await answer : answer
     if (checked.ok) return { value: checked.value, text: reply.text }
     if (attempt >= 2) {
       throw new JudgeOutputError(
@@ -198,12 +224,12 @@ async function attemptLoop(
   }
 }
 
-/** The validated answer in a reply, or what makes the reply unusable. */
-async function answerOf(
+/** The validated answer in a reply, or what makes the reply unusable (a promise only for an async schema). */
+function answerOf(
   reply: JudgeReply,
   output: PreparedSchema,
   prompt: string,
-): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
+): Answer | Promise<Answer> {
   // Checked on the reply, not its text: a custom judge may set `refusal` beside verdict JSON.
   if (typeof reply.refusal === 'string' && reply.refusal.trim() !== '') {
     return { ok: false, problem: judgeText.replyRefused(reply.refusal) }
@@ -223,14 +249,16 @@ function clipForRepair(text: string): string {
   return `${text.slice(0, REPAIR_REPLY_LIMIT)}\n[... ${cut} more characters cut]`
 }
 
-async function send(
+// A reply replayed from the cassettes is returned as it is, without a promise; a sync throw is
+// a failure of the call like a rejection (attemptLoop is async).
+function send(
   judge: ParsedJudge,
   options: JudgeCallOptions,
   mode: Mode,
   repair: { reply: string; problem: string } | undefined,
   signal: AbortSignal,
   onRequest: () => void,
-): Promise<JudgeReply> {
+): JudgeReply | Promise<JudgeReply> {
   const label = judgeLabel(judge)
   const aborted = () => new JudgeRequestError(messages.judgeAborted(label))
   if (signal.aborted) throw aborted()
@@ -253,29 +281,30 @@ async function send(
   const schemaName = options.schemaName ?? 'judge_output'
   if (judge.kind === 'endpoint') {
     const { endpoint } = judge
-    const pending = completeWithEndpoint(
-      endpoint,
-      {
-        system,
-        prompt,
-        repair: repair && instruction ? { reply: repair.reply, instruction } : undefined,
-        responseFormat:
-          (mode === 'json_schema' || mode === 'auto') && options.output
-            ? {
-                name: schemaName,
-                schema: requestSchema(options.output),
-                strict: options.output.strict,
-              }
-            : undefined,
-        fallbackOnRejection: mode === 'auto',
-        missingKey: judge.missingKey,
-        seed: options.seed,
-        temperature: endpoint.temperature,
-      },
+    const request: EndpointRequest = {
+      system,
+      prompt,
+      repair: repair && instruction ? { reply: repair.reply, instruction } : undefined,
+      responseFormat:
+        (mode === 'json_schema' || mode === 'auto') && options.output
+          ? {
+              name: schemaName,
+              schema: requestSchema(options.output),
+              strict: options.output.strict,
+            }
+          : undefined,
+      fallbackOnRejection: mode === 'auto',
+      missingKey: judge.missingKey,
+      seed: options.seed,
+      temperature: endpoint.temperature,
+    }
+    const prepared = prepareCompletion(endpoint, request)
+    if (prepared.replayed) return prepared.replayed
+    return raceAbort(
+      liveCompletion(endpoint, request, prepared, signal, onRequest),
       signal,
-      onRequest,
+      aborted,
     )
-    return raceAbort(pending, signal, aborted)
   }
   const model = cached(judge.model)
   const request = {

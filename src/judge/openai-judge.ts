@@ -92,6 +92,29 @@ export async function completeWithEndpoint(
   signal: AbortSignal,
   onRequest: () => void,
 ): Promise<JudgeReply> {
+  const prepared = prepareCompletion(endpoint, request)
+  return prepared.replayed ?? liveCompletion(endpoint, request, prepared, signal, onRequest)
+}
+
+/** A completion request checked and built, and its recorded reply when the cassettes hold one. @internal */
+export interface PreparedCompletion {
+  baseURL: string
+  apiKey: string | undefined
+  params: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming
+  /** The reply read straight from the cassettes; unset when the request must go through the SDK. */
+  replayed: JudgeReply | undefined
+}
+
+/**
+ * The first, synchronous part of {@link completeWithEndpoint}: check the base URL, build the
+ * request, and answer it from the cassettes when they hold its reply. A replayed judge call then
+ * costs no promise of its own. Throws `RUBRICATE_USAGE` for a base URL that cannot be used.
+ * @internal
+ */
+export function prepareCompletion(
+  endpoint: OpenAICompatibleJudge,
+  request: EndpointRequest,
+): PreparedCompletion {
   const baseURL = endpoint.baseURL ?? nonEmpty(process.env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL
   const problem = baseURLProblem(baseURL)
   if (problem) {
@@ -106,7 +129,7 @@ export async function completeWithEndpoint(
   }
   const apiKey = endpoint.apiKey ?? nonEmpty(process.env.OPENAI_API_KEY)
   const params = body(endpoint.model, request)
-  const replayed = replayedJudgeReply({
+  const json = replayedJudgeReply({
     url: endpointURL(baseURL, endpoint.query),
     headers: [
       ['authorization', `Bearer ${apiKey ?? NO_KEY}`],
@@ -114,10 +137,22 @@ export async function completeWithEndpoint(
     ],
     body: params,
   })
-  if (replayed !== undefined) {
-    const reply = completionReply(replayed)
-    if (reply) return reply
-  }
+  const replayed = json === undefined ? undefined : completionReply(json)
+  return { baseURL, apiKey, params, replayed }
+}
+
+/**
+ * The second part of {@link completeWithEndpoint}: the request through the SDK, with rubricate's
+ * retries. @internal
+ */
+export async function liveCompletion(
+  endpoint: OpenAICompatibleJudge,
+  request: EndpointRequest,
+  prepared: PreparedCompletion,
+  signal: AbortSignal,
+  onRequest: () => void,
+): Promise<JudgeReply> {
+  const { baseURL, apiKey, params } = prepared
   // Only now, not when the judge was named: a replayed call needs no key, and in replay mode a
   // miss is reported as a miss.
   if (request.missingKey && apiKey === undefined && judgeMayGoLive()) {

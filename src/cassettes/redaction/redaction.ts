@@ -134,6 +134,25 @@ export function requestSecrets(
   url: URL | undefined,
   headers: Iterable<[string, string]>,
 ): Secret[] {
+  // A judge sends the same few headers on every call: what they hold is worked out once.
+  let cacheKey = url ? url.href : ''
+  const pairs: [string, string][] = []
+  for (const pair of headers) {
+    pairs.push(pair)
+    cacheKey += `\0${pair[0]}\0${pair[1]}`
+  }
+  let out = requestSecretsByKey.get(cacheKey)
+  if (!out) {
+    out = Object.freeze(headerSecrets(url, pairs)) as Secret[]
+    if (requestSecretsByKey.size >= 256) requestSecretsByKey.clear()
+    requestSecretsByKey.set(cacheKey, out)
+  }
+  return out
+}
+
+const requestSecretsByKey = new Map<string, Secret[]>()
+
+function headerSecrets(url: URL | undefined, headers: [string, string][]): Secret[] {
   const out: Secret[] = []
   for (const [name, raw] of headers) {
     if (!SECRET_HEADER_NAME.test(name)) continue
@@ -196,15 +215,27 @@ function expand(secret: Secret): Secret[] {
  * base64 forms.
  * @internal
  */
-export function secretSet(...lists: Secret[][]): SecretSet {
+export function secretSet(...lists: readonly Secret[][]): SecretSet {
+  // The same secrets come back on every call of a run: the same (frozen) set is handed back for
+  // them, so what was worked out for a set (see `signatureOf`) is worked out once.
+  let cacheKey = ''
+  for (const list of lists) for (const { label, value } of list) cacheKey += `${label}\0${value}\0`
+  let set = sets.get(cacheKey)
+  if (set) return set
   const seen = new Map<string, Secret>()
   for (const list of lists) {
     for (const secret of list) {
       for (const form of expand(secret)) if (!seen.has(form.value)) seen.set(form.value, form)
     }
   }
-  return { secrets: [...seen.values()].sort((a, b) => b.value.length - a.value.length) }
+  const secrets = [...seen.values()].sort((a, b) => b.value.length - a.value.length)
+  set = Object.freeze({ secrets: Object.freeze(secrets) })
+  if (sets.size >= 256) sets.clear()
+  sets.set(cacheKey, set)
+  return set
 }
+
+const sets = new Map<string, SecretSet>()
 
 /**
  * A string with every known secret and every well-known key format (`sk-...`, `Bearer ...`,

@@ -209,6 +209,7 @@ export function parseEntry(
   text: string,
   expectedKey?: string,
   loadSchema: SchemaLoader = noSchemas,
+  options: ParseOptions = {},
 ): CassetteEntry | string {
   let data: any
   try {
@@ -239,7 +240,7 @@ export function parseEntry(
   )
     return 'its "request.query" is not an object'
   if (data.v === 2) {
-    const decoded = decodeBodies(data, loadSchema)
+    const decoded = decodeBodies(data, loadSchema, options.lazyRequestBody === true)
     if (decoded) return decoded
   }
   if (request.trial !== undefined && !(Number.isInteger(request.trial) && request.trial >= 1))
@@ -271,14 +272,51 @@ export function parseEntry(
   return data as CassetteEntry
 }
 
+// `request.body` as a getter that decodes the recorded value once, then becomes that value.
+function decodeWhenRead(request: Record<string, unknown>, loadSchema: SchemaLoader): void {
+  const recorded = request.body
+  const settle = (value: unknown) =>
+    Object.defineProperty(request, 'body', {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
+  Object.defineProperty(request, 'body', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      let value: unknown
+      try {
+        value = decodeValue(recorded, loadSchema)
+      } catch (error) {
+        throw new Error(`its request body cannot be decoded: ${(error as Error).message}`)
+      }
+      settle(value)
+      return value
+    },
+    set: settle,
+  })
+}
+
 function noSchemas(hash: string): never {
   throw new Error(`the reply schema ${hash} is referenced, but no cassette folder was given`)
 }
 
+/** Options of {@link parseEntry}. @internal */
+export interface ParseOptions {
+  /**
+   * Decode a format-2 request body only when it is first read: replay serves the response and
+   * never reads it. A body that cannot be decoded then throws when read, saying why.
+   */
+  lazyRequestBody?: boolean | undefined
+}
+
 /** Decode a format-2 entry in place: the reader's summaries go, every value is as recorded. */
-function decodeBodies(data: any, loadSchema: SchemaLoader): string | undefined {
+function decodeBodies(data: any, loadSchema: SchemaLoader, lazy: boolean): string | undefined {
   try {
-    data.request.body = decodeValue(data.request.body, loadSchema)
+    if (lazy) decodeWhenRead(data.request, loadSchema)
+    else data.request.body = decodeValue(data.request.body, loadSchema)
     const { response } = data
     if (response && typeof response === 'object') {
       if (response.json !== undefined) response.json = decodeValue(response.json, loadSchema)

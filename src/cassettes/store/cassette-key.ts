@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { canonicalJson } from './canonical-json'
 
 /**
@@ -95,7 +95,16 @@ export function computeKey(
     keyed.method = method.toUpperCase()
     if (query && Object.keys(query).length > 0) keyed.query = query
   }
-  return createHash('sha256').update(canonicalJson(keyed)).digest('hex')
+  return sha256Hex(canonicalJson(keyed))
+}
+
+/**
+ * The sha256 of a text, as hex. One call, without the stream object `createHash` builds: it runs
+ * for every replayed request.
+ * @internal
+ */
+export function sha256Hex(text: string): string {
+  return hash('sha256', text, 'hex')
 }
 
 /**

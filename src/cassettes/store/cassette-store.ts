@@ -261,12 +261,14 @@ export class CassetteStore {
   #readCandidate(file: string, key: string): Found | undefined {
     const first = this.#readText(file)
     if (first === undefined) return undefined
-    let parsed = parseEntry(first, undefined, this.#loadSchema)
+    // The request body is decoded when read: replay never reads it.
+    const options = { lazyRequestBody: true }
+    let parsed = parseEntry(first, undefined, this.#loadSchema, options)
     if (typeof parsed === 'string') {
       // A writer that does not rename atomically (an editor, a merge tool) may be mid-write: look again once.
       const second = this.#readText(file)
       if (second === undefined) return undefined
-      parsed = parseEntry(second, undefined, this.#loadSchema)
+      parsed = parseEntry(second, undefined, this.#loadSchema, options)
     }
     if (typeof parsed === 'string') throw this.corrupt(file, parsed)
     if (parsed.key === key) return { file, entry: parsed }
@@ -331,7 +333,7 @@ export class CassetteStore {
     } catch {
       // A corrupt file of this key is replaced by the new recording.
     }
-    if (existing && sameExchange(existing.entry, entry) && !(reformat && existing.entry.v === 1)) {
+    if (existing && sameEntry(existing.entry, entry) && !(reformat && existing.entry.v === 1)) {
       this.#located.set(entry.key, existing.file)
       return existing.file
     }
@@ -382,6 +384,15 @@ export class CassetteStore {
  */
 export function sameExchange(a: CassetteEntry, b: CassetteEntry): boolean {
   return stable(a) === stable(b)
+}
+
+// An existing entry whose request body cannot be decoded is no match: the new one replaces it.
+function sameEntry(existing: CassetteEntry, entry: CassetteEntry): boolean {
+  try {
+    return sameExchange(existing, entry)
+  } catch {
+    return false
+  }
 }
 
 const VOLATILE = /\\?"(id|created|created_at|system_fingerprint)\\?":\s*(\\?"[^"\\]*\\?"|\d+)/g

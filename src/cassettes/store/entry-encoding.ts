@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
 import { canonicalJson } from './canonical-json'
+import { sha256Hex } from './cassette-key'
 
 /**
  * The lossless, readable encoding of the values in a v2 entry (ARCHITECTURE 7.2). Decoding an
@@ -107,7 +107,7 @@ export function encodeBody(body: unknown): { body: unknown; schema?: SharedSchem
     if (schema === null || typeof schema !== 'object') continue
     // Its encoded parent is a plain object too, unless a marker-like object on the way was escaped.
     if (!objectAt(encoded, path.slice(0, -1))) continue
-    const hash = createHash('sha256').update(canonicalJson(schema)).digest('hex').slice(0, 16)
+    const hash = sha256Hex(canonicalJson(schema)).slice(0, 16)
     return {
       body: replaceAt(encoded, path, { $sharedSchema: hash }),
       schema: { hash, schema },
