@@ -65,9 +65,12 @@ export function findJson(text: string, options: { duplicates: boolean }): FoundJ
     if (fenced.ok) candidates.push({ value: fenced.value, source })
   }
   let budget = SCAN_BUDGET
-  for (let start = 0; start < text.length && budget > 0; start++) {
-    const char = text[start]
-    if ((char !== '{' && char !== '[') || !opensJson(text, start)) continue
+  // From bracket to bracket by the regular expression engine, not character by character in
+  // JavaScript: every prompt is scanned too, and most of it is prose.
+  const brackets = /[{[]/g
+  for (let found = brackets.exec(text); found && budget > 0; found = brackets.exec(text)) {
+    const start = found.index
+    if (!opensJson(text, start)) continue
     const end = balancedEnd(text, start)
     budget -= (end === -1 ? text.length : end) - start + 1
     if (end === -1) continue
@@ -75,7 +78,7 @@ export function findJson(text: string, options: { duplicates: boolean }): FoundJ
     const candidate = parse(source)
     if (!candidate.ok) continue
     candidates.push({ value: candidate.value, source })
-    start = end
+    brackets.lastIndex = end + 1
   }
   return { candidates, duplicate }
 }

@@ -242,6 +242,29 @@ const sets = new Map<string, SecretSet>()
  * `ghp_...`, a password in a URL...) replaced by the placeholder of its value. @internal
  */
 export function redactText(text: string, set: SecretSet): string {
+  // A judge's instructions come back in every request, the same text: redacted once per set.
+  if (text.length >= REMEMBERED_LENGTH) {
+    let known = redactedTexts.get(set)
+    if (!known) {
+      known = new Map()
+      redactedTexts.set(set, known)
+    }
+    let out = known.get(text)
+    if (out === undefined) {
+      out = redactNow(text, set)
+      // Each new text is remembered; a full table starts again, so only the repeated ones stay.
+      if (known.size >= 64) known.clear()
+      known.set(text, out)
+    }
+    return out
+  }
+  return redactNow(text, set)
+}
+
+const REMEMBERED_LENGTH = 256
+const redactedTexts = new WeakMap<SecretSet, Map<string, string>>()
+
+function redactNow(text: string, set: SecretSet): string {
   let out = text
   for (const { value, placeholder } of set.secrets)
     if (out.includes(value)) out = out.split(value).join(placeholder ?? placeholderOf(value))
