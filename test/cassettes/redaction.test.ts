@@ -79,3 +79,37 @@ test('URLs shown in messages lose their userinfo and secret query parameters', (
     'https://api.example.com/v1/chat/completions?api-version=1&key=%5BREDACTED%5D',
   )
 })
+
+test('what is worked out once per set of secrets follows the secrets: a changed key, another header or another text is redacted afresh', () => {
+  const instructions = `You are a grader. ${'Judge each criterion on its own. '.repeat(20)}`
+  const first = secretSet(
+    [{ value: 'env-secret-AAAA1111', label: 'MY_TOKEN' }],
+    requestSecrets(undefined, [['authorization', 'Bearer sk-first-0123456789']]),
+  )
+  // The same secrets give back the same set, frozen.
+  expect(
+    secretSet(
+      [{ value: 'env-secret-AAAA1111', label: 'MY_TOKEN' }],
+      requestSecrets(undefined, [['authorization', 'Bearer sk-first-0123456789']]),
+    ),
+  ).toBe(first)
+  expect(Object.isFrozen(first.secrets)).toBe(true)
+  const rotated = secretSet(
+    [{ value: 'env-secret-BBBB2222', label: 'MY_TOKEN' }],
+    requestSecrets(undefined, [['authorization', 'Bearer sk-second-0123456789']]),
+  )
+  expect(rotated).not.toBe(first)
+  const text = `${instructions} env-secret-AAAA1111 env-secret-BBBB2222 sk-first-0123456789`
+  // Long enough to be remembered; asked twice under each set.
+  for (let i = 0; i < 2; i++) {
+    expect(redactText(text, first)).toBe(
+      `${instructions} ${placeholderOf('env-secret-AAAA1111')} env-secret-BBBB2222 ${placeholderOf('sk-first-0123456789')}`,
+    )
+    expect(redactText(text, rotated)).toBe(
+      `${instructions} env-secret-AAAA1111 ${placeholderOf('env-secret-BBBB2222')} sk-first-0123456789`,
+    )
+  }
+  // More texts than are remembered, then the first again: still redacted.
+  for (let i = 0; i < 100; i++) redactText(`${instructions} ${i} env-secret-AAAA1111`, first)
+  expect(redactText(text, first)).toContain(placeholderOf('env-secret-AAAA1111'))
+})
