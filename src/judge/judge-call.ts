@@ -13,7 +13,7 @@ import type {
   TokenUsage,
 } from '../records'
 import { reportUndecided } from '../undecided-hooks'
-import { callSignal, raceAbort } from './call-signal'
+import { callSignal, ownSignal, raceAbort } from './call-signal'
 import { cached, replayedFrom } from './cassette-bridge'
 import { chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
@@ -301,7 +301,7 @@ function send(
     const prepared = prepareCompletion(endpoint, request)
     if (prepared.replayed) return prepared.replayed
     return raceAbort(
-      liveCompletion(endpoint, request, prepared, signal, onRequest),
+      liveCompletion(endpoint, request, prepared, ownSignal(signal), onRequest),
       signal,
       aborted,
     )
@@ -319,7 +319,7 @@ function send(
   }
   onRequest()
   const pending = Promise.resolve()
-    .then(() => model.complete(request, { signal }))
+    .then(() => model.complete(request, { signal: ownSignal(signal) }))
     .then(checkReply, (error: unknown) => {
       if (isRubricateError(error) || signal.aborted) throw error
       throw new JudgeRequestError(messages.customJudgeFailed(label, error), undefined, {

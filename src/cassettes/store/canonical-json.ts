@@ -51,7 +51,7 @@ function writeObject(value: object): string | undefined {
   const toJSON = (value as { toJSON?: unknown }).toJSON
   if (typeof toJSON === 'function') return write(toJSON.call(value))
   const source = value as Record<string, unknown>
-  const keys = Object.keys(source).sort()
+  const keys = sortedKeys(source)
   let out = '{'
   for (const key of keys) {
     const member = write(source[key])
@@ -62,6 +62,24 @@ function writeObject(value: object): string | undefined {
     out += member
   }
   return `${out}}`
+}
+
+// An object's keys in sorted order (as `.sort()` orders them, by UTF-16 code units). The few keys
+// of a request's objects are sorted in place by insertion: `Array.prototype.sort` allocates a
+// work array of its own for each call, and this runs for every object of every replayed request.
+function sortedKeys(source: Record<string, unknown>): string[] {
+  const keys = Object.keys(source)
+  if (keys.length > 16) return keys.sort()
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string
+    let j = i - 1
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string
+      j--
+    }
+    keys[j + 1] = key
+  }
+  return keys
 }
 
 // The same few keys (`role`, `content`, `type`...) come back in every request.

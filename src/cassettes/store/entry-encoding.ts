@@ -36,10 +36,22 @@ export function encodeValue(value: unknown): unknown {
   return looksLikeMarker(source) ? { $escape: out } : out
 }
 
-/** Decode a value read from a file; `loadSchema` resolves `$sharedSchema` references. @internal */
+/**
+ * Decode a value read from a file; `loadSchema` resolves `$sharedSchema` references. Decodes in
+ * place, and so takes a value just parsed, that nothing else holds: what was not encoded is not
+ * copied (replay decodes every entry it serves).
+ * @internal
+ */
 export function decodeValue(value: unknown, loadSchema: SchemaLoader): unknown {
   if (value === null || typeof value !== 'object') return value
-  if (Array.isArray(value)) return value.map((item) => decodeValue(item, loadSchema))
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]
+      const decoded = decodeValue(item, loadSchema)
+      if (decoded !== item) value[i] = decoded
+    }
+    return value
+  }
   const source = value as Record<string, unknown>
   const keys = Object.keys(source)
   if (keys.length === 1) {
@@ -61,16 +73,23 @@ export function decodeValue(value: unknown, loadSchema: SchemaLoader): unknown {
       case '$escape':
         if (inner === null || typeof inner !== 'object' || Array.isArray(inner))
           throw new Error('an "$escape" value is not an object')
-        return decodeObject(inner as Record<string, unknown>, loadSchema)
+        return decodeMembers(inner as Record<string, unknown>, Object.keys(inner), loadSchema)
     }
   }
-  return decodeObject(source, loadSchema)
+  return decodeMembers(source, keys, loadSchema)
 }
 
-function decodeObject(source: Record<string, unknown>, loadSchema: SchemaLoader) {
-  const out: Record<string, unknown> = {}
-  for (const [name, item] of Object.entries(source)) out[name] = decodeValue(item, loadSchema)
-  return out
+function decodeMembers(
+  source: Record<string, unknown>,
+  keys: readonly string[],
+  loadSchema: SchemaLoader,
+): Record<string, unknown> {
+  for (const name of keys) {
+    const item = source[name]
+    const decoded = decodeValue(item, loadSchema)
+    if (decoded !== item) source[name] = decoded
+  }
+  return source
 }
 
 function looksLikeMarker(source: Record<string, unknown>): boolean {
