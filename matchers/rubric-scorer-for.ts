@@ -49,6 +49,18 @@ export function rubricScorerFor(criteria: unknown, options: Record<string, unkno
 function cacheKey(criteria: unknown, options: Record<string, unknown>): string | undefined {
   const { judge, samples, evaluation, scoring, threshold } = options
   if (typeof criteria !== 'string') return undefined
+  // The rubric alone, as most assertions give it: the text is the key. The JSON key of the other
+  // cases starts with `[`, and a rubric that does takes the JSON key too, so the two never meet.
+  if (
+    judge === undefined &&
+    samples === undefined &&
+    evaluation === undefined &&
+    scoring === undefined &&
+    threshold === undefined &&
+    !criteria.startsWith('[')
+  ) {
+    return criteria
+  }
   if (judge !== undefined && typeof judge !== 'string') return undefined
   // Anything but the expected types goes the long way, to its usage error.
   if (samples !== undefined && typeof samples !== 'number') return undefined

@@ -73,6 +73,8 @@ export class CassetteStore {
   /** Every entry file under the folder, by key prefix: built on the first miss. */
   #index: Map<string, string[]> | undefined
   readonly #schemas = new Map<string, unknown>()
+  /** The folder of each test file seen, by the file part of its label; `undefined` for `_shared`. */
+  readonly #testFolders = new Map<string | undefined, string>()
 
   constructor(dir: string) {
     this.dir = dir
@@ -199,12 +201,12 @@ export class CassetteStore {
       if (found) return found
       this.#located.delete(key)
     }
-    const place = testPlace(recordedBy)
-    const folder = place ? join(this.dir, ...place.folder) : join(this.dir, SHARED_FOLDER)
+    const folder = this.#testFolder(recordedBy)
     const prefix = key.slice(0, KEY_PREFIX_LENGTH)
     const inFolder = (fresh: boolean) => {
       for (const name of this.#folderNames(folder, fresh).get(prefix) ?? []) {
-        const found = this.#readCandidate(join(folder, name), key)
+        // A name read from the folder, joined to a folder already normalised.
+        const found = this.#readCandidate(`${folder}${sep}${name}`, key)
         if (found) return found
       }
       return undefined
@@ -217,6 +219,20 @@ export class CassetteStore {
       this.#fromIndex(key)
     if (found) this.#located.set(key, found.file)
     return found
+  }
+
+  /** The folder of the test labelled `recordedBy` (`_shared` outside tests): worked out once per test file. */
+  #testFolder(recordedBy: string | undefined): string {
+    const cut = recordedBy === undefined ? -1 : recordedBy.indexOf(' > ')
+    const file = recordedBy === undefined || cut < 0 ? undefined : recordedBy.slice(0, cut)
+    let folder = this.#testFolders.get(file)
+    if (folder === undefined) {
+      const place = testPlace(recordedBy)
+      folder = place ? join(this.dir, ...place.folder) : join(this.dir, SHARED_FOLDER)
+      if (this.#testFolders.size >= 4096) this.#testFolders.clear()
+      this.#testFolders.set(file, folder)
+    }
+    return folder
   }
 
   #fromIndex(key: string): Found | undefined {
