@@ -49,14 +49,18 @@ function decide(candidates: readonly JsonCandidate[], checks: Checked[], prompt:
       problem ??= checked.problem
       return
     }
-    const text = canonicalJson(candidate.value)
-    // Found only once a reply holds a valid answer: most replies are one, so this runs once.
+    // Found only once a reply holds a valid answer: most replies are one, so this runs once. A
+    // prompt without JSON (most are) leaves nothing to compare the answer with.
     inPrompt ??= promptValues(prompt)
-    if (text.length >= QUOTE_MIN_LENGTH && inPrompt.has(text)) {
-      quoted = true
-      return
+    if (inPrompt.size > 0) {
+      const text = canonicalJson(candidate.value)
+      if (text.length >= QUOTE_MIN_LENGTH && inPrompt.has(text)) {
+        quoted = true
+        return
+      }
     }
-    answers.set(JSON.stringify(checked.value), checked.value)
+    // Told apart by their JSON only when there is more than one to tell apart.
+    answers.set(candidates.length === 1 ? '' : JSON.stringify(checked.value), checked.value)
   })
   const [only] = answers.values()
   if (answers.size === 1) return { ok: true, value: only }

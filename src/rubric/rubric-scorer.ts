@@ -161,12 +161,10 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
         ).then(({ value }) => value as RubricReply)
       }),
     )
-    const settled = await Promise.allSettled(jobs)
-    // Recorded in request order, not completion order, so records are stable from run to run.
-    for (const call of calls) if (call) internals.recordJudgeCall(call)
-    const failure = settled.find((outcome) => outcome.status === 'rejected')
-    if (failure) throw failure.reason
-    const replies = settled.map((outcome) => (outcome as PromiseFulfilledResult<RubricReply>).value)
+    const replies = await settleAll(jobs, () => {
+      // Recorded in request order, not completion order, so records are stable from run to run.
+      for (const call of calls) if (call) internals.recordJudgeCall(call)
+    })
     const verdicts = groups.flatMap((group, groupIndex) => {
       const groupReplies = replies.slice(groupIndex * seeds.length, (groupIndex + 1) * seeds.length)
       return majorityVerdicts(groupReplies.map((reply) => toVerdicts(group, reply, fraction)))
@@ -219,6 +217,25 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
         return analysis.share === undefined ? base : { ...base, share: analysis.share, threshold }
       }),
   }
+}
+
+/**
+ * Every job's value once all have settled, `settled()` told first; the first failure, in job
+ * order, is thrown. One job (most assertions) is awaited as it is, without `allSettled`'s promises.
+ */
+async function settleAll<T>(jobs: Promise<T>[], settled: () => void): Promise<T[]> {
+  if (jobs.length === 1) {
+    try {
+      return [await (jobs[0] as Promise<T>)]
+    } finally {
+      settled()
+    }
+  }
+  const outcomes = await Promise.allSettled(jobs)
+  settled()
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected')
+  if (failure) throw failure.reason
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value)
 }
 
 // The reference answer is the run's `groundTruth`; the context its `additionalContext.context`.
