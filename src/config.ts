@@ -169,9 +169,7 @@ export function resolveConfig(
     state.run.updateSnapshots,
     state.run.root === undefined ? process.cwd() : undefined,
   ]
-  for (const memo of resolved) {
-    if (memo.inputs.every((input, i) => input === inputs[i])) return memo.config
-  }
+  for (const memo of resolved) if (sameInputs(memo.inputs, inputs)) return memo.config
   // Frozen, as it is shared: a caller that changed it would change it for the next.
   const config = resolveNow(callSite, env)
   Object.freeze(config.cassettes)
@@ -183,6 +181,11 @@ export function resolveConfig(
 }
 
 const resolved: { inputs: unknown[]; config: ResolvedConfig }[] = []
+
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
 
 function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedConfig {
   const state = getState()

@@ -91,22 +91,22 @@ function secretNames(env: NodeJS.ProcessEnv): string[] {
   return names
 }
 
-// What one variable's value yields, by value: a URL is parsed once, not on every call.
-const valueSecrets = new Map<string, Secret[]>()
+// What each variable's value yields, by name, for the value it had: a URL is parsed once, not on
+// every call, and a call that finds every value as it was builds no string to look it up.
+const valueSecrets = new Map<string, { value: string; secrets: Secret[] }>()
 
 function secretsOf(env: NodeJS.ProcessEnv, names: readonly string[]): Secret[] {
   const out: Secret[] = []
   for (const name of names) {
     const value = env[name]
     if (value === undefined) continue
-    const cacheKey = `${name}\0${value}`
-    let found = valueSecrets.get(cacheKey)
-    if (!found) {
-      found = secretsOfValue(name, value)
+    let known = valueSecrets.get(name)
+    if (known?.value !== value) {
+      known = { value, secrets: secretsOfValue(name, value) }
       if (valueSecrets.size >= 1024) valueSecrets.clear()
-      valueSecrets.set(cacheKey, found)
+      valueSecrets.set(name, known)
     }
-    for (const secret of found) out.push(secret)
+    for (const secret of known.secrets) out.push(secret)
   }
   return out
 }

@@ -22,6 +22,8 @@ import { deepFreeze } from './deep-frozen'
  * place, so any number of processes may record at once and a reader never sees half a file.
  */
 
+// An options object, not the string 'utf8', which Node turns into a new object on every read.
+const UTF8 = Object.freeze({ encoding: 'utf8' as const })
 const V1_FILE = /^[0-9a-f]{64}\.json$/
 const V2_FILE = /\.([0-9a-f]{12})\.json$/
 const SHARD = /^[0-9a-f]{2}$/
@@ -327,7 +329,7 @@ export class CassetteStore {
    */
   #readText(file: string): string | undefined {
     try {
-      return readFileSync(file, 'utf8')
+      return readFileSync(file, UTF8)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
