@@ -27,6 +27,12 @@ export function currentOrOnlyTest(): RunnerTestCase | undefined {
   return runningTest()?.task as RunnerTestCase | undefined
 }
 
+/** The identity of `test`: the one the setup file keeps while it runs, else worked out. @internal */
+export function identityOf(test: RunnerTestCase): TestIdentity {
+  const running = runningTest()
+  return running?.task === test ? running.identity : testIdentity(test)
+}
+
 /** File, full name (`suite > test`) and id of a test. @internal */
 export function testIdentity(test: RunnerTestCase): TestIdentity {
   const names = [test.name]

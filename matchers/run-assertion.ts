@@ -6,7 +6,7 @@ import { messages } from '../src/messages'
 import { isThenable, outputText } from '../src/output'
 import type { RubricateRecord } from '../src/records'
 import { reportUndecided } from '../src/undecided-hooks'
-import { currentTest, testIdentity } from './current-test'
+import { currentTest, identityOf } from './current-test'
 import type { Evaluation } from './failure-message'
 
 type MatcherResult = { pass: boolean; message: () => string }
@@ -97,7 +97,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       : outputText(assertion.received)
     const evaluation = await withCallContext(
       {
-        test: task ? testIdentity(task as RunnerTestCase) : undefined,
+        test: task ? identityOf(task as RunnerTestCase) : undefined,
         signal,
         recordsScorerRuns: true,
       },

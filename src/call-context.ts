@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { CassetteMode } from './config'
+import type { CassetteMode, ResolvedConfig } from './config'
 import type { JudgeCallSource, TestIdentity } from './records'
 import { stateSlot } from './state'
 
@@ -97,9 +97,13 @@ export interface ModelCallEvent extends ExchangeEvent {
 /** The judge's side of a scorer's model calls: see {@link CallContext.modelCallsAsJudge}. @internal */
 export interface ModelCallsAsJudge {
   /** Wrap one live request in the judge's limits (concurrency, `maxLiveCalls`, `maxCost`). */
-  limit(model: string | undefined, send: () => Promise<Response>): Promise<Response>
+  limit(
+    config: ResolvedConfig,
+    model: string | undefined,
+    send: () => Promise<Response>,
+  ): Promise<Response>
   /** Count a live reply's cost. */
-  onLiveJson(model: string | undefined, json: unknown): void
+  onLiveJson(config: ResolvedConfig, model: string | undefined, json: unknown): void
 }
 
 /** A test the setup file runs: its identity, and Vitest's task as an opaque handle. @internal */

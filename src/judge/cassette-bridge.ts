@@ -102,7 +102,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
 /**
  * What the judge hands the exchange engine beside the request: its limits around every live
  * request, its cost counted from each live reply, its prompt version, and its test and listener
- * from the call context. The one place live judge cost is counted.
+ * from the call context.
  */
 function judgeSide(
   config: ResolvedConfig,
@@ -127,36 +127,30 @@ function judgeSide(
     promptVersion: context.promptVersion,
     limit: (send) => withLiveLimits(config, modelOf(), send),
     onLiveJson:
-      config.maxCost === undefined
-        ? undefined
-        : (json) => {
-            // An endpoint's reply carries OpenAI's usage; a custom model's, rubricate's own.
-            const reply = json as { model?: unknown } | undefined
-            const named = typeof reply?.model === 'string' ? reply.model : undefined
-            addLiveCost(config, modelOf() ?? named, usageOf(json))
-          },
+      config.maxCost === undefined ? undefined : (json) => countLiveCost(config, modelOf(), json),
     onExchange: context.onExchange,
   }
 }
 
 /**
  * The judge's side for model calls a scorer makes through the agents' path (a Mastra scorer's
- * judge is an agent of its own): the same live limits and cost as the judge's own calls.
+ * judge is an agent of its own): the same live limits and cost as the judge's own calls, under
+ * the configuration of each call.
  * @internal
  */
-export function modelCallsAsJudge(config: ResolvedConfig): ModelCallsAsJudge {
-  return {
-    limit: (model, send) => withLiveLimits(config, model, send),
-    onLiveJson: (model, json) => {
-      if (config.maxCost === undefined) return
-      const reply = json as { model?: unknown } | undefined
-      addLiveCost(
-        config,
-        model ?? (typeof reply?.model === 'string' ? reply.model : undefined),
-        usageOf(json),
-      )
-    },
-  }
+export const modelCallsAsJudge: ModelCallsAsJudge = {
+  limit: (config, model, send) => withLiveLimits(config, model, send),
+  onLiveJson: (config, model, json) => {
+    if (config.maxCost !== undefined) countLiveCost(config, model, json)
+  },
+}
+
+// The one place live judge cost is counted. An endpoint's reply carries OpenAI's usage, a custom
+// model's rubricate's own; a reply names its model when the request did not.
+function countLiveCost(config: ResolvedConfig, model: string | undefined, json: unknown): void {
+  const reply = json as { model?: unknown } | undefined
+  const named = typeof reply?.model === 'string' ? reply.model : undefined
+  addLiveCost(config, model ?? named, usageOf(json))
 }
 
 /** A request the judge is about to send with the SDK, as {@link replayedJudgeReply} takes it. @internal */

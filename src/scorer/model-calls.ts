@@ -1,5 +1,4 @@
-import { currentCallContext, withCallContext } from '../call-context'
-import { resolveConfig } from '../config'
+import { withCallContext } from '../call-context'
 import { modelCallsAsJudge } from '../judge/cassette-bridge'
 import { usageOf } from '../judge/price-table'
 import type { JudgeCall, ScorerStepName } from '../records'
@@ -21,11 +20,10 @@ export async function withModelCallsAsJudgeCalls<T>(
 ): Promise<{ value: T; judgeCalls: JudgeCall[] }> {
   const judgeCalls: JudgeCall[] = []
   const pending: Promise<void>[] = []
-  const outer = currentCallContext()
   let last = performance.now()
   const value = await withCallContext(
     {
-      modelCallsAsJudge: outer.modelCallsAsJudge ?? modelCallsAsJudge(resolveConfig()),
+      modelCallsAsJudge,
       onModelCallPending: (settled) => pending.push(settled),
       // The innermost capture keeps each call; an outer one gets it in the result's judgeCalls.
       onModelCall: (event) => {

@@ -1,32 +1,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
-import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
-import { filesUnder, useCassetteFolder } from './support'
+import { chatEntry, filesUnder, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()
 
-function entry(content: string): CassetteEntry {
-  const body = { model: 'gpt-4.1-mini', messages: [{ role: 'user', content }] }
-  return {
-    v: 2,
-    key: computeKey('chat/completions', body),
-    recordedAt: '2026-01-02T03:04:05.000Z',
-    recordedBy: 'test/a.test.ts > works',
-    request: { method: 'POST', endpoint: 'chat/completions', body },
-    response: {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      json: { id: 'x', choices: [{ message: { role: 'assistant', content: 'hi' } }] },
-    },
-  }
-}
-
 test('an entry is written under its test, <test file>/<test name>.<key prefix>.json, pretty-printed in a fixed order, and read back', async () => {
   const store = new CassetteStore(folder.dir)
-  const written = entry('hello')
+  const written = chatEntry('hello')
   await store.write(written)
   expect(await filesUnder(folder.dir)).toEqual([
     `test/a.test.ts/works.${written.key.slice(0, 12)}.json`,
@@ -91,9 +73,9 @@ test('a corrupt file is RUBRICATE_CASSETTE_CORRUPT naming the file, and is left 
 
 test('a file whose content does not fit the entry format is corrupt, with the reason', async () => {
   const store = new CassetteStore(folder.dir)
-  const good = entry('x')
+  const good = chatEntry('x')
   await store.write(good)
-  const other = entry('y')
+  const other = chatEntry('y')
   await writeFile(store.file(good.key), JSON.stringify({ ...other }))
   expect(() => store.read(good.key)).toThrowError(
     `its "key" is ${other.key}, but the file is named for ${good.key}`,
@@ -109,7 +91,7 @@ test('a file whose content does not fit the entry format is corrupt, with the re
 
 test('many concurrent writes, distinct and repeated keys, leave whole files and no temp file', async () => {
   const store = new CassetteStore(folder.dir)
-  const entries = Array.from({ length: 60 }, (_, i) => entry(`message ${i % 40}`))
+  const entries = Array.from({ length: 60 }, (_, i) => chatEntry(`message ${i % 40}`))
   await Promise.all(entries.map((e) => store.write(e)))
   const files = await filesUnder(folder.dir)
   expect(files).toHaveLength(40)

@@ -3,31 +3,13 @@
 // What is read must be the value recorded, and a body that cannot be decoded must still be named.
 import { readFile, writeFile } from 'node:fs/promises'
 import { expect, test } from 'vitest'
-import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
-import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
-import { useCassetteFolder } from './support'
+import { chatEntry, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()
 
-function entry(content: string, reply = 'hi'): CassetteEntry {
-  const body = { model: 'gpt-4.1-mini', messages: [{ role: 'user', content }] }
-  return {
-    v: 2,
-    key: computeKey('chat/completions', body),
-    recordedAt: '2026-01-02T03:04:05.000Z',
-    recordedBy: 'test/a.test.ts > works',
-    request: { method: 'POST', endpoint: 'chat/completions', body },
-    response: {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      json: { id: 'x', choices: [{ message: { role: 'assistant', content: reply } }] },
-    },
-  }
-}
-
 test('a read entry gives back its multi-line request body as recorded, in a copy, a spread and JSON alike', async () => {
-  const written = entry('line one\nline two\n\nline four')
+  const written = chatEntry('line one\nline two\n\nline four')
   await new CassetteStore(folder.dir).write(written)
   // A store of its own, as a new process would read the file.
   const read = new CassetteStore(folder.dir).read(written.key)
@@ -43,7 +25,7 @@ test('a read entry gives back its multi-line request body as recorded, in a copy
 
 test('an entry whose request body cannot be decoded replays its response by its key, says what is wrong when the body is read, is named by verify, and is replaced by a re-record', async () => {
   const store = new CassetteStore(folder.dir)
-  const written = entry('line one\nline two')
+  const written = chatEntry('line one\nline two')
   const file = await store.write(written)
   const text = await readFile(file, 'utf8')
   const broken = text.replace('"line two"', '2')
@@ -60,7 +42,7 @@ test('an entry whose request body cannot be decoded replays its response by its 
     'its values cannot be decoded: a "$lines" value is not a list of strings',
   )
 
-  const again = entry('line one\nline two', 'a new reply')
+  const again = chatEntry('line one\nline two', 'a new reply')
   expect(await new CassetteStore(folder.dir).write(again)).toBe(file)
   const replaced = new CassetteStore(folder.dir).read(again.key)
   expect(replaced?.request.body).toEqual(again.request.body)

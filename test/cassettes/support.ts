@@ -4,6 +4,8 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { configureRubricate, type RubricateConfig, resetRubricateConfig } from '../../src'
+import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
+import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { configLayers, setPluginConfig } from '../../src/config'
 import { getState } from '../../src/state'
@@ -77,4 +79,21 @@ export function testIn(
  */
 export function listen(server: object, options: object): void {
   ;(server as { listen(options: object): void }).listen(options)
+}
+
+/** A chat completion entry of the test `test/a.test.ts > works`: the user's `content`, the model's `reply`. */
+export function chatEntry(content: string, reply = 'hi'): CassetteEntry {
+  const body = { model: 'gpt-4.1-mini', messages: [{ role: 'user', content }] }
+  return {
+    v: 2,
+    key: computeKey('chat/completions', body),
+    recordedAt: '2026-01-02T03:04:05.000Z',
+    recordedBy: 'test/a.test.ts > works',
+    request: { method: 'POST', endpoint: 'chat/completions', body },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      json: { id: 'x', choices: [{ message: { role: 'assistant', content: reply } }] },
+    },
+  }
 }

@@ -70,8 +70,8 @@ export async function runAgentExchange(
       warnReplayedErrors: true,
       ...(asJudge
         ? {
-            limit: (send: () => Promise<Response>) => asJudge.limit(model(), send),
-            onLiveJson: (json: unknown) => asJudge.onLiveJson(model(), json),
+            limit: (send: () => Promise<Response>) => asJudge.limit(config, model(), send),
+            onLiveJson: (json: unknown) => asJudge.onLiveJson(config, model(), json),
           }
         : {}),
       onExchange: (event) => {

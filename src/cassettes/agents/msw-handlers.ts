@@ -36,7 +36,6 @@ export interface CassetteHandlerOptions {
  */
 export function createCassetteHandlers(options: CassetteHandlerOptions = {}): HttpHandler[] {
   const { http, bypass } = loadMsw('createCassetteHandlers()')
-  const patterns = () => [...resolveConfig().cassettes.match, ...(options.match ?? [])]
   const isModelCall = (href: string) => isModelCallUrl(href, options.match)
   // Every method: a tool's GET is recorded as a model's POST is (its method and query in the key).
   const handler = http.all(
@@ -49,7 +48,8 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
       try {
         const config = resolveConfig()
         const url = new URL(request.url)
-        const endpoint = matchEndpoint(url.pathname, patterns()) ?? url.pathname
+        const patterns = [...config.cassettes.match, ...(options.match ?? [])]
+        const endpoint = matchEndpoint(url.pathname, patterns) ?? url.pathname
         return await runAgentExchange(request, url, endpoint, config, () =>
           asRubricateLive(() => globalThis.fetch(bypass(request))),
         )
