@@ -87,3 +87,27 @@ test('in auto mode a hit is served the same way, and a miss goes live through th
   expect((await complete(judge, 'Grade this other one.')).requests).toBe(1)
   expect(server.requests).toHaveLength(2)
 })
+
+test('a secret set in the environment since it was last read is redacted before a lookup counts as a miss', async () => {
+  server = await startFakeOpenAI({ reply: '{"score":1}' })
+  const judge = { model: 'gpt-test', baseURL: `${server.url}/v1`, apiKey: 'key-0123456789' }
+  const prompt = 'Grade the reply that leaked tok-Secret-4242.'
+  try {
+    process.env.RUBRICATE_TEST_TOKEN = 'tok-Secret-4242'
+    configureRubricate({ cassettes: { mode: 'record' } })
+    const recorded = await complete(judge, prompt)
+    // A recording reads the environment afresh: the secrets last read no longer hold the token.
+    delete process.env.RUBRICATE_TEST_TOKEN
+    await complete(judge, 'Grade another reply.')
+    expect(server.requests).toHaveLength(2)
+    // Set again, it is not among the secrets last read: the request is keyed with the token at
+    // first, and again without it before it is a miss.
+    process.env.RUBRICATE_TEST_TOKEN = 'tok-Secret-4242'
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    const replayed = await complete(judge, prompt)
+    expect(replayed.reply).toEqual(recorded.reply)
+    expect(server.requests).toHaveLength(2)
+  } finally {
+    delete process.env.RUBRICATE_TEST_TOKEN
+  }
+})

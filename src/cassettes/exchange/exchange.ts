@@ -106,13 +106,21 @@ export async function runExchange(input: ExchangeInput): Promise<Response> {
     input.onExchange?.({ source: 'live' })
     return response
   }
-  const request = input.prepare()
+  let request = input.prepare()
   const store = storeFor(config.cassettes.dir)
-  const id = `${store.dir}\0${request.key}`
   if (readsCassettes(mode)) {
     const hit = serve(input, request, store)
     if (hit) return hit
+    // Keyed with the environment's secrets as read up to a second ago: a secret set since then
+    // is redacted now, and the request looked up again, before it is a miss.
+    const fresh = refreshPrepared(request)
+    if (fresh !== request) {
+      request = fresh
+      const again = serve(input, request, store)
+      if (again) return again
+    }
   }
+  const id = `${store.dir}\0${request.key}`
   const pending = inFlight.get(id)
   if (pending) {
     // The same request is being recorded by a concurrent call of this worker: wait and replay it.

@@ -2,8 +2,8 @@ import { currentCallContext } from '../../call-context'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import {
-  envSecrets,
   freshEnvSecrets,
+  recentEnvSecrets,
   redactJson,
   redactText,
   requestSecrets,
@@ -63,18 +63,22 @@ export interface PreparedRequest {
 /** The user's `cassettes.redact` hook. @internal */
 export type RedactHook = (entry: any) => any
 
-/** Prepare a request. @internal */
+/**
+ * Prepare a request for a lookup, redacted of the environment's secrets as read at most a second
+ * ago: before a miss is reported or anything is written, {@link refreshPrepared} keys it again
+ * with the environment as it is now. @internal
+ */
 export function prepareRequest(input: RequestInput): PreparedRequest {
   // The trial is taken now, in the caller's context: a later refresh (before writing) may run
   // outside it, and must key the request the same way.
   const trial = input.trial ?? currentCallContext().trial
-  return prepareWith(trial === input.trial ? input : { ...input, trial }, envSecrets())
+  return prepareWith(trial === input.trial ? input : { ...input, trial }, recentEnvSecrets())
 }
 
 /**
- * The request prepared again if the environment gained a secret since it was keyed (the names
- * of variables are listed once a second on the replay path): what is written is then redacted of
- * it, and keyed as a replay will key it.
+ * The request prepared again if the environment gained or lost a secret since it was keyed (the
+ * environment is read once a second on the replay path): a lookup that missed is then tried
+ * again, and what is written is redacted of it and keyed as a replay will key it.
  * @internal
  */
 export function refreshPrepared(prepared: PreparedRequest): PreparedRequest {

@@ -72,7 +72,27 @@ export function envSecrets(env: NodeJS.ProcessEnv = process.env): Secret[] {
 /** {@link envSecrets} with the names listed again now: used before anything is written. @internal */
 export function freshEnvSecrets(): Secret[] {
   listedAt = Number.NEGATIVE_INFINITY
-  return envSecrets()
+  recent = envSecrets()
+  recentAt = listedAt
+  return recent
+}
+
+let recent: Secret[] = []
+let recentAt = Number.NEGATIVE_INFINITY
+
+/**
+ * {@link envSecrets} as read at most a second ago, for keying a request that is only looked up:
+ * reading the values costs a dozen trips into C++ per call. A secret set since then leaves the
+ * request keyed with it, which can only miss (every entry was keyed without it), and the caller
+ * keys the request again with {@link freshEnvSecrets} before it reports a miss or writes.
+ * @internal
+ */
+export function recentEnvSecrets(): Secret[] {
+  if (performance.now() - recentAt > 1000) {
+    recent = envSecrets()
+    recentAt = performance.now()
+  }
+  return recent
 }
 
 /**
