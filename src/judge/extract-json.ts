@@ -53,7 +53,8 @@ export function findJson(text: string, options: { duplicates: boolean }): FoundJ
   let duplicate: DuplicateKey | undefined
   const parse = (source: string) => {
     const parsed = tryParse(source)
-    if (parsed.ok && options.duplicates && !duplicate) duplicate = duplicateKey(source)
+    if (parsed.ok && options.duplicates && !duplicate)
+      duplicate = duplicateKey(source, parsed.value)
     return parsed
   }
   const whole = parse(text)
