@@ -2,6 +2,7 @@ import { currentCallContext } from '../../call-context'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import {
+  envSecrets,
   freshEnvSecrets,
   recentEnvSecrets,
   redactJson,
@@ -72,7 +73,10 @@ export function prepareRequest(input: RequestInput): PreparedRequest {
   // The trial is taken now, in the caller's context: a later refresh (before writing) may run
   // outside it, and must key the request the same way.
   const trial = input.trial ?? currentCallContext().trial
-  return prepareWith(trial === input.trial ? input : { ...input, trial }, recentEnvSecrets())
+  // A `redact` hook sees each request once: it is keyed with the environment as it is now, so
+  // that the refresh before a miss or a write has nothing to key again.
+  const env = input.redact ? envSecrets() : recentEnvSecrets()
+  return prepareWith(trial === input.trial ? input : { ...input, trial }, env)
 }
 
 /**
@@ -90,8 +94,12 @@ export function refreshPrepared(prepared: PreparedRequest): PreparedRequest {
 }
 
 function prepareWith(input: RequestInput, env: Secret[]): PreparedRequest {
+  // Pairs (the judge's) are told apart first: the first read of the global `Headers` loads
+  // Node's fetch, milliseconds that a replayed call never needs.
   const headers =
-    input.headers instanceof Headers ? headerPairs(input.headers) : (input.headers ?? [])
+    input.headers === undefined || Array.isArray(input.headers)
+      ? (input.headers ?? [])
+      : headerPairs(input.headers)
   const secrets = secretSet(
     env,
     headers.length || input.url ? requestSecrets(input.url, headers) : [],
