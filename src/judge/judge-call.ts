@@ -58,6 +58,8 @@ export interface JudgeCallOptions {
   /** Default 10 when `errorProcessors` is set. */
   maxProcessorRetries?: number | undefined
   signal?: AbortSignal | undefined
+  /** The version of the prompt template, stored with the call's cassette entries. */
+  promptVersion?: string | undefined
   /** Told about the call's record once it has succeeded or failed. */
   record?: ((call: JudgeCall) => void) | undefined
 }
@@ -125,6 +127,7 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
       : options
     const result = await withCallContext(
       {
+        promptVersion: options.promptVersion,
         onExchange: (event) => exchanges.push(event),
         onLiveRequest: () => {
           liveRequests++

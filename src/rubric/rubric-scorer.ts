@@ -1,4 +1,3 @@
-import { withCallContext } from '../call-context'
 import { resolveJudge } from '../config'
 import { UsageError } from '../errors'
 import { runJudgeCall } from '../judge/judge-call'
@@ -145,20 +144,19 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
         const slot = groupIndex * seeds.length + seedIndex
         // In a group of its own, a criterion is listed as c1: the reply schema is per group.
         const listed = group.map((criterion, index) => ({ ...criterion, id: `c${index + 1}` }))
-        return withCallContext({ promptVersion: RUBRIC_PROMPT_VERSION }, () =>
-          runJudgeCall({
-            judge,
-            step: internals.step,
-            system: RUBRIC_INSTRUCTIONS,
-            prompt: rubricPrompt(listed, task, output, references),
-            output: rubricReplySchema(listed.length),
-            schemaName: 'rubric_verdicts',
-            seed,
-            record: (call) => {
-              calls[slot] = call
-            },
-          }),
-        ).then(({ value }) => value as RubricReply)
+        return runJudgeCall({
+          judge,
+          step: internals.step,
+          system: RUBRIC_INSTRUCTIONS,
+          prompt: rubricPrompt(listed, task, output, references),
+          output: rubricReplySchema(listed.length),
+          schemaName: 'rubric_verdicts',
+          seed,
+          promptVersion: RUBRIC_PROMPT_VERSION,
+          record: (call) => {
+            calls[slot] = call
+          },
+        }).then(({ value }) => value as RubricReply)
       }),
     )
     const replies = await settleAll(jobs, () => {
