@@ -15,8 +15,6 @@ interface Frame {
 }
 
 const QUOTE = 0x22
-// No parsed value given: the text alone is walked.
-const UNPARSED: unique symbol = Symbol('unparsed')
 const BACKSLASH = 0x5c
 
 /**
@@ -24,14 +22,10 @@ const BACKSLASH = 0x5c
  * last of two equal keys without a word, so a reply saying `"satisfied": false, "satisfied": true`
  * would silently read as satisfied: that reply says two things, and neither may become a verdict.
  * Keys are compared after their escapes are decoded (`"\u0073atisfied"` is `"satisfied"`), as
- * `JSON.parse` compares them. `source` must be text that `JSON.parse` accepts; `parsed`, when
- * given, is what it returned.
+ * `JSON.parse` compares them. `source` must be text that `JSON.parse` accepts.
  * @internal
  */
-export function duplicateKey(source: string, parsed: unknown = UNPARSED): DuplicateKey | undefined {
-  // Every key in the text is a member of the value unless some object holds one twice: when the
-  // counts agree there is nothing to find, and the text is not walked character by character.
-  if (parsed !== UNPARSED && keysInText(source) === keysInValue(parsed)) return undefined
+export function duplicateKey(source: string): DuplicateKey | undefined {
   const frames: Frame[] = []
   for (let i = 0; i < source.length; i++) {
     const char = source.charCodeAt(i)
@@ -68,38 +62,6 @@ export function duplicateKey(source: string, parsed: unknown = UNPARSED): Duplic
     }
   }
   return undefined
-}
-
-const STRING = /"(?:[^"\\]|\\.)*"/g
-
-// The keys of JSON text: outside its strings, a colon follows each key and nothing else.
-function keysInText(source: string): number {
-  const bare = source.includes(':') ? source.replace(STRING, '') : ''
-  let count = 0
-  for (let at = bare.indexOf(':'); at >= 0; at = bare.indexOf(':', at + 1)) count++
-  return count
-}
-
-// The members of every object in a parsed value, walked without recursion (JSON may nest deeper
-// than the stack).
-function keysInValue(value: unknown): number {
-  let count = 0
-  const pending: unknown[] = [value]
-  while (pending.length > 0) {
-    const item = pending.pop()
-    if (item === null || typeof item !== 'object') continue
-    if (Array.isArray(item)) {
-      for (const member of item)
-        if (member !== null && typeof member === 'object') pending.push(member)
-      continue
-    }
-    for (const key in item) {
-      count++
-      const member = (item as Record<string, unknown>)[key]
-      if (member !== null && typeof member === 'object') pending.push(member)
-    }
-  }
-  return count
 }
 
 /** Index of the quote that closes the string opening at `start`. */

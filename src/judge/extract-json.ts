@@ -53,8 +53,7 @@ export function findJson(text: string, options: { duplicates: boolean }): FoundJ
   let duplicate: DuplicateKey | undefined
   const parse = (source: string) => {
     const parsed = tryParse(source)
-    if (parsed.ok && options.duplicates && !duplicate)
-      duplicate = duplicateKey(source, parsed.value)
+    if (parsed.ok && options.duplicates && !duplicate) duplicate = duplicateKey(source)
     return parsed
   }
   const whole = parse(text)
