@@ -211,62 +211,13 @@ export function parseEntry(
   loadSchema: SchemaLoader = noSchemas,
   options: ParseOptions = {},
 ): CassetteEntry | string {
-  // An editor on Windows may save the file with a UTF-8 byte order mark, which JSON.parse refuses.
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  if (options.lazyRequest === true) {
-    const split = splitEntry(source)
-    if (split) return checkEntry(split.data, expectedKey, loadSchema, split.request)
-  }
   let data: any
   try {
-    data = JSON.parse(source)
+    // An editor on Windows may save the file with a UTF-8 byte order mark, which JSON.parse refuses.
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
   } catch (error) {
     return `it is not valid JSON (${(error as Error).message})`
   }
-  return checkEntry(data, expectedKey, loadSchema, undefined)
-}
-
-// The members of an entry as `serializeEntry` lays them out, at the top level of the object.
-const REQUEST_MEMBER = '\n  "request": '
-const RESPONSE_MEMBER = '\n  "response": '
-
-/**
- * The entry without its request, and the request's text: parsed apart, so that replay (which
- * serves the response) never parses the request, most of the file. `undefined` unless the text
- * is laid out as rubricate writes it, the request member before the response member and the
- * response last: the caller then parses it whole. Each part must parse on its own, so a member
- * taken for a top-level one that is not (a hand-edited file) fails here and is parsed whole.
- */
-function splitEntry(text: string): { data: any; request: string } | undefined {
-  const response = text.lastIndexOf(RESPONSE_MEMBER)
-  const request = response < 0 ? -1 : text.lastIndexOf(REQUEST_MEMBER, response)
-  const close = text.lastIndexOf('}')
-  if (request < 0 || close < response) return undefined
-  const head = text.slice(0, request).trimEnd()
-  const requestText = text.slice(request + REQUEST_MEMBER.length, response).trimEnd()
-  if (!head.endsWith(',') || !requestText.endsWith(',') || text.slice(close + 1).trim() !== '') {
-    return undefined
-  }
-  try {
-    const data = JSON.parse(`${head.slice(0, -1)}}`)
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined
-    // `undefined` (a value JSON cannot hold) marks the place of the request among the members.
-    data.request = undefined
-    data.response = JSON.parse(text.slice(response + RESPONSE_MEMBER.length, close))
-    return { data, request: requestText.slice(0, -1) }
-  } catch {
-    return undefined
-  }
-}
-
-// What is checked of the whole entry, and of its request. With `requestText`, the request is
-// parsed and checked when first read, and a problem with it is thrown then.
-function checkEntry(
-  data: any,
-  expectedKey: string | undefined,
-  loadSchema: SchemaLoader,
-  requestText: string | undefined,
-): CassetteEntry | string {
   if (data === null || typeof data !== 'object' || Array.isArray(data))
     return 'it is not a JSON object'
   if (data.v !== 1 && data.v !== 2)
@@ -277,24 +228,24 @@ function checkEntry(
     return `its "key" is ${data.key}, but the file is named for ${expectedKey}`
   }
   if (typeof data.recordedAt !== 'string') return 'it has no "recordedAt" time'
-  if (requestText === undefined) {
-    const problem = checkRequest(data.request, data.v, loadSchema, false)
-    if (problem) return problem
-  } else {
-    requestWhenRead(data, requestText, loadSchema)
+  const { request, response } = data
+  if (request === null || typeof request !== 'object') return 'it has no "request" object'
+  if (typeof request.endpoint !== 'string' || typeof request.method !== 'string') {
+    return 'its "request" lacks "method" or "endpoint"'
   }
-  const { response } = data
-  if (response === null || typeof response !== 'object') return 'it has no "response" object'
+  if (!('body' in request)) return 'its "request" has no "body"'
+  if (
+    request.query !== undefined &&
+    (request.query === null || typeof request.query !== 'object' || Array.isArray(request.query))
+  )
+    return 'its "request.query" is not an object'
   if (data.v === 2) {
-    try {
-      if (response.json !== undefined) response.json = decodeValue(response.json, loadSchema)
-      if (response.text !== undefined) response.text = decodeValue(response.text, loadSchema)
-    } catch (error) {
-      return `its values cannot be decoded: ${(error as Error).message}`
-    }
-    delete response.streamedText
-    delete data.verdicts
+    const decoded = decodeBodies(data, loadSchema, options.lazyRequestBody === true)
+    if (decoded) return decoded
   }
+  if (request.trial !== undefined && !(Number.isInteger(request.trial) && request.trial >= 1))
+    return 'its "request.trial" is not a whole number from 1'
+  if (response === null || typeof response !== 'object') return 'it has no "response" object'
   if (!Number.isInteger(response.status)) return 'its "response.status" is not an integer'
   if (response.headers === null || typeof response.headers !== 'object')
     return 'its "response.headers" is not an object'
@@ -319,68 +270,6 @@ function checkEntry(
     }
   }
   return data as CassetteEntry
-}
-
-/** What is wrong with an entry's request, if anything; a format-2 body is decoded in place (or when read, with `lazyBody`). */
-function checkRequest(
-  request: any,
-  version: 1 | 2,
-  loadSchema: SchemaLoader,
-  lazyBody: boolean,
-): string | undefined {
-  if (request === null || typeof request !== 'object') return 'it has no "request" object'
-  if (typeof request.endpoint !== 'string' || typeof request.method !== 'string') {
-    return 'its "request" lacks "method" or "endpoint"'
-  }
-  if (!('body' in request)) return 'its "request" has no "body"'
-  if (
-    request.query !== undefined &&
-    (request.query === null || typeof request.query !== 'object' || Array.isArray(request.query))
-  )
-    return 'its "request.query" is not an object'
-  if (request.trial !== undefined && !(Number.isInteger(request.trial) && request.trial >= 1))
-    return 'its "request.trial" is not a whole number from 1'
-  if (version === 2) {
-    if (lazyBody) decodeWhenRead(request, loadSchema)
-    else {
-      try {
-        request.body = decodeValue(request.body, loadSchema)
-      } catch (error) {
-        return `its values cannot be decoded: ${(error as Error).message}`
-      }
-    }
-    if (request.trial === undefined) delete request.trial
-  }
-  return undefined
-}
-
-// `request` as a getter that parses and checks the recorded text once, then becomes its value
-// (whose body is decoded when read in turn). A request that is not valid throws when read.
-function requestWhenRead(data: any, text: string, loadSchema: SchemaLoader): void {
-  const settle = (value: unknown) =>
-    Object.defineProperty(data, 'request', {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    })
-  Object.defineProperty(data, 'request', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      let request: unknown
-      try {
-        request = JSON.parse(text)
-      } catch (error) {
-        throw new Error(`its request is not valid JSON (${(error as Error).message})`)
-      }
-      const problem = checkRequest(request, data.v, loadSchema, true)
-      if (problem) throw new Error(problem)
-      settle(request)
-      return request
-    },
-    set: settle,
-  })
 }
 
 // `request.body` as a getter that decodes the recorded value once, then becomes that value.
@@ -417,10 +306,27 @@ function noSchemas(hash: string): never {
 /** Options of {@link parseEntry}. @internal */
 export interface ParseOptions {
   /**
-   * Parse, check and decode the request only when it is first read: replay serves the response
-   * and never reads it. A request that is not valid (or whose body cannot be decoded) then
-   * throws when read, saying why. Only for a file laid out as rubricate writes it; any other is
-   * parsed and checked whole.
+   * Decode a format-2 request body only when it is first read: replay serves the response and
+   * never reads it. A body that cannot be decoded then throws when read, saying why.
    */
-  lazyRequest?: boolean | undefined
+  lazyRequestBody?: boolean | undefined
+}
+
+/** Decode a format-2 entry in place: the reader's summaries go, every value is as recorded. */
+function decodeBodies(data: any, loadSchema: SchemaLoader, lazy: boolean): string | undefined {
+  try {
+    if (lazy) decodeWhenRead(data.request, loadSchema)
+    else data.request.body = decodeValue(data.request.body, loadSchema)
+    const { response } = data
+    if (response && typeof response === 'object') {
+      if (response.json !== undefined) response.json = decodeValue(response.json, loadSchema)
+      if (response.text !== undefined) response.text = decodeValue(response.text, loadSchema)
+      delete response.streamedText
+    }
+  } catch (error) {
+    return `its values cannot be decoded: ${(error as Error).message}`
+  }
+  delete data.verdicts
+  if (data.request.trial === undefined) delete data.request.trial
+  return undefined
 }

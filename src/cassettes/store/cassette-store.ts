@@ -27,8 +27,6 @@ const UTF8 = Object.freeze({ encoding: 'utf8' as const })
 const V1_FILE = /^[0-9a-f]{64}\.json$/
 const V2_FILE = /\.([0-9a-f]{12})\.json$/
 const SHARD = /^[0-9a-f]{2}$/
-// Replay parses an entry's request only when something reads it (see parseEntry).
-const LAZY_REQUEST = Object.freeze({ lazyRequest: true })
 const KEY_IN_TEXT = /"key": "([0-9a-f]{64})"/
 
 /** Hex digits of the key in a format-2 file name. @internal */
@@ -281,8 +279,8 @@ export class CassetteStore {
   #readCandidate(file: string, key: string): Found | undefined {
     const first = this.#readText(file)
     if (first === undefined) return undefined
-    // The request is parsed when read: replay never reads it.
-    const options = LAZY_REQUEST
+    // The request body is decoded when read: replay never reads it.
+    const options = { lazyRequestBody: true }
     let parsed = parseEntry(first, undefined, this.#loadSchema, options)
     if (typeof parsed === 'string') {
       // A writer that does not rename atomically (an editor, a merge tool) may be mid-write: look again once.
