@@ -238,8 +238,13 @@ function hint(assertion: Assertion, negated: boolean): string {
 }
 
 // Records travel as JSON; an explicit `undefined` would only add noise to snapshots.
+// Without the [key, value] pairs of `Object.entries`: this runs on every assertion.
 function stripUndefined(record: RubricateRecord): RubricateRecord {
+  const source = record as unknown as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value
+  for (const key in source) {
+    const value = source[key]
+    if (value !== undefined) out[key] = value
+  }
   return out as unknown as RubricateRecord
 }
