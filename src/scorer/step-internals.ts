@@ -1,5 +1,6 @@
 import type { PreparedSchema } from '../judge/output-schema'
 import type { JudgeCall, ScorerStepName } from '../records'
+import { stateSlot } from '../state'
 import type { PromptStep, ScorerJudgeOptions } from './types'
 
 /** One chained step, as the pipeline runs it. @internal */
@@ -14,8 +15,14 @@ export type StepDefinition =
       calculateScore?: ((context: any) => unknown) | undefined
     }
 
-/** Key of the internals a function step's context carries (not enumerable). @internal */
-export const STEP_INTERNALS: unique symbol = Symbol.for('rubricate.stepInternals') as never
+// The internals of each function step's context, beside it rather than on it: invisible to
+// Mastra-shaped step code (no key, no symbol), and one table for every copy of the module.
+const lent = stateSlot('step-internals', () => new WeakMap<object, StepInternals>())
+
+/** Lend `context` its internals, for the function step it is handed to. @internal */
+export function lendStepInternals(context: object, internals: StepInternals): void {
+  lent.set(context, internals)
+}
 
 /**
  * What the pipeline lends a function step that makes its own judge calls (the rubric scorer):
@@ -30,7 +37,7 @@ export interface StepInternals {
 
 /** The internals of a step context, or a bug error if the context did not come from a scorer. @internal */
 export function stepInternals(context: object): StepInternals {
-  const internals = (context as { [STEP_INTERNALS]?: StepInternals })[STEP_INTERNALS]
+  const internals = lent.get(context)
   if (!internals) throw new Error('step context without internals: this is a bug in rubricate')
   return internals
 }
