@@ -18,7 +18,9 @@ function write(value: unknown): string | undefined {
   if (value === null) return 'null'
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value)
+      return value.length >= QUOTED_LENGTH && value.length <= QUOTED_MAX_LENGTH
+        ? quotedLong(value)
+        : JSON.stringify(value)
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null'
     case 'boolean':
@@ -80,6 +82,23 @@ function sortedKeys(source: Record<string, unknown>): string[] {
     keys[j + 1] = key
   }
   return keys
+}
+
+// A judge's instructions come back in every request, the same text: quoted once. Each new long
+// text is remembered (not a huge one, which would stay in memory); a full table starts again, so
+// only the repeated ones stay.
+const QUOTED_LENGTH = 256
+const QUOTED_MAX_LENGTH = 16_384
+const quotedTexts = new Map<string, string>()
+
+function quotedLong(text: string): string {
+  let out = quotedTexts.get(text)
+  if (out === undefined) {
+    out = JSON.stringify(text)
+    if (quotedTexts.size >= 64) quotedTexts.clear()
+    quotedTexts.set(text, out)
+  }
+  return out
 }
 
 // The same few keys (`role`, `content`, `type`...) come back in every request.
