@@ -18,7 +18,7 @@ export type ParsedJudge =
 
 const MASTRA_CONFIG_KEYS = ['id', 'url', 'apiKey', 'headers']
 
-const ENDPOINT_KEYS = new Set([
+const ENDPOINT_KEYS: readonly string[] = [
   'model',
   'baseURL',
   'apiKey',
@@ -29,7 +29,7 @@ const ENDPOINT_KEYS = new Set([
   'jsonPromptInjection',
   'maxRetries',
   'timeoutMs',
-])
+]
 
 /**
  * Sort a {@link JudgeInput} into an OpenAI-compatible endpoint or a custom model, and reject
@@ -66,7 +66,7 @@ export function parseJudgeInput(
   if (typeof endpoint.model !== 'string' || endpoint.model.trim() === '') {
     throw new UsageError(messages.invalidJudge(input))
   }
-  rejectUnknownKeys('The judge object', endpoint, [...ENDPOINT_KEYS])
+  rejectUnknownKeys('The judge object', endpoint, ENDPOINT_KEYS)
   checkEndpointTypes(endpoint, 'The judge object')
   // Validates both spellings now, so a typo fails before any request is made.
   resolveStructuredOutput(endpoint, 'The judge object')
@@ -97,19 +97,9 @@ export function checkEndpointTypes(
   if (baseURL !== undefined && typeof baseURL !== 'string') {
     fail('baseURL', 'a URL string such as "http://localhost:11434/v1"', show(baseURL))
   }
-  for (const [key, value] of [
-    ['headers', headers],
-    ['query', query],
-  ] as const) {
-    if (value === undefined) continue
-    const expected = `an object of ${key === 'headers' ? 'header names' : 'parameter names'} to string values, such as { "${key === 'headers' ? 'api-key' : 'api-version'}": "..." }`
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      fail(key, expected, kindOf(value))
-    }
-    for (const [name, item] of Object.entries(value as object)) {
-      if (typeof item !== 'string') fail(key, expected, `${kindOf(item)} at "${name}"`)
-    }
-  }
+  // Checked one after the other, without a list of pairs: this runs on every judge call.
+  if (headers !== undefined) checkStringMap(headers, 'headers', fail)
+  if (query !== undefined) checkStringMap(query, 'query', fail)
   if (
     temperature !== undefined &&
     !(typeof temperature === 'number' && Number.isFinite(temperature) && temperature >= 0)
@@ -128,6 +118,24 @@ export function checkEndpointTypes(
     )
   ) {
     fail('timeoutMs', `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`, show(timeoutMs))
+  }
+}
+
+function checkStringMap(
+  value: unknown,
+  key: 'headers' | 'query',
+  fail: (key: string, expected: string, got: string) => never,
+): void {
+  const expected = () =>
+    `an object of ${key === 'headers' ? 'header names' : 'parameter names'} to string values, such as { "${key === 'headers' ? 'api-key' : 'api-version'}": "..." }`
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(key, expected(), kindOf(value))
+  }
+  const map = value as Record<string, unknown>
+  for (const name in map) {
+    if (Object.hasOwn(map, name) && typeof map[name] !== 'string') {
+      fail(key, expected(), `${kindOf(map[name])} at "${name}"`)
+    }
   }
 }
 
