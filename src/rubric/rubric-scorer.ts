@@ -207,13 +207,14 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
     config: inner.config,
     // Recorded as a whole, so a plain run's record holds `passed` and the verdicts.
     run: (run) =>
-      recordedRun(inner.id, run, async () => {
-        const result = await inner.run(run)
-        const analysis = result.analyzeStepResult as RubricAnalysis
-        if (analysis.noRubric) return { ...result, passed: true, verdicts: [], noRubric: true }
-        const base = { ...result, passed: analysis.passed, verdicts: analysis.verdicts }
-        return analysis.share === undefined ? base : { ...base, share: analysis.share, threshold }
-      }),
+      recordedRun(inner.id, run, () =>
+        inner.run(run).then((result) => {
+          const analysis = result.analyzeStepResult as RubricAnalysis
+          if (analysis.noRubric) return { ...result, passed: true, verdicts: [], noRubric: true }
+          const base = { ...result, passed: analysis.passed, verdicts: analysis.verdicts }
+          return analysis.share === undefined ? base : { ...base, share: analysis.share, threshold }
+        }),
+      ),
   }
 }
 
@@ -221,19 +222,27 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
  * Every job's value once all have settled, `settled()` told first; the first failure, in job
  * order, is thrown. One job (most assertions) is awaited as it is, without `allSettled`'s promises.
  */
-async function settleAll<T>(jobs: Promise<T>[], settled: () => void): Promise<T[]> {
+function settleAll<T>(jobs: Promise<T>[], settled: () => void): Promise<T[]> {
+  // One promise for one job, not an async function's and its await's (with async hooks on, as
+  // AsyncLocalStorage has them in Node 20, every await makes a promise of its own).
   if (jobs.length === 1) {
-    try {
-      return [await (jobs[0] as Promise<T>)]
-    } finally {
-      settled()
-    }
+    return (jobs[0] as Promise<T>).then(
+      (value) => {
+        settled()
+        return [value]
+      },
+      (error: unknown) => {
+        settled()
+        throw error
+      },
+    )
   }
-  const outcomes = await Promise.allSettled(jobs)
-  settled()
-  const failure = outcomes.find((outcome) => outcome.status === 'rejected')
-  if (failure) throw failure.reason
-  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value)
+  return Promise.allSettled(jobs).then((outcomes) => {
+    settled()
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected')
+    if (failure) throw failure.reason
+    return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value)
+  })
 }
 
 // The reference answer is the run's `groundTruth`; the context its `additionalContext.context`.
