@@ -35,7 +35,8 @@ export function chooseAnswer(
   return decide(candidates, checks as Checked[], prompt)
 }
 
-type Answer = { ok: true; value: unknown } | { ok: false; problem: string }
+/** A reply's answer, or what makes the reply unusable. @internal */
+export type Answer = { ok: true; value: unknown } | { ok: false; problem: string }
 type Checked = Awaited<ReturnType<typeof validateOutput>>
 
 function decide(candidates: readonly JsonCandidate[], checks: Checked[], prompt: string): Answer {

@@ -15,7 +15,7 @@ import type {
 import { reportUndecided } from '../undecided-hooks'
 import { callSignal, ownSignal, raceAbort } from './call-signal'
 import { cached, replayedFrom } from './cassette-bridge'
-import { chooseAnswer } from './choose-answer'
+import { type Answer, chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
 import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
 import { judgeText } from './judge-protocol'
@@ -79,8 +79,6 @@ interface Counters {
 }
 
 type Mode = 'json_schema' | 'auto' | 'prompt' | 'text'
-
-type Answer = { ok: true; value: unknown } | { ok: false; problem: string }
 
 /**
  * Make one logical judge call: send the prompt, extract and validate the JSON, feed an invalid

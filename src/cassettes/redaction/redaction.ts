@@ -4,6 +4,7 @@
  * that still holds a known secret.
  */
 import { isDeepFrozen } from '../store/deep-frozen'
+import { onceForText, REPEATED_TEXT_MIN_LENGTH } from '../store/repeated-texts'
 import {
   encodedForms,
   keyFormatIn,
@@ -263,25 +264,17 @@ const sets = new Map<string, SecretSet>()
  */
 export function redactText(text: string, set: SecretSet): string {
   // A judge's instructions come back in every request, the same text: redacted once per set.
-  if (text.length >= REMEMBERED_LENGTH) {
+  if (text.length >= REPEATED_TEXT_MIN_LENGTH) {
     let known = redactedTexts.get(set)
     if (!known) {
       known = new Map()
       redactedTexts.set(set, known)
     }
-    let out = known.get(text)
-    if (out === undefined) {
-      out = redactNow(text, set)
-      // Each new text is remembered; a full table starts again, so only the repeated ones stay.
-      if (known.size >= 64) known.clear()
-      known.set(text, out)
-    }
-    return out
+    return onceForText(known, text, (long) => redactNow(long, set))
   }
   return redactNow(text, set)
 }
 
-const REMEMBERED_LENGTH = 256
 const redactedTexts = new WeakMap<SecretSet, Map<string, string>>()
 
 function redactNow(text: string, set: SecretSet): string {

@@ -1,4 +1,5 @@
 import { isDeepFrozen } from './deep-frozen'
+import { onceForText, REPEATED_TEXT_MIN_LENGTH } from './repeated-texts'
 
 /**
  * Canonical JSON (ARCHITECTURE.md §7.3): object keys sorted recursively, array order kept, `undefined`
@@ -18,8 +19,8 @@ function write(value: unknown): string | undefined {
   if (value === null) return 'null'
   switch (typeof value) {
     case 'string':
-      return value.length >= QUOTED_LENGTH && value.length <= QUOTED_MAX_LENGTH
-        ? quotedLong(value)
+      return value.length >= REPEATED_TEXT_MIN_LENGTH && value.length <= QUOTED_MAX_LENGTH
+        ? onceForText(quotedTexts, value, JSON.stringify)
         : JSON.stringify(value)
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null'
@@ -84,22 +85,10 @@ function sortedKeys(source: Record<string, unknown>): string[] {
   return keys
 }
 
-// A judge's instructions come back in every request, the same text: quoted once. Each new long
-// text is remembered (not a huge one, which would stay in memory); a full table starts again, so
-// only the repeated ones stay.
-const QUOTED_LENGTH = 256
+// A judge's instructions come back in every request: quoted once (not a huge text, which would
+// stay in memory).
 const QUOTED_MAX_LENGTH = 16_384
 const quotedTexts = new Map<string, string>()
-
-function quotedLong(text: string): string {
-  let out = quotedTexts.get(text)
-  if (out === undefined) {
-    out = JSON.stringify(text)
-    if (quotedTexts.size >= 64) quotedTexts.clear()
-    quotedTexts.set(text, out)
-  }
-  return out
-}
 
 // The same few keys (`role`, `content`, `type`...) come back in every request.
 const quotedKeys = new Map<string, string>()

@@ -24,6 +24,8 @@ import { deepFreeze } from './deep-frozen'
 
 // An options object, not the string 'utf8', which Node turns into a new object on every read.
 const UTF8 = Object.freeze({ encoding: 'utf8' as const })
+// The options every entry is read with (one object, not one per read).
+const LAZY_REQUEST_BODY = Object.freeze({ lazyRequestBody: true })
 const V1_FILE = /^[0-9a-f]{64}\.json$/
 const V2_FILE = /\.([0-9a-f]{12})\.json$/
 const SHARD = /^[0-9a-f]{2}$/
@@ -280,7 +282,7 @@ export class CassetteStore {
     const first = this.#readText(file)
     if (first === undefined) return undefined
     // The request body is decoded when read: replay never reads it.
-    const options = { lazyRequestBody: true }
+    const options = LAZY_REQUEST_BODY
     let parsed = parseEntry(first, undefined, this.#loadSchema, options)
     if (typeof parsed === 'string') {
       // A writer that does not rename atomically (an editor, a merge tool) may be mid-write: look again once.
