@@ -4,12 +4,10 @@
 import { existsSync } from 'node:fs'
 import { cp, readdir, readFile, rm } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { beforeAll, expect, test } from 'vitest'
 import { runChild } from '../support/run-child'
-import { normalise, repoRoot } from '../support/run-vitest'
+import { loopbackGuardOption, normalise, repoRoot } from '../support/run-vitest'
 
-const guard = pathToFileURL(join(repoRoot, 'test/support/loopback-guard.mjs')).href
 const examplesDir = join(repoRoot, 'examples')
 
 interface CommandRun {
@@ -26,7 +24,7 @@ interface CommandRun {
 async function offline(command: string, args: string[], cwd = repoRoot): Promise<CommandRun> {
   const env: NodeJS.ProcessEnv = {
     NO_COLOR: '1',
-    NODE_OPTIONS: `--import=${guard}`,
+    NODE_OPTIONS: loopbackGuardOption,
     npm_config_update_notifier: 'false',
   }
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {

@@ -4,14 +4,12 @@
 // Recorded against the fake server, then replayed under CI=true with no key: every agent call is
 // served from the cassettes, none reaches the server.
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder } from '../cassettes/support'
 import { keywordJudge } from '../support/keyword-judge'
-import { copyFixture, removeCopy, repoRoot, runVitest } from '../support/run-vitest'
+import { copyFixture, loopbackGuardOption, removeCopy, runVitest } from '../support/run-vitest'
 
-const guard = pathToFileURL(join(repoRoot, 'test/support/loopback-guard.mjs')).href
 let server: FakeOpenAI
 let dir: string
 
@@ -48,7 +46,7 @@ const run = (options: { ci?: boolean; env?: Record<string, string> }) =>
     env: {
       FAKE_OPENAI_URL: server.baseURL,
       FIXTURE_CASSETTES: join(dir, '__cassettes__'),
-      NODE_OPTIONS: `--import=${guard}`,
+      NODE_OPTIONS: loopbackGuardOption,
       ...options.env,
     },
   })

@@ -6,10 +6,10 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startFakeOpenAI } from '../../src/testing'
+import { loopbackGuardOption } from '../support/run-vitest'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -392,10 +392,9 @@ test('a second file, in another worker', async () => {
     const written = entries.map(String).filter((file) => file.endsWith('.json'))
     expect(written.filter((file) => !file.includes('schemas'))).toHaveLength(2)
 
-    const guard = pathToFileURL(join(root, 'test/support/loopback-guard.mjs')).href
     const replayed = await run(process.execPath, [vitestIn, 'run'], {
       cwd: dir,
-      env: { ...env, CI: 'true', NODE_OPTIONS: `--import=${guard}` },
+      env: { ...env, CI: 'true', NODE_OPTIONS: loopbackGuardOption },
     })
     expect(replayed.stdout).toContain('✓ [required] Acknowledges the double charge')
     expect(replayed.stdout).toContain('Judge  2 calls: 2 replayed, 0 live')
@@ -422,7 +421,7 @@ module.exports = defineConfig({
     const blockedRun = [vitestIn, 'run', '--config', 'vitest.blocked.config.cjs', 'blocked.test.ts']
     const blocked = await run(process.execPath, blockedRun, {
       cwd: dir,
-      env: { ...env, CI: 'true', NODE_OPTIONS: `--import=${guard}` },
+      env: { ...env, CI: 'true', NODE_OPTIONS: loopbackGuardOption },
     }).then(
       () => undefined,
       (error: { stdout: string; stderr: string }) => `${error.stdout}\n${error.stderr}`,

@@ -5,13 +5,11 @@
 // and no request reaches the server. (Not a closed port such as 9 for the replay: fetch refuses a
 // port on its block list before msw 3 can see the request.)
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder } from '../cassettes/support'
-import { copyFixture, removeCopy, repoRoot, runVitest } from '../support/run-vitest'
+import { copyFixture, loopbackGuardOption, removeCopy, runVitest } from '../support/run-vitest'
 
-const guard = pathToFileURL(join(repoRoot, 'test/support/loopback-guard.mjs')).href
 let server: FakeOpenAI
 let dir: string
 
@@ -51,7 +49,7 @@ const run = (options: { ci?: boolean }) =>
       // autoevals builds its client at each call and needs a key to build it, on CI as well.
       OPENAI_API_KEY: 'sk-fixture-autoevals-0000',
       FIXTURE_CASSETTES: join(dir, '__cassettes__'),
-      NODE_OPTIONS: `--import=${guard}`,
+      NODE_OPTIONS: loopbackGuardOption,
     },
   })
 

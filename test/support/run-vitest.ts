@@ -5,11 +5,17 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { cp, rm } from 'node:fs/promises'
 import { basename, isAbsolute, join, relative, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
 import { runChild } from './run-child'
 
 /** The repository root. */
 export const repoRoot: string = resolve(import.meta.dirname, '../..')
+/**
+ * The `NODE_OPTIONS` value that preloads the loopback guard (test/support/loopback-guard.mjs) into a
+ * child process: any connection outside loopback then fails it.
+ */
+export const loopbackGuardOption: string = `--import=${pathToFileURL(join(repoRoot, 'test/support/loopback-guard.mjs')).href}`
 /** The folder of fixture projects. */
 export const fixturesDir: string = join(repoRoot, 'test/fixtures')
 
