@@ -98,32 +98,44 @@ export function renderTable(figures: readonly FigureResult[], machine: MachineIn
     'Details',
     ...details,
     '',
-    ...FOOTNOTES,
+    ...methodNotes(figures),
   ].join('\n')
 }
 
-const FOOTNOTES = [
-  'Method',
-  '  Medians throughout: a figure is the median over runs (or batches) of each run’s median, and a',
-  '  difference is the median of the per-run differences. The machine is shared: wall times grow',
-  '  with its load (see the load average above); the CPU times shown alongside grow much less.',
-  '  1, 2, 4: a generated Vitest project with rubricate installed from dist/ in its node_modules',
-  '  (the plugin, its setup file, the matchers, the cassette store), its cassettes recorded first',
-  '  against startFakeOpenAI, then replayed with the judge pointed at a closed port. 1 interleaves',
-  '  plain `expect(x).toBe(x)` tests and replayed `toSatisfyRubric` tests in one file and compares',
-  '  the per-test durations Vitest reports (hooks included); the assertion alone, timed inside the',
-  '  test, is shown for comparison. 2 is the duration Vitest reports for a file of plain rubric',
-  '  tests (its tests); the setup file and the import of the test file are shown apart.',
-  '  3: a rubric scorer run (cassettes off) against a bare `openai` SDK call sending the same',
-  '  request to the same instant judge on loopback, interleaved call by call.',
-  '  4: the first replayed test of a fresh `vitest run` with the big cassette folder against the',
-  '  same with a folder of one entry, alternated. 5, 6: `rubricate cassettes stats|verify` over the',
-  '  big folder, timed from spawn to exit.',
-  '  7: scorer runs started together (Promise.all), live through the judge transport, against a',
-  '  loopback judge that answers each request after a fixed latency; judgeConcurrency at its default.',
-  '  8, 9: in-process micro-benchmarks of the replay paths (bench/cassettes.ts): 8 is the path a',
-  '  replayed judge request takes (straight from the store; judgeFetch, its path through the SDK',
-  '  when the store cannot answer directly, is shown alongside), 9 an agent’s call through msw.',
-  '  10: a rubric scorer run replayed from a cassette recorded just before (prompt, key, read,',
-  '  parse and check of the entry, verdicts and score), in-process (bench/scorer-replay.ts).',
-]
+// How each figure is measured, by id; the table prints the notes of the figures it shows.
+const METHOD: Record<string, string> = {
+  'suite-plugin':
+    "A generated project of test files (bench/suite-project.ts) run whole with `vitest run` as a child process under CI=true, with rubricate installed from dist/ in its node_modules. Each round runs four variants of the same suite in a rotated order: without rubricate (plain `toContain` tests, no plugin), with the plugin and the same tests, every test a replayed `toSatisfyRubric`, and one file in five of rubric tests. CPU is user + system of the whole process tree (the main process and every worker), read from /proc/self/stat (the reaped children's cutime + cstime) around each run. A ratio is the median over rounds of the round's CPU over the plain suite's CPU of the same round.",
+  'suite-rubric':
+    'As above; the cassettes were recorded once against startFakeOpenAI, and every measured run replays them with the judge at a closed port.',
+  'suite-mix': 'As above: files 0, 5, 10... hold rubric tests, the others plain tests.',
+  'suite-per-file':
+    "rubricate's extra CPU (the paired difference to the plain suite) fitted by least squares as a + b·files + c·tests over four sizes: the headline, half its files, twice its tests, and both.",
+  'suite-per-test': 'The same fit, for the suite of rubric tests.',
+  'replay-overhead':
+    'One generated file interleaving plain `expect(x).toBe(x)` tests and replayed `toSatisfyRubric` tests: the per-test durations Vitest reports (hooks included); the assertion alone, timed inside the test, is shown for comparison.',
+  'replay-1000':
+    'The duration Vitest reports for one file of replayed rubric tests (its tests); the setup file and the import of the test file are shown apart.',
+  'live-overhead':
+    'A rubric scorer run (cassettes off) against a bare `openai` SDK call sending the same request to the same instant judge on loopback, interleaved call by call.',
+  'store-startup':
+    'The first replayed test of a fresh `vitest run` with the big cassette folder against the same with a folder of one entry, alternated.',
+  'store-stats': '`rubricate cassettes stats` over the big folder, timed from spawn to exit.',
+  'store-verify': '`rubricate cassettes verify` over the big folder, timed from spawn to exit.',
+  concurrency:
+    'Scorer runs started together (Promise.all), live through the judge transport, against a loopback judge that answers each request after a fixed latency; judgeConcurrency at its default.',
+  'judge-replay-call':
+    'In-process micro-benchmark (bench/cassettes.ts) of the path a replayed judge request takes (straight from the store; judgeFetch, its path through the SDK, alongside).',
+  'scorer-replay':
+    'A rubric scorer run replayed from a cassette recorded just before (prompt, key, read, parse and check of the entry, verdicts and score), in-process (bench/scorer-replay.ts).',
+  'msw-replay-call': "In-process micro-benchmark of an agent's call through msw.",
+}
+
+function methodNotes(figures: readonly FigureResult[]): string[] {
+  return [
+    'Method',
+    '  Medians throughout. The machine is shared: wall times grow with its load (see the load',
+    '  average above); CPU times grow much less.',
+    ...figures.map((figure, index) => `  ${index + 1}. ${METHOD[figure.id] ?? ''}`),
+  ]
+}

@@ -29,6 +29,11 @@ test('the benchmark harness runs end to end in its quick configuration and write
       machine: { node: process.version, cores: expect.any(Number), cpu: expect.any(String) },
     })
     expect(results.figures.map((figure: { id: string }) => figure.id)).toEqual([
+      'suite-plugin',
+      'suite-rubric',
+      'suite-mix',
+      'suite-per-file',
+      'suite-per-test',
       'replay-overhead',
       'replay-1000',
       'live-overhead',
@@ -45,6 +50,26 @@ test('the benchmark harness runs end to end in its quick configuration and write
       expect(figure.pass === null || typeof figure.pass === 'boolean', figure.id).toBe(true)
       expect(stdout).toContain(figure.label)
     }
+    // The suite benchmark ran every variant of its four sizes, each run with the CPU of its
+    // process tree (a Vitest run cannot cost nothing), and held its three ratios to their targets.
+    const suite = results.figures.find((figure: { id: string }) => figure.id === 'suite-per-file')
+    expect(suite.data.sizes.map((s: { size: unknown }) => s.size)).toEqual([
+      { files: 2, tests: 2 },
+      { files: 1, tests: 2 },
+      { files: 2, tests: 4 },
+      { files: 1, tests: 4 },
+    ])
+    for (const { variants } of suite.data.sizes) {
+      for (const variant of Object.values(variants) as { runs: { cpuMs: number }[] }[]) {
+        expect(variant.runs.length).toBe(1)
+        expect(variant.runs[0]?.cpuMs).toBeGreaterThan(100)
+      }
+    }
+    expect(results.figures.slice(0, 3).map((figure: { target: string }) => figure.target)).toEqual([
+      '<= 1.05x',
+      '<= 1.3x',
+      '<= 1.1x',
+    ])
     // The generated project and its cassettes are removed after the run.
     expect(await readdir(scratch).catch(() => [])).toEqual(before)
   } finally {
