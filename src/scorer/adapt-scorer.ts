@@ -72,10 +72,21 @@ const OPTION_KEYS = ['id', 'output']
  * import { Levenshtein } from 'autoevals'
  * await expect(reply).toPassScorer(adaptScorer(Levenshtein), { expected: 'Hello!', threshold: 0.8 })
  */
+export function adaptScorer(fn: EvalScorerFunction, options?: AdaptScorerOptions): AdaptedScorer
+/**
+ * A scorer from a library whose own argument type asks for more than rubricate hands it (autoevals'
+ * `Factuality` types its `client` option as required in one branch of a union). It is called with
+ * `{ input, output, expected, context }` all the same.
+ */
 export function adaptScorer(
-  fn: EvalScorerFunction,
+  fn: (args: never) => EvalScorerResult | Promise<EvalScorerResult>,
+  options?: AdaptScorerOptions,
+): AdaptedScorer
+export function adaptScorer(
+  scorer: EvalScorerFunction | ((args: never) => EvalScorerResult | Promise<EvalScorerResult>),
   options: AdaptScorerOptions = {},
 ): AdaptedScorer {
+  const fn = scorer as EvalScorerFunction
   if (typeof fn !== 'function') throw new UsageError(messages.adaptScorerNotFunction(fn))
   rejectUnknownKeys('adaptScorer() options', options, OPTION_KEYS)
   const mode = options.output ?? 'text'

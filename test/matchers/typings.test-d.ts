@@ -2,7 +2,8 @@
 import { expect, expectTypeOf, test } from 'vitest'
 import type { ScorerLike, ToSatisfyRubricOptions } from '../../matchers'
 import '../../matchers'
-import { createRubricScorer, createScorer } from '../../src'
+import { Factuality, Levenshtein } from 'autoevals'
+import { type AdaptedScorer, adaptScorer, createRubricScorer, createScorer } from '../../src'
 
 const scorer: ScorerLike = { id: 's', run: async () => ({ score: 1 }) }
 
@@ -119,4 +120,17 @@ test('records are typed on task.meta', ({ task }) => {
   expectTypeOf(task.meta.rubricate).toEqualTypeOf<
     import('../../src/records').RubricateRecord[] | undefined
   >()
+})
+
+test("adaptScorer takes autoevals' scorers as they are typed, and an inline scorer is typed", () => {
+  // Factuality's argument type requires `client` in one branch of a union; it is called with
+  // `{ input, output, expected, context }` all the same (test/fixtures/autoevals runs it).
+  expectTypeOf(adaptScorer(Factuality)).toEqualTypeOf<AdaptedScorer>()
+  expectTypeOf(adaptScorer(Levenshtein)).toEqualTypeOf<AdaptedScorer>()
+  adaptScorer(({ output, expected }) => {
+    expectTypeOf(expected).toBeAny()
+    return output === expected ? 1 : 0
+  })
+  // @ts-expect-error a scorer must return a score, a result object or null
+  adaptScorer(() => 'yes')
 })

@@ -1,0 +1,65 @@
+import { defineConfig } from 'vitepress'
+
+// The rubricate documentation site. `npm run docs:build` builds it into docs/.vitepress/dist;
+// VitePress fails the build on a link to a page that does not exist, and
+// scripts/check-docs.mjs checks the anchors and type-checks the Guide's code blocks.
+export default defineConfig({
+  title: 'rubricate',
+  description:
+    'LLM-judged rubric assertions for Vitest, with record/replay cassettes that make them deterministic in CI.',
+  base: '/rubricate/',
+  cleanUrls: true,
+  lastUpdated: false,
+  themeConfig: {
+    nav: [
+      { text: 'Guide', link: '/guide/getting-started' },
+      { text: 'Reference', link: '/reference/matchers' },
+      { text: 'CLI', link: '/reference/cli' },
+      { text: 'Errors', link: '/errors/' },
+    ],
+    sidebar: [
+      {
+        text: 'Guide',
+        items: [
+          { text: 'Getting started', link: '/guide/getting-started' },
+          { text: 'Cassettes', link: '/guide/cassettes' },
+          { text: 'CI', link: '/guide/ci' },
+          { text: 'Judges', link: '/guide/judges' },
+          { text: 'Scorers', link: '/guide/scorers' },
+          { text: 'Dataset evals', link: '/guide/dataset-evals' },
+          { text: 'An agent that corrects itself', link: '/guide/loop' },
+          { text: 'Calibrate the judge', link: '/guide/calibration' },
+          { text: 'Reporter and report page', link: '/guide/reporter' },
+          { text: 'Your own msw server', link: '/guide/own-msw-server' },
+        ],
+      },
+      {
+        text: 'Recipes',
+        items: [{ text: 'Agent frameworks', link: '/guide/frameworks' }],
+      },
+      {
+        text: 'Reference',
+        items: [
+          { text: 'Matchers', link: '/reference/matchers' },
+          { text: 'Configuration', link: '/reference/configuration' },
+          { text: 'Cassette format', link: '/reference/cassette-format' },
+          { text: 'Testing helpers', link: '/reference/testing' },
+          { text: 'CLI', link: '/reference/cli' },
+          { text: 'Error codes', link: '/errors/' },
+          { text: 'Tested versions', link: '/reference/versions' },
+        ],
+      },
+      {
+        text: 'About',
+        items: [
+          { text: 'How it compares', link: '/guide/comparison' },
+          { text: 'Benchmarks', link: '/guide/benchmarks' },
+          { text: 'Reliability', link: '/guide/reliability' },
+          { text: "The repository's examples", link: '/guide/examples' },
+        ],
+      },
+    ],
+    search: { provider: 'local' },
+    outline: { level: [2, 3] },
+  },
+})

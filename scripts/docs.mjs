@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// The documentation site's build and checks (README "Developing rubricate").
+//
+//   node scripts/docs.mjs check   every internal link of README.md and docs/ points at a page that
+//                                 exists and, with a #fragment, at a heading of that page; every
+//                                 `ts` code block of the Guide (docs/guide/) type-checks against
+//                                 the package's own sources, as a user's file would
+//   node scripts/docs.mjs build   the checks, then the VitePress build (docs/ has its own
+//                                 package.json and lock file, installed here when missing, so the
+//                                 library's CI lanes do not carry VitePress)
+//
+// A code block may need names it does not define (the reply under test, the agent): an HTML
+// comment right above its fence declares them, invisible on the page:
+//   <!-- check: declare const reply: string -->
+// and `<!-- check: skip -->` leaves one block out (a signature summary, not a program).
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+
+const root = resolve(import.meta.dirname, '..')
+const docs = join(root, 'docs')
+const [action] = process.argv.slice(2)
+if (action !== 'check' && action !== 'build') {
+  console.error('usage: node scripts/docs.mjs check | build')
+  process.exit(2)
+}
+
+const pages = [join(root, 'README.md'), ...markdownFiles(docs)]
+const problems = [...checkLinks(pages), ...typeCheckGuide()]
+if (problems.length > 0) {
+  console.error(`docs: ${problems.length} problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}`)
+  process.exit(1)
+}
+console.log(
+  `docs: ${pages.length} pages, every internal link and anchor resolves; the Guide's code type-checks`,
+)
+
+if (action === 'build') {
+  if (!existsSync(join(docs, 'node_modules/.bin/vitepress'))) {
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: docs, stdio: 'inherit' })
+  }
+  execFileSync(join(docs, 'node_modules/.bin/vitepress'), ['build', '.'], {
+    cwd: docs,
+    stdio: 'inherit',
+  })
+}
+
+/** Every Markdown file under a folder, without dependencies and the build output. */
+function markdownFiles(dir) {
+  const found = []
+  for (const item of readdirSync(dir, { withFileTypes: true })) {
+    if (item.name === 'node_modules' || item.name === 'dist' || item.name === 'cache') continue
+    const path = join(dir, item.name)
+    if (item.isDirectory()) found.push(...markdownFiles(path))
+    else if (item.name.endsWith('.md')) found.push(path)
+  }
+  return found
+}
+
+/** The text outside code fences, as lines, and the fences as blocks with the comment above each. */
+function parse(file) {
+  const lines = readFileSync(file, 'utf8').split('\n')
+  const prose = []
+  const blocks = []
+  let open = null
+  for (const [index, line] of lines.entries()) {
+    const fence = /^\s*(`{3,})(\S*)/.exec(line)
+    if (open) {
+      if (fence && fence[1].length >= open.ticks && line.trim() === fence[1]) {
+        blocks.push(open)
+        open = null
+      } else open.code.push(line)
+    } else if (fence) {
+      const above = lines[index - 1] ?? ''
+      const check = /^<!-- check: (.*) -->$/.exec(above.trim())
+      open = {
+        ticks: fence[1].length,
+        lang: fence[2],
+        code: [],
+        line: index + 1,
+        check: check?.[1],
+      }
+    } else prose.push(line)
+  }
+  return { prose, blocks }
+}
+
+/** VitePress's heading ids (the slugify of @mdit-vue/shared). */
+function slug(text) {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036F]/g, '')
+    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/^(\d)/, '_$1')
+    .toLowerCase()
+}
+
+function anchors(file) {
+  const ids = new Set()
+  for (const line of parse(file).prose) {
+    const heading = /^#{1,6}\s+(.*?)\s*$/.exec(line)
+    if (heading) ids.add(slug(heading[1].replace(/`/g, '')))
+  }
+  return ids
+}
+
+/** The file a link names, or undefined: `./x`, `../x`, `/guide/x`, `x.md`, a folder's index. */
+function target(from, path) {
+  const base = path.startsWith('/') ? join(docs, path) : resolve(dirname(from), path)
+  const candidates = path.endsWith('/')
+    ? [join(base, 'index.md')]
+    : [base, `${base}.md`, join(base, 'index.md')]
+  // A site-absolute link to an image or file is served from docs/public/.
+  if (path.startsWith('/')) candidates.push(join(docs, 'public', path))
+  return candidates.find((candidate) => existsSync(candidate) && !candidate.endsWith('/'))
+}
+
+function checkLinks(files) {
+  const problems = []
+  for (const file of files) {
+    const { prose } = parse(file)
+    for (const line of prose) {
+      for (const match of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const link = match[1]
+        if (/^[a-z]+:/i.test(link)) continue
+        const [path, fragment] = link.split('#')
+        const where = relative(root, file)
+        const page = path === '' ? file : target(file, decodeURI(path))
+        if (!page) {
+          problems.push(`${where}: the link "${link}" names no file`)
+          continue
+        }
+        if (fragment && page.endsWith('.md') && !anchors(page).has(fragment)) {
+          problems.push(`${where}: the link "${link}" names no heading of ${relative(root, page)}`)
+        }
+      }
+    }
+  }
+  return problems
+}
+
+/** Type-checks each `ts` block of docs/guide/ as a module of its own, against the sources. */
+function typeCheckGuide() {
+  const out = join(root, 'node_modules/.cache/rubricate-docs')
+  rmSync(out, { recursive: true, force: true })
+  mkdirSync(out, { recursive: true })
+  const names = new Map()
+  for (const file of markdownFiles(join(docs, 'guide'))) {
+    for (const block of parse(file).blocks) {
+      if (block.lang !== 'ts' || block.check === 'skip') continue
+      const name = `${relative(docs, file).replace(/[/.]/g, '_')}_${block.line}.ts`
+      const prelude = block.check ? `${block.check}\n` : ''
+      writeFileSync(join(out, name), `${prelude}${block.code.join('\n')}\nexport {}\n`)
+      names.set(name, `${relative(root, file)}:${block.line}`)
+    }
+  }
+  const entry = (path) => [relative(out, join(root, path))]
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      lib: ['ES2023', 'DOM'],
+      module: 'ESNext',
+      moduleResolution: 'Bundler',
+      types: ['node'],
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      allowImportingTsExtensions: true,
+      baseUrl: '.',
+      typeRoots: [relative(out, join(root, 'node_modules/@types'))],
+      paths: {
+        rubricate: entry('src/index.ts'),
+        'rubricate/plugin': entry('reporters/plugin.ts'),
+        'rubricate/reporter': entry('reporters/index.ts'),
+        'rubricate/testing': entry('src/testing/index.ts'),
+        'rubricate/cassettes': entry('src/cassettes/index.ts'),
+        'rubricate/setup': entry('matchers/setup.ts'),
+        'rubricate/matchers': entry('matchers/index.ts'),
+        'rubricate/evals': entry('evals/index.ts'),
+        '*': [relative(out, join(root, 'node_modules/*'))],
+      },
+    },
+    // The matchers' types, as a user's `/// <reference types="rubricate/matchers" />` gives them.
+    files: [...names.keys(), entry('matchers/index.ts')[0]],
+  }
+  writeFileSync(join(out, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2))
+  try {
+    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', out, '--pretty', 'false'], {
+      encoding: 'utf8',
+    })
+    return []
+  } catch (error) {
+    const text = `${error.stdout ?? ''}${error.stderr ?? ''}`
+    const problems = []
+    for (const line of text.split('\n')) {
+      const at = /^([^(]+)\((\d+),(\d+)\): (.*)$/.exec(line)
+      if (!at) continue
+      const block = names.get(at[1].split('/').at(-1))
+      // Errors inside the package's own sources are the library's type check's business.
+      if (block) problems.push(`${block} (line ${at[2]} of the block): ${at[4]}`)
+    }
+    return problems.length > 0 ? problems : [`tsc failed:\n${text}`]
+  }
+}
