@@ -323,15 +323,22 @@ async function recordedVerdictChanges(
   return out
 }
 
-/** `<absolute test file> > <full name>` of every test that passed, the form prune compares. */
+/**
+ * `<absolute test file> > <full name>` of every test that passed, the form prune compares. A
+ * label that a test which did not pass also carries (two tests of one name, `test.each` rows
+ * alike, a suite named `a > b` beside suites `a` and `b`, one file run by two projects) is left
+ * out: an entry says only its label, so prune could not tell which of them recorded it, and the
+ * one that failed before its call may need it.
+ */
 function passedTests(testModules: ReadonlyArray<TestModule>): string[] {
-  const out = new Set<string>()
+  const allPassed = new Map<string, boolean>()
   for (const module of testModules) {
     for (const test of module.children.allTests()) {
-      if (test.result().state === 'passed') out.add(`${module.moduleId} > ${test.fullName}`)
+      const label = `${module.moduleId} > ${test.fullName}`
+      allPassed.set(label, (allPassed.get(label) ?? true) && test.result().state === 'passed')
     }
   }
-  return [...out].sort()
+  return [...allPassed].flatMap(([label, passed]) => (passed ? [label] : [])).sort()
 }
 
 function usedKeysByDir(report: RunReport): Map<string, Set<string>> {

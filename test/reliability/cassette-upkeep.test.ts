@@ -1,0 +1,185 @@
+// Group 13: the cassette folder as reviewers and maintainers meet it. Prune and the clean-up after
+// a run never delete a recording a test still needs; `verify` fails an entry whose summaries lie
+// about its reply and refuses what leaves the folder; recording never writes outside the folder;
+// `diff --against` reads every committed file; no recorded member is lost on write.
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
+import { computeKey } from '../../src/cassettes/store/cassette-key'
+import { CassetteStore } from '../../src/cassettes/store/cassette-store'
+import { rubricateCommand } from '../../src/cli/cassettes-command'
+import { keys } from '../fixtures/prune/keys'
+import { copyFixture, removeCopy, repoRoot, runVitest } from '../support/run-vitest'
+import { tempDir } from '../support/temp-dir'
+
+/** A recorded rubric judgement of one required criterion, by the test labelled `label`. */
+function judgeEntry(
+  label: string,
+  satisfied: boolean,
+  question = 'What time is it?',
+): CassetteEntry {
+  const body = {
+    model: 'gpt-judge',
+    messages: [
+      { role: 'system', content: 'Judge each criterion.' },
+      { role: 'user', content: `Question: ${question}\n\nc1. [required] Answers the question` },
+    ],
+  }
+  const content = JSON.stringify({
+    criteria: { c1: { reasoning: satisfied ? 'It gives the time.' : 'It does not.', satisfied } },
+  })
+  return {
+    v: 2,
+    key: computeKey('chat/completions', body),
+    promptVersion: 'rubric-v1',
+    recordedAt: '2026-01-01T00:00:00.000Z',
+    recordedBy: label,
+    request: { method: 'POST', endpoint: 'chat/completions', body },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      json: { id: 'x', choices: [{ index: 0, message: { role: 'assistant', content } }] },
+    },
+  }
+}
+
+/** Run `rubricate ...argv` in `cwd`; its exit code and what it wrote. */
+async function cli(cwd: string, ...argv: string[]) {
+  const out: string[] = []
+  const err: string[] = []
+  const code = await rubricateCommand(argv, {
+    cwd,
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+  })
+  return { code, out: out.join('\n'), err: err.join('\n') }
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+}
+
+/** Plant a format-1 entry in a copy of the prune fixture, recorded by the test labelled `label`. */
+async function plant(root: string, key: string, label: string): Promise<string> {
+  const file = join(root, '__cassettes__', key.slice(0, 2), `${key}.json`)
+  await mkdir(join(file, '..'), { recursive: true })
+  await writeFile(
+    file,
+    `${JSON.stringify(
+      {
+        v: 1,
+        key,
+        recordedAt: '2026-01-01T00:00:00.000Z',
+        recordedBy: label,
+        request: { method: 'POST', endpoint: 'chat/completions', body: { model: 'm' } },
+        response: { status: 200, headers: {}, json: {} },
+      },
+      null,
+      2,
+    )}\n`,
+  )
+  return file
+}
+
+async function entriesIn(root: string): Promise<string[]> {
+  const dir = join(root, '__cassettes__')
+  const out: string[] = []
+  for (const shard of await readdir(dir)) {
+    for (const name of await readdir(join(dir, shard))) out.push(`${shard}/${name}`)
+  }
+  return out.sort()
+}
+
+async function pruneIn(root: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return promisify(execFile)(
+    process.execPath,
+    [join(repoRoot, 'dist/cli.js'), 'cassettes', 'prune'],
+    { cwd: root },
+  ).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  )
+}
+
+// Two tests of one name in one file: the first passes, the second fails before its judge call.
+// The entry the second one recorded on an earlier run carries the same label as the first.
+const TWINS = `import { expect, test } from 'vitest'
+import { judgeCall, rubric, store, usage, verdict } from '../records'
+import { keys } from './keys'
+
+test('answers', async ({ task }) => {
+  task.file.meta.rubricateCassettes = usage({ used: [keys.refund, keys.angry] })
+  if (process.env.TWIN_RECORDS) {
+    // A re-recording by this test: a new entry, written during the run, under the shared label.
+    const key = 'c'.repeat(64)
+    const { mkdirSync, writeFileSync } = await import('node:fs')
+    mkdirSync('__cassettes__/cc', { recursive: true })
+    writeFileSync('__cassettes__/cc/' + key + '.json', JSON.stringify({ v: 1, key, recordedAt: new Date().toISOString(), recordedBy: 'twins.test.ts > answers', request: { method: 'POST', endpoint: 'chat/completions', body: { model: 'n' } }, response: { status: 200, headers: {}, json: {} } }))
+    task.file.meta.rubricateCassettes = usage({ mode: 'auto', used: [keys.refund, keys.angry, key] })
+    await store(task, rubric([verdict('Answers', true)], { judgeCalls: [judgeCall('recorded')] }))
+  }
+})
+
+test('answers', () => {
+  expect('the agent crashed before the judge was called').toBe('')
+})
+`
+
+describe('13. Cassette upkeep and review', () => {
+  test('prune keeps the recording of a test that failed before its judge call when a passing test shares its name', async () => {
+    const root = await copyFixture('prune')
+    onTestFinished(() => removeCopy(root))
+    const needed = 'd'.repeat(64)
+    await plant(root, needed, 'twins.test.ts > answers')
+    await plant(root, keys.retired, 'refund.test.ts > answers a refund question')
+    await writeFile(join(root, 'twins.test.ts'), TWINS)
+    expect((await runVitest(root)).exitCode).toBe(1)
+    const pruned = await pruneIn(root)
+    expect(pruned.code).toBe(0)
+    // What the passing refund test proved unused goes; the twin's recording stays.
+    expect(pruned.stdout).toContain(`${keys.retired}.json`)
+    expect(pruned.stdout).not.toContain(needed)
+    expect(await entriesIn(root)).toContain(`dd/${needed}.json`)
+  }, 90_000)
+
+  test('the clean-up after a recording run keeps the recording of a test that failed before its judge call when a re-recording test shares its name', async () => {
+    const root = await copyFixture('prune')
+    onTestFinished(() => removeCopy(root))
+    const needed = 'd'.repeat(64)
+    await plant(root, needed, 'twins.test.ts > answers')
+    await writeFile(join(root, 'twins.test.ts'), TWINS)
+    const run = await runVitest(root, [], { env: { TWIN_RECORDS: '1' } })
+    expect(run.exitCode).toBe(1)
+    expect(run.stdout).not.toContain(needed)
+    expect(await entriesIn(root)).toEqual(
+      [
+        `cc/${'c'.repeat(64)}.json`,
+        `dd/${needed}.json`,
+        ...[keys.angry, keys.refund, keys.retired].map((k) => `${k.slice(0, 2)}/${k}.json`),
+      ].sort(),
+    )
+  }, 90_000)
+
+  test('diff --against still reads every committed file, and fails on a required flip, when a committed file name holds a newline', async () => {
+    const repo = tempDir('rubricate-upkeep-')
+    const dir = join(repo, '__cassettes__')
+    const store = new CassetteStore(dir)
+    // The odd name sorts first: git lists it before the entry whose verdict flips.
+    const odd = await store.write(judgeEntry('a.test.ts > odd', true, 'Who are you?'))
+    await mkdir(join(dir, 'a\nb.test.ts'), { recursive: true })
+    await rename(odd, join(dir, 'a\nb.test.ts', 'odd.0123456789ab.json'))
+    await store.write(judgeEntry('z.test.ts > answers', true))
+    git(repo, 'init', '-q')
+    git(repo, 'add', '.')
+    git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'recorded')
+    // Re-recorded: the same request, the judge now says the required criterion is not met.
+    await new CassetteStore(dir).write(judgeEntry('z.test.ts > answers', false))
+    const diff = await cli(repo, 'cassettes', 'diff', '--against', 'HEAD', '--dir', '__cassettes__')
+    expect(diff.err).toBe('')
+    expect(diff.out).toContain('[required] Answers the question: met → not met')
+    expect(diff.code).toBe(1)
+  })
+})
