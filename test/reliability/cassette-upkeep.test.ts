@@ -3,10 +3,14 @@
 // about its reply and refuses what leaves the folder; recording never writes outside the folder;
 // `diff --against` reads every committed file; no recorded member is lost on write.
 import { execFile, execFileSync } from 'node:child_process'
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, onTestFinished, test } from 'vitest'
+import { rootCause } from '../../src'
+import { verifyCassettes } from '../../src/cassettes/maintenance/cassette-verify'
+import { migrateCassettes } from '../../src/cassettes/maintenance/migrate'
 import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
 import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
@@ -56,6 +60,44 @@ async function cli(cwd: string, ...argv: string[]) {
     err: (t) => err.push(t),
   })
   return { code, out: out.join('\n'), err: err.join('\n') }
+}
+
+/** A streamed chat reply that says "Hello there.", recorded by `label`. */
+function streamEntry(label: string): CassetteEntry {
+  const body = { model: 'gpt-agent', stream: true, messages: [{ role: 'user', content: 'Hi' }] }
+  const event = (content: string) =>
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`
+  return {
+    v: 2,
+    key: computeKey('chat/completions', body),
+    recordedAt: '2026-01-01T00:00:00.000Z',
+    recordedBy: label,
+    request: { method: 'POST', endpoint: 'chat/completions', body },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      sse: [
+        { t: 0, chunk: event('Hello') },
+        { t: 5, chunk: event(' there.') },
+        { t: 9, chunk: 'data: [DONE]\n\n' },
+      ],
+    },
+  }
+}
+
+/** A format-1 file of `entry` in `dir`, as rubricate 0.x wrote them. */
+async function formatOne(dir: string, entry: CassetteEntry, json?: string): Promise<string> {
+  const file = join(dir, entry.key.slice(0, 2), `${entry.key}.json`)
+  await mkdir(join(file, '..'), { recursive: true })
+  const text = JSON.stringify({ ...entry, v: 1 }, null, 2)
+  await writeFile(file, json ? text.replace('"json": {', `"json": {\n${json},`) : text)
+  return file
+}
+
+async function editJson(file: string, edit: (data: any) => void): Promise<void> {
+  const data = JSON.parse(await readFile(file, 'utf8'))
+  edit(data)
+  await writeFile(file, `${JSON.stringify(data, null, 2)}\n`)
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -181,5 +223,146 @@ describe('13. Cassette upkeep and review', () => {
     expect(diff.err).toBe('')
     expect(diff.out).toContain('[required] Answers the question: met → not met')
     expect(diff.code).toBe(1)
+  })
+
+  test('verify fails an entry whose verdicts summary contradicts its reply', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const file = await new CassetteStore(dir).write(judgeEntry('a.test.ts > answers', false))
+    expect((await verifyCassettes(dir)).problems).toEqual([])
+    // The summary a reviewer reads now says met; replay still serves "not met".
+    await editJson(file, (data) => {
+      data.verdicts[0].satisfied = true
+    })
+    const { problems } = await verifyCassettes(dir)
+    expect(problems).toEqual([
+      {
+        file,
+        problem:
+          'its "verdicts" summary does not match its reply at "verdicts[0].satisfied" (the file shows true, the recorded reply gives false): replay serves the reply, not the summary, so a reviewer would read another verdict than the one served. Restore the file as recorded, or record it again',
+      },
+    ])
+    const cliRun = await cli(dir, 'cassettes', 'verify', '--dir', '.')
+    expect(cliRun.code).toBe(1)
+  })
+
+  test('verify fails an entry whose streamed text contradicts its stream events', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const file = await new CassetteStore(dir).write(streamEntry('a.test.ts > streams'))
+    expect((await verifyCassettes(dir)).problems).toEqual([])
+    await editJson(file, (data) => {
+      data.response.streamedText = 'Goodbye.'
+    })
+    const { problems } = await verifyCassettes(dir)
+    expect(problems.map((p) => p.problem)).toEqual([
+      'its "response.streamedText" does not match its stream events (the file shows "Goodbye.", the recorded reply gives "Hello there."): replay serves the events, not the text a reviewer reads. Restore the file as recorded, or record it again',
+    ])
+  })
+
+  test('verify refuses an entry that is a symbolic link out of the cassette folder, without following it', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const elsewhere = tempDir('rubricate-elsewhere-')
+    const real = await new CassetteStore(elsewhere).write(judgeEntry('a.test.ts > answers', true))
+    await mkdir(join(dir, 'a.test.ts'), { recursive: true })
+    const link = join(dir, 'a.test.ts', basename(real))
+    await symlink(real, link)
+    const { problems, entries } = await verifyCassettes(dir)
+    expect(entries).toBe(1)
+    expect(problems).toEqual([
+      {
+        file: link,
+        problem: `a symbolic link to "${real}", outside the cassette folder: verify does not follow it, and replay would serve whatever it points to; replace the link with the file itself`,
+      },
+    ])
+  })
+
+  test('recording through a committed test folder that is a symbolic link out of the cassette folder writes nothing outside', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const elsewhere = tempDir('rubricate-elsewhere-')
+    await symlink(elsewhere, join(dir, 'a.test.ts'))
+    const error = await new CassetteStore(dir).write(judgeEntry('a.test.ts > answers', true)).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )
+    expect(rootCause(error)).toMatchObject({ code: 'RUBRICATE_CASSETTE_WRITE' })
+    expect((error as Error).message).toContain(
+      `"${join(dir, 'a.test.ts')}" is a symbolic link to "${elsewhere}", outside the cassette folder, and rubricate writes only inside it`,
+    )
+    expect(await readdir(elsewhere)).toEqual([])
+    // Deeper folders are not made through the link either.
+    await new CassetteStore(dir)
+      .write(judgeEntry('a.test.ts/sub/b.test.ts > answers', true))
+      .catch(() => undefined)
+    expect(await readdir(elsewhere)).toEqual([])
+  })
+
+  test('a "__proto__" member of a recorded reply survives the write and the read', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const entry = judgeEntry('a.test.ts > answers', true)
+    entry.response.json = JSON.parse(
+      '{"choices":[],"__proto__":{"polluted":"no","lines":"one\\ntwo"},"after":1}',
+    )
+    const file = await new CassetteStore(dir).write(entry)
+    const back = new CassetteStore(dir).readEntryFile(file) as CassetteEntry
+    const json = back.response.json as Record<string, unknown>
+    expect(Object.hasOwn(json, '__proto__')).toBe(true)
+    expect(Object.getOwnPropertyDescriptor(json, '__proto__')?.value).toEqual({
+      polluted: 'no',
+      lines: 'one\ntwo',
+    })
+    expect(Object.getPrototypeOf(json)).toBe(Object.prototype)
+    expect((await verifyCassettes(dir)).problems).toEqual([])
+  })
+
+  test('migrate keeps a "__proto__" member, and a format-1 file it cannot rewrite stays where it was, said so truthfully', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const elsewhere = tempDir('rubricate-elsewhere-')
+    const proto = await formatOne(
+      dir,
+      judgeEntry('a.test.ts > answers', true),
+      '    "__proto__": { "kept": true }',
+    )
+    // Its test folder is a link out of the cassette folder: it cannot be rewritten.
+    const stuck = await formatOne(dir, judgeEntry('b.test.ts > answers', true, 'Who?'))
+    await symlink(elsewhere, join(dir, 'b.test.ts'))
+    const report = await migrateCassettes(dir)
+    expect(report.migrated.map((m) => m.from)).toEqual([proto])
+    const back = new CassetteStore(dir).readEntryFile(report.migrated[0]!.to) as CassetteEntry
+    expect(Object.getOwnPropertyDescriptor(back.response.json, '__proto__')?.value).toEqual({
+      kept: true,
+    })
+    expect(existsSync(proto)).toBe(false)
+    expect(report.problems.map((p) => p.file)).toEqual([stuck])
+    expect(report.problems[0]!.problem).toContain('the old file was kept')
+    expect(existsSync(stuck)).toBe(true)
+    expect(await readdir(elsewhere)).toEqual([])
+  })
+
+  test('migrate rewrites the rest of a folder when one entry names its test with a NUL', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const odd = await formatOne(dir, judgeEntry('a\u0000b.test.ts > answers', true))
+    const plain = await formatOne(dir, judgeEntry('c.test.ts > answers', true, 'Who?'))
+    const report = await migrateCassettes(dir)
+    expect(report.problems).toEqual([])
+    expect(report.migrated.map((m) => m.from).sort()).toEqual([odd, plain].sort())
+    expect((await verifyCassettes(dir)).problems).toEqual([])
+  })
+
+  test('tests named after Windows devices record into files a Windows checkout can hold', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const names = ['CON', 'nul', 'COM1', 'prn ', 'aux.', 'LPT9']
+    const files: string[] = []
+    for (const [i, name] of names.entries()) {
+      files.push(
+        await new CassetteStore(dir).write(judgeEntry(`con/nul.test.ts > ${name}`, true, `Q${i}`)),
+      )
+    }
+    const device = /^(con|prn|aux|nul|com\d|lpt\d|conin\$|conout\$)$/i
+    for (const file of files) {
+      for (const part of file.slice(dir.length + 1).split('/')) {
+        expect(device.test(part.split('.')[0]!), part).toBe(false)
+        expect(/[. ]$/.test(part), part).toBe(false)
+      }
+    }
+    expect(new Set(files).size).toBe(names.length)
   })
 })
