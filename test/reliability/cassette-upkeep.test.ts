@@ -8,7 +8,9 @@ import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/pr
 import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, onTestFinished, test } from 'vitest'
+import { loadRows } from '../../evals/load-data'
 import { rootCause } from '../../src'
+import { loadLabelSet } from '../../src/calibrate/label-set'
 import { verifyCassettes } from '../../src/cassettes/maintenance/cassette-verify'
 import { migrateCassettes } from '../../src/cassettes/maintenance/migrate'
 import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
@@ -365,4 +367,82 @@ describe('13. Cassette upkeep and review', () => {
     }
     expect(new Set(files).size).toBe(names.length)
   })
+})
+
+describe('3. Bad user input', () => {
+  test('a labelled set saved with a UTF-8 byte order mark is read by calibrate, as describeEval reads its rows', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const row = '{"output": "Refunded.", "criterion": "Explains the refund", "label": true}'
+    await writeFile(join(dir, 'labels.jsonl'), `\uFEFF${row}\n`)
+    await writeFile(join(dir, 'labels.json'), `\uFEFF[${row}]`)
+    await writeFile(join(dir, 'rows.jsonl'), `\uFEFF{"input": "a"}\n`)
+    expect(await loadRows('rows.jsonl', join(dir, 'suite.test.ts'))).toEqual([{ input: 'a' }])
+    for (const name of ['labels.jsonl', 'labels.json']) {
+      const set = await loadLabelSet(join(dir, name))
+      expect(set.examples.map((example) => example.output)).toEqual(['Refunded.'])
+    }
+  })
+
+  test('a CSV file whose header names a column twice is an error, not rows that silently keep the last value', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    await writeFile(join(dir, 'rows.csv'), 'input,expected,input\nfirst,x,second\n')
+    await expect(loadRows('rows.csv', join(dir, 'suite.test.ts'))).rejects.toThrow(
+      `[rubricate] describeEval() could not parse the data file "${join(dir, 'rows.csv')}" (CSV): its header names the column "input" twice (columns 1 and 3), and a row keeps one value a column: rename one of them.`,
+    )
+  })
+
+  test.each([
+    [
+      'a file whose tests are no list',
+      { v: 1, files: [{ file: 'rubric-pass.test.ts', tests: 5 }] },
+      'files[0].tests is not a list',
+    ],
+    [
+      'a verdict whose criterion is no text',
+      {
+        v: 1,
+        files: [
+          {
+            file: 'rubric-pass.test.ts',
+            tests: [
+              {
+                fullName: 'answers a refund question',
+                records: [
+                  {
+                    kind: 'rubric',
+                    verdicts: [
+                      { criterion: { a: 1 }, required: true, satisfied: true, reasoning: 7 },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      'files[0].tests[0].records[0].verdicts[0].criterion is not a string',
+    ],
+  ])(
+    'a compareWith report of the wrong shape (%s) still gets the page written and the passing run passes',
+    async (_name, previous, reason) => {
+      const dir = tempDir('rubricate-upkeep-')
+      const report = join(dir, 'previous.json')
+      const page = join(dir, 'report.html')
+      await writeFile(report, JSON.stringify(previous))
+      const run = await runVitest(
+        'reporter',
+        ['rubric-pass.test.ts', `--outputFile.rubricate-html=${page}`],
+        {
+          env: { RUBRICATE_COMPARE_WITH: report },
+        },
+      )
+      expect(run.exitCode, run.stdout + run.stderr).toBe(0)
+      expect(existsSync(page)).toBe(true)
+      expect(run.stderr).toContain(
+        `[rubricate] The report page is written without changes: the previous report "${report}" (compareWith, or RUBRICATE_COMPARE_WITH) could not be read: ${reason}.`,
+      )
+      expect(run.stderr).not.toContain('writable')
+    },
+    90_000,
+  )
 })
