@@ -4,7 +4,7 @@
 // `diff --against` reads every committed file; no recorded member is lost on write.
 import { execFile, execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, symlink, utimes, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, onTestFinished, test } from 'vitest'
@@ -13,6 +13,8 @@ import { rootCause } from '../../src'
 import { loadLabelSet } from '../../src/calibrate/label-set'
 import { verifyCassettes } from '../../src/cassettes/maintenance/cassette-verify'
 import { migrateCassettes } from '../../src/cassettes/maintenance/migrate'
+import { pruneCassettes } from '../../src/cassettes/maintenance/prune'
+import { writeRunMarker } from '../../src/cassettes/run/run-marker'
 import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
 import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
@@ -206,6 +208,27 @@ describe('13. Cassette upkeep and review', () => {
       ].sort(),
     )
   }, 90_000)
+
+  test('prune keeps the entry of another config\'s test file whose path holds " > ", not taking it for a deleted file', async () => {
+    const root = tempDir('rubricate-upkeep-')
+    await writeFile(join(root, 'e2e > smoke.spec.ts'), '')
+    const key = 'b'.repeat(64)
+    const file = await plant(root, key, 'e2e > smoke.spec.ts > works')
+    const before = new Date('2026-01-01T00:00:00Z')
+    await utimes(file, before, before)
+    await writeRunMarker(root, {
+      v: 1,
+      startedAt: '2026-01-02T00:00:00.000Z',
+      finishedAt: '2026-01-02T00:01:00.000Z',
+      complete: true,
+      reasons: [],
+      files: [join(root, 'unit.test.ts')],
+      cassettes: [{ dir: join(root, '__cassettes__'), used: [] }],
+    })
+    const report = await pruneCassettes(root)
+    expect(report.folders[0]).toMatchObject({ deleted: [], keptOthers: 1 })
+    expect(existsSync(file)).toBe(true)
+  })
 
   test('diff --against still reads every committed file, and fails on a required flip, when a committed file name holds a newline', async () => {
     const repo = tempDir('rubricate-upkeep-')

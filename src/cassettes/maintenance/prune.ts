@@ -167,8 +167,9 @@ export async function pruneCassettes(
  * The test that recorded an entry (its file absolute), from `recordedBy`; `undefined` for an entry
  * a script recorded, or one that cannot be read. An entry of a test file outside the suite that
  * exists is another config's; one of a deleted or renamed file is the run's to delete. The label
- * is cut after the test file the run knows (`known`, absolute): a file or folder name may hold
- * " > " too, and cutting at the first one would name a file that does not exist.
+ * is cut after a test file the run knows (`known`, absolute) or one that exists: a file or folder
+ * name may hold " > " too, and cutting at the first one would name a file that does not exist,
+ * which reads as a deleted test file whose entries may go.
  */
 function recordingTest(
   store: CassetteStore,
@@ -182,7 +183,7 @@ function recordingTest(
   let first: { file: string; name: string } | undefined
   for (let cut = label.indexOf(' > '); cut >= 0; cut = label.indexOf(' > ', cut + 1)) {
     const test = { file: resolve(root, label.slice(0, cut)), name: label.slice(cut + 3) }
-    if (known.has(test.file)) return test
+    if (known.has(test.file) || existsSync(test.file)) return test
     first ??= test
   }
   return first
