@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { lstatSync, readFileSync } from 'node:fs'
 import { envSecrets, findSecret, secretSet } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
 import { computeKey } from '../store/cassette-key'
@@ -39,9 +39,10 @@ export async function verifyCassettes(
   const secrets = secretSet(envSecrets(env))
   const problems: VerifyProblem[] = []
   // Listed files are never inside a linked folder (the listing does not follow links), so only
-  // the file itself may be one.
+  // the file itself may be one: one synchronous lstat a file, the links alone looked into.
   const leaving = new Set<string>()
   for (const file of [...entries.map((listed) => listed.file), ...schemas, ...others]) {
+    if (!lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) continue
     const link = await linkOutside(file, dir)
     if (!link) continue
     leaving.add(file)
