@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parse as parseCsv } from 'csv-parse/sync'
+import { csvRecords } from '../src/calibrate/csv-records'
+import { dataText } from '../src/calibrate/data-text'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import type { EvalData, EvalRow } from './types'
@@ -47,7 +48,7 @@ async function readRows(file: string): Promise<unknown[]> {
     })
   }
   // A byte order mark (Excel writes one) is not part of the first field's name.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+  text = dataText(text)
   if (kind === 'json') return parseJson(file, text)
   if (kind === 'jsonl') return parseJsonLines(file, text)
   return parseCsvRows(file, text)
@@ -87,13 +88,8 @@ function parseJsonLines(file: string, text: string): unknown[] {
 
 function parseCsvRows(file: string, text: string): unknown[] {
   try {
-    // Fields stay strings: a CSV cell has no type, and guessing one ("007" as 7) changes the data.
-    return parseCsv(text, {
-      columns: true,
-      skip_empty_lines: true,
-      relax_column_count: false,
-      trim: false,
-    }) as unknown[]
+    // Fields stay strings; a column named twice is an error, not a row that keeps the last value.
+    return csvRecords(text)
   } catch (error) {
     throw new UsageError(messages.evalDataFileInvalid(file, 'CSV', (error as Error).message))
   }

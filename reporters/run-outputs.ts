@@ -19,8 +19,9 @@ import { runMarkerPath, writeRunMarker } from '../src/cassettes/run/run-marker'
 import { storeFor } from '../src/cassettes/store/cassette-store'
 import type { ModelPrice } from '../src/config'
 import { messages } from '../src/messages'
-import { collectRun, type FileReport, type FileTaskLike, type RunReport } from './collect-run'
+import { collectRun, type FileTaskLike, type RunReport } from './collect-run'
 import { type RubricateJsonReport, toJsonReport } from './json-report'
+import { previousReportFiles } from './previous-report'
 import { renderCassetteDiffMarkdown } from './render-cassette-diff'
 import { renderHtml } from './render-html'
 import { renderMarkdown } from './render-markdown'
@@ -175,7 +176,7 @@ export class RunOutputs {
     const option = this.options.compareWith ?? (process.env.RUBRICATE_COMPARE_WITH || undefined)
     if (!option) return undefined
     const path = isAbsolute(option) ? option : resolve(root, option)
-    let previous: { v?: unknown; files?: unknown }
+    let previous: unknown
     try {
       previous = JSON.parse(await readFile(path, 'utf8'))
     } catch (error) {
@@ -184,16 +185,16 @@ export class RunOutputs {
       )
       return undefined
     }
-    if (previous?.v !== 1 || !Array.isArray(previous.files)) {
-      this.ctx!.logger.error(
-        messages.compareReportUnreadable(path, 'it is not a rubricate JSON report (v 1)'),
-      )
+    // Checked member by member: one of the wrong type would throw while the page is made.
+    const files = previousReportFiles(previous)
+    if (typeof files === 'string') {
+      this.ctx!.logger.error(messages.compareReportUnreadable(path, files))
       return undefined
     }
     return {
       // Relative to the root when inside it.
       against: relative(root, path).startsWith('..') ? path : relative(root, path) || path,
-      diff: diffReports(previous.files as FileReport[], report.files),
+      diff: diffReports(files, report.files),
     }
   }
 
@@ -323,15 +324,22 @@ async function recordedVerdictChanges(
   return out
 }
 
-/** `<absolute test file> > <full name>` of every test that passed, the form prune compares. */
+/**
+ * `<absolute test file> > <full name>` of every test that passed, the form prune compares. A
+ * label that a test which did not pass also carries (two tests of one name, `test.each` rows
+ * alike, a suite named `a > b` beside suites `a` and `b`, one file run by two projects) is left
+ * out: an entry says only its label, so prune could not tell which of them recorded it, and the
+ * one that failed before its call may need it.
+ */
 function passedTests(testModules: ReadonlyArray<TestModule>): string[] {
-  const out = new Set<string>()
+  const allPassed = new Map<string, boolean>()
   for (const module of testModules) {
     for (const test of module.children.allTests()) {
-      if (test.result().state === 'passed') out.add(`${module.moduleId} > ${test.fullName}`)
+      const label = `${module.moduleId} > ${test.fullName}`
+      allPassed.set(label, (allPassed.get(label) ?? true) && test.result().state === 'passed')
     }
   }
-  return [...out].sort()
+  return [...allPassed].flatMap(([label, passed]) => (passed ? [label] : [])).sort()
 }
 
 function usedKeysByDir(report: RunReport): Map<string, Set<string>> {

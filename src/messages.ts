@@ -868,6 +868,10 @@ export const messages = {
     format(
       `Could not write the cassette file "${file}": ${reason}. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay.`,
     ),
+  cassetteLinkOutside: (file: string, link: string, target: string): string =>
+    format(
+      `Did not write the cassette file "${file}": "${link}" is a symbolic link to "${target}", outside the cassette folder, and rubricate writes only inside it (a committed link would let a recording write anywhere). Replace the link with a real folder, or point cassettes.dir at the folder it leads to.`,
+    ),
   failedExchangeNotRecorded: (file: string, endpoint: string, status: number): string =>
     format(
       `Did not record the HTTP ${status} reply to this ${endpoint} call over "${file}", which holds a successful reply to the same request: a failed exchange never replaces a good recording. The call itself got the HTTP ${status}; fix its cause (the model name, the endpoint, the key) and record again.`,

@@ -4,6 +4,7 @@ import { isRubricateError, UsageError } from '../errors'
 import { messages, show } from '../messages'
 import { parseCriteria } from '../rubric/criteria'
 import { getState } from '../state'
+import { dataText } from './data-text'
 
 /** One labelled criterion of a {@link LabelledExample} with several criteria. */
 export interface LabelledCriterion {
@@ -102,7 +103,9 @@ export async function loadLabelSet(labels: unknown): Promise<LabelSet> {
 }
 
 /** Parse the text of a labelled set (JSONL, or a JSON array). @internal */
-export function parseLabelText(text: string, source: string, jsonl: boolean): ParsedExample[] {
+export function parseLabelText(given: string, source: string, jsonl: boolean): ParsedExample[] {
+  // Without a byte order mark, as describeEval reads its data: a file one accepts, both do.
+  const text = dataText(given)
   let examples: ParsedExample[]
   if (jsonl) {
     const rows: { row: unknown; where: string }[] = []

@@ -328,27 +328,38 @@ export async function committedFolder(
   }
   const inRepo = relative(top, dir).split(sep).join('/')
   if (inRepo.startsWith('..')) throw new UsageError(messages.cliDiffOutsideRepo(dir, top))
-  const listed = spawnSync('git', ['ls-tree', '-r', '-z', '--name-only', ref, '--', inRepo], {
+  // NUL-terminated, with each file's object id: a file name may hold a newline (or anything but
+  // NUL), and git is then asked for objects by id alone, never by a name it would split.
+  const listed = spawnSync('git', ['ls-tree', '-r', '-z', '--full-name', ref, '--', inRepo], {
     cwd: top,
     encoding: 'utf8',
+    maxBuffer: 1 << 30,
   })
   if (listed.status !== 0) throw new UsageError(messages.cliDiffBadRef(ref, listed.stderr.trim()))
-  const paths = listed.stdout.split('\0').filter((path) => path.endsWith('.json'))
+  const files = treeBlobs(listed.stdout).filter(({ path }) => path.endsWith('.json'))
   const scratch = await mkdtemp(join(tmpdir(), 'rubricate-diff-'))
   const cleanup = () => rm(scratch, { recursive: true, force: true })
   try {
-    if (paths.length > 0) {
+    if (files.length > 0) {
       // One git process for every file: `cat-file --batch` answers "<oid> blob <size>\n<bytes>\n".
       const output = execFileSync('git', ['cat-file', '--batch'], {
         cwd: top,
-        input: paths.map((path) => `${ref}:${path}`).join('\n'),
+        input: files.map(({ oid }) => `${oid}\n`).join(''),
         maxBuffer: 1 << 30,
       })
       let at = 0
-      for (const path of paths) {
+      for (const { oid, path } of files) {
         const eol = output.indexOf(10, at)
-        const header = output.subarray(at, eol).toString('utf8').split(' ')
-        const size = Number(header[2])
+        const header = eol < 0 ? '' : output.subarray(at, eol).toString('utf8')
+        const [gotOid, type, sizeText] = header.split(' ')
+        const size = Number(sizeText)
+        // Every answer is checked against the object asked for: a misread answer would shift
+        // every later file, and a folder read wrong hides the flips it holds.
+        if (gotOid !== oid || type !== 'blob' || !Number.isSafeInteger(size) || size < 0) {
+          throw new Error(
+            `This is a bug in rubricate: "git cat-file --batch" answered "${header}" for "${path}" (${oid}).`,
+          )
+        }
         const text = output.subarray(eol + 1, eol + 1 + size)
         at = eol + 1 + size + 1
         const target = join(scratch, inRepo ? path.slice(inRepo.length + 1) : path)
@@ -361,4 +372,20 @@ export async function committedFolder(
     throw error
   }
   return { dir: scratch, cleanup }
+}
+
+/**
+ * The files of `git ls-tree -r -z` output (`<mode> <type> <oid>\t<path>\0` each): their object ids
+ * and paths, submodules left out.
+ * @internal
+ */
+export function treeBlobs(output: string): { oid: string; path: string }[] {
+  const out: { oid: string; path: string }[] = []
+  for (const record of output.split('\0')) {
+    const tab = record.indexOf('\t')
+    if (tab < 0) continue
+    const [, type, oid] = record.slice(0, tab).split(' ')
+    if (type === 'blob' && oid) out.push({ oid, path: record.slice(tab + 1) })
+  }
+  return out
 }

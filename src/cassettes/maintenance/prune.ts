@@ -95,6 +95,7 @@ export async function pruneCassettes(
   const startedAt = Date.parse(marker.startedAt)
   const results: PruneFolderResult[] = []
   const suite = marker.files ? new Set(marker.files) : undefined
+  const suiteFiles = suite ?? new Set<string>()
   for (const { dir, used } of folders) {
     // What the last run of every config used in this folder: the other configs' runs count too.
     const keep = new Set(used)
@@ -127,7 +128,7 @@ export async function pruneCassettes(
     if (options.superseded) {
       for (const entry of entries) {
         if (!(await isNew(entry.file))) continue
-        const recorder = recordingTest(storeFor(dir), entry.file, root)
+        const recorder = recordingTest(storeFor(dir), entry.file, root, suiteFiles)
         if (recorder) rerecorded.add(testLabelOf(recorder))
       }
     }
@@ -138,7 +139,7 @@ export async function pruneCassettes(
         result.keptNewer++
         continue
       }
-      const recorder = recordingTest(storeFor(dir), entry.file, root)
+      const recorder = recordingTest(storeFor(dir), entry.file, root, suiteFiles)
       if (options.superseded && !(recorder && rerecorded.has(testLabelOf(recorder)))) {
         result.keptUnchanged++
         continue
@@ -165,21 +166,27 @@ export async function pruneCassettes(
 /**
  * The test that recorded an entry (its file absolute), from `recordedBy`; `undefined` for an entry
  * a script recorded, or one that cannot be read. An entry of a test file outside the suite that
- * exists is another config's; one of a deleted or renamed file is the run's to delete.
+ * exists is another config's; one of a deleted or renamed file is the run's to delete. The label
+ * is cut after a test file the run knows (`known`, absolute) or one that exists: a file or folder
+ * name may hold " > " too, and cutting at the first one would name a file that does not exist,
+ * which reads as a deleted test file whose entries may go.
  */
 function recordingTest(
   store: CassetteStore,
   file: string,
   root: string,
+  known: ReadonlySet<string>,
 ): { file: string; name: string } | undefined {
   const entry = store.readEntryFile(file)
   if (typeof entry === 'string' || !entry.recordedBy) return undefined
-  const cut = entry.recordedBy.indexOf(' > ')
-  if (cut < 0) return undefined
-  return {
-    file: resolve(root, entry.recordedBy.slice(0, cut)),
-    name: entry.recordedBy.slice(cut + 3),
+  const label = entry.recordedBy
+  let first: { file: string; name: string } | undefined
+  for (let cut = label.indexOf(' > '); cut >= 0; cut = label.indexOf(' > ', cut + 1)) {
+    const test = { file: resolve(root, label.slice(0, cut)), name: label.slice(cut + 3) }
+    if (known.has(test.file) || existsSync(test.file)) return test
+    first ??= test
   }
+  return first
 }
 
 // `<absolute test file> > <full name>`, the form the run marker lists passed tests in.

@@ -5,6 +5,7 @@
  */
 import { isDeepFrozen } from '../store/deep-frozen'
 import { onceForText, REPEATED_TEXT_MIN_LENGTH } from '../store/repeated-texts'
+import { setMember } from '../store/set-member'
 import {
   encodedForms,
   keyFormatIn,
@@ -328,7 +329,7 @@ function redactObject(value: object, set: SecretSet): unknown {
     const next = redactJson(source[key], set)
     if (next !== source[key]) {
       copy ??= { ...source }
-      copy[key] = next
+      setMember(copy, key, next)
     }
   }
   return copy ?? value

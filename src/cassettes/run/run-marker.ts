@@ -27,7 +27,8 @@ export interface RunMarker {
   files?: string[] | undefined
   /**
    * Set only when the run ran every test but some failed: `<absolute test file> > <full name>` of
-   * each test that passed. Prune then deletes only the unused entries those tests recorded.
+   * each test that passed, leaving out a label that a test which did not pass shares (an entry
+   * names only its label). Prune then deletes only the unused entries those tests recorded.
    */
   passed?: string[] | undefined
 }

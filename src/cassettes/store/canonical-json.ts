@@ -1,5 +1,6 @@
 import { isDeepFrozen } from './deep-frozen'
 import { onceForText, REPEATED_TEXT_MIN_LENGTH } from './repeated-texts'
+import { setMember } from './set-member'
 
 /**
  * Canonical JSON (ARCHITECTURE.md §7.3): object keys sorted recursively, array order kept, `undefined`
@@ -119,7 +120,9 @@ export function sortKeysDeep(value: unknown): unknown {
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(source).sort()) {
     const member = source[key]
-    if (member !== undefined && typeof member !== 'function') out[key] = sortKeysDeep(member)
+    if (member !== undefined && typeof member !== 'function') {
+      setMember(out, key, sortKeysDeep(member))
+    }
   }
   return out
 }

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises'
-import { basename, dirname, join, relative, sep } from 'node:path'
+import { existsSync, readdirSync, readFileSync, type Stats } from 'node:fs'
+import { lstat, mkdir, realpath, rename, rm, rmdir, writeFile } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { CassetteCorruptError, CassetteWriteError } from '../../errors'
 import { messages } from '../../messages'
@@ -369,26 +369,30 @@ export class CassetteStore {
       if (schema) {
         const schemaFile = this.schemaFile(schema.hash)
         if (!existsSync(schemaFile)) {
-          await writeAtomically(schemaFile, `${JSON.stringify(schema.schema, null, 2)}\n`)
+          await writeAtomically(schemaFile, `${JSON.stringify(schema.schema, null, 2)}\n`, this.dir)
           created = schemaFile
         }
         this.#schemas.set(schema.hash, schema.schema)
       }
-      await writeAtomically(file, text)
+      await writeAtomically(file, text, this.dir)
     } catch (error) {
       if (created) {
         await rm(created, { force: true }).catch(() => {})
         this.#schemas.delete(schema?.hash ?? '')
         await removeEmptyFolders(dirname(created), this.dir)
       }
+      if (error instanceof CassetteWriteError) throw error
       throw new CassetteWriteError(
         messages.cassetteWriteFailed(displayPath(file), (error as Error).message),
         file,
         { cause: error },
       )
     }
-    // A format-1 file of the key gives way to the format-2 one.
-    if (existing && existing.file !== file) await rm(existing.file, { force: true }).catch(() => {})
+    // A format-1 file of the key gives way to the format-2 one; `migrate` (`reformat`) removes it
+    // itself, once the new file reads back the same. One that lies through a link outside the
+    // folder is not rubricate's to delete.
+    if (existing && existing.file !== file && !reformat && (await inside(existing.file, this.dir)))
+      await rm(existing.file, { force: true }).catch(() => {})
     this.#located.set(entry.key, file)
     const folder = this.#folders.get(join(file, '..'))
     if (folder) addTo(folder, entry.key.slice(0, KEY_PREFIX_LENGTH), basename(file), true)
@@ -484,9 +488,26 @@ function testPlace(recordedBy: string | undefined): { folder: string[]; name: st
     .slice(0, cut)
     .split(/[\\/]+/)
     .filter((part) => part !== '' && part !== '.')
-    .map((part) => (part === '..' ? '_up' : part.replace(/[:*?"<>|]/g, '_')))
+    .map(folderName)
   if (folder.length === 0 || folder[0] === SHARED_FOLDER) folder.unshift('_tests')
   return { folder, name: recordedBy.slice(cut + 3) }
+}
+
+// Names Windows keeps for devices, whatever follows a dot (`nul.json` is the device too).
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com\d|lpt\d|conin\$|conout\$)$/i
+
+/**
+ * A path part of a test file as a folder name every checkout can hold: `..` as `_up`; characters
+ * Windows refuses (`:*?"<>|`, control characters, NUL among them, on which any file call throws)
+ * as `_`; a trailing dot or space, which Windows drops, as `_`; a device name (`CON`, `nul.test`)
+ * behind a `_`.
+ */
+function folderName(part: string): string {
+  if (part === '..') return '_up'
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it replaces.
+  const plain = part.replace(/[:*?"<>|\x00-\x1f]/g, '_').replace(/[. ]$/, '_')
+  const dot = plain.indexOf('.')
+  return WINDOWS_DEVICE.test(dot < 0 ? plain : plain.slice(0, dot)) ? `_${plain}` : plain
 }
 
 /**
@@ -495,6 +516,13 @@ function testPlace(recordedBy: string | undefined): { folder: string[]; name: st
  * @internal
  */
 export function slug(name: string): string {
+  const shown = slugOf(name)
+  // A test named "CON" or "nul " would make a file that a Windows checkout cannot hold; a slug
+  // never starts with "_" otherwise, so "_con" is no other test's.
+  return WINDOWS_DEVICE.test(shown) ? `_${shown}` : shown
+}
+
+function slugOf(name: string): string {
   const whole = words(name)
   if (whole.length <= 60) return whole || 'test'
   const own = words(name.slice(name.lastIndexOf(' > ') + 1))
@@ -511,7 +539,19 @@ function words(text: string): string {
     .replace(/^-+|-+$/g, '')
 }
 
-async function writeAtomically(file: string, text: string): Promise<void> {
+/**
+ * Write `file` (under the cassette folder `top`) through a temp file and a rename. A folder on
+ * the way that is a symbolic link out of `top` (a committed link, a checkout that made one) is
+ * refused before anything is created: following it would write, and create folders, anywhere.
+ */
+async function writeAtomically(file: string, text: string, top: string): Promise<void> {
+  const link = await linkOutside(dirname(file), top)
+  if (link) {
+    throw new CassetteWriteError(
+      messages.cassetteLinkOutside(displayPath(file), displayPath(link.path), link.target),
+      file,
+    )
+  }
   const temp = `${file}.${process.pid}.${threadId}.${Math.random().toString(36).slice(2, 10)}.tmp`
   try {
     await mkdir(join(file, '..'), { recursive: true })
@@ -521,6 +561,46 @@ async function writeAtomically(file: string, text: string): Promise<void> {
     await rm(temp, { force: true }).catch(() => {})
     throw error
   }
+}
+
+/**
+ * The first file or folder on the way from `top` down to `path` that is a symbolic link leading
+ * out of `top` (compared as real paths, so a cassette folder that is itself a link is fine);
+ * `undefined` when there is none. What does not exist yet ends the walk: it is made for real.
+ * @internal
+ */
+export async function linkOutside(
+  path: string,
+  top: string,
+): Promise<{ path: string; target: string } | undefined> {
+  const parts = relative(top, path).split(sep)
+  if (parts[0] === '..' || isAbsolute(relative(top, path))) return { path, target: path }
+  let realTop: string | undefined
+  let current = top
+  for (const part of parts) {
+    if (part === '') continue
+    current = join(current, part)
+    let stats: Stats
+    try {
+      stats = await lstat(current)
+    } catch {
+      return undefined
+    }
+    if (!stats.isSymbolicLink()) continue
+    realTop ??= await realpath(top)
+    const target = await realpath(current).catch(() => undefined)
+    if (!target || !isWithin(target, realTop)) return { path: current, target: target ?? current }
+  }
+  return undefined
+}
+
+/** True when `file` lies inside `top`, symbolic links followed. */
+async function inside(file: string, top: string): Promise<boolean> {
+  return (await linkOutside(dirname(file), top)) === undefined
+}
+
+function isWithin(path: string, top: string): boolean {
+  return path === top || path.startsWith(top.endsWith(sep) ? top : top + sep)
 }
 
 const stores = new Map<string, CassetteStore>()

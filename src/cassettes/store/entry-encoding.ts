@@ -1,5 +1,6 @@
 import { canonicalJson } from './canonical-json'
 import { sha256Hex } from './cassette-key'
+import { setMember } from './set-member'
 
 /**
  * The lossless, readable encoding of the values in a v2 entry (ARCHITECTURE 7.2). Decoding an
@@ -30,8 +31,11 @@ export function encodeValue(value: unknown): unknown {
   const source = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
   for (const [name, item] of Object.entries(source)) {
-    out[name] =
-      name === 'embedding' && typeof item === 'string' ? encodeEmbedding(item) : encodeValue(item)
+    setMember(
+      out,
+      name,
+      name === 'embedding' && typeof item === 'string' ? encodeEmbedding(item) : encodeValue(item),
+    )
   }
   return looksLikeMarker(source) ? { $escape: out } : out
 }
@@ -87,7 +91,7 @@ function decodeMembers(
   for (const name of keys) {
     const item = source[name]
     const decoded = decodeValue(item, loadSchema)
-    if (decoded !== item) source[name] = decoded
+    if (decoded !== item) setMember(source, name, decoded)
   }
   return source
 }
