@@ -4,6 +4,7 @@ import { withCallContext } from '../src/call-context'
 import { isRubricateError, judgeCallsOf, rootCause, UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { isThenable, outputText } from '../src/output'
+import { terminalText } from '../src/output-safety/terminal-text'
 import type { RubricateRecord } from '../src/records'
 import { reportUndecided } from '../src/undecided-hooks'
 import { currentTest, identityOf } from './current-test'
@@ -132,8 +133,10 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     if (abandoned) return { pass: !negated, message: () => '' }
     return {
       pass: evaluation.satisfied,
+      // The body quotes the output and the judge's reasoning: it passes the terminal gate (the
+      // hint is Vitest's own, coloured).
       message: () =>
-        `${hint(assertion, negated)}\n\n${assertion.explain(evaluation, negated, text)}`,
+        `${hint(assertion, negated)}\n\n${terminalText(assertion.explain(evaluation, negated, text))}`,
     }
   } catch (error) {
     // The skip of `notScorable: 'skip'`, on its way to Vitest's runner.
@@ -158,7 +161,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     // A rubricate error's message is all there is to say (its stack is inside the SDK); another
     // error (a scorer of the user's that threw) keeps its stack as the cause.
     const failure = new Error(
-      messages.matcherUndecided(hint(assertion, negated), code, message),
+      messages.matcherUndecided(hint(assertion, negated), code, terminalText(message)),
       isRubricateError(root) ? undefined : { cause: root },
     )
     failure.name = root instanceof Error ? root.name : 'Error'

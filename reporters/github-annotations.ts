@@ -1,6 +1,8 @@
 // Pure: GitHub Actions workflow commands for unmet required criteria, in the form Vitest's own
 // `github-actions` reporter prints (`::error file=...,line=...,column=...,title=...::message`).
 import { join } from 'node:path'
+import { redactOutput } from '../src/cassettes/redaction/redaction'
+import { escapeControls } from '../src/output-safety/terminal-text'
 import type { RunReport } from './collect-run'
 import { oneLine } from './render-record'
 
@@ -43,12 +45,18 @@ export function githubAnnotations(report: RunReport, root: string): string[] {
 }
 
 // The escaping of GitHub's toolkit (and of Vitest's reporter): data escapes %, CR and LF;
-// properties also escape ':' and ','.
+// properties also escape ':' and ','. Before that, every value passes the output gate: redacted
+// of known secrets (a test name or a reasoning may quote one) and its control characters shown
+// escaped (the log shows them as they are).
 function command(name: string, properties: Record<string, string>, message: string): string {
   const props = Object.entries(properties)
-    .map(([key, value]) => `${key}=${escapeProperty(value)}`)
+    .map(([key, value]) => `${key}=${escapeProperty(gated(value))}`)
     .join(',')
-  return `::${name} ${props}::${escapeData(message)}`
+  return `::${name} ${props}::${escapeData(gated(message))}`
+}
+
+function gated(text: string): string {
+  return escapeControls(redactOutput(text))
 }
 
 function escapeData(text: string): string {

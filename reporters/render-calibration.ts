@@ -1,5 +1,6 @@
 // Pure: a calibration record as lines under its test, as Markdown rows and as annotations.
 import { calibrationTable, formatRate, formatValue } from '../src/calibrate/calibration-table'
+import { escapeControls, terminalLine } from '../src/output-safety/terminal-text'
 import type { CalibrationRecord, RubricateRecord } from '../src/records'
 import { type Colors, figures } from './figures'
 
@@ -39,15 +40,16 @@ export function renderCalibration(
   if (!calibration) return [`${indent}${statusSymbol} calibration`]
   const inner = `${indent}  `
   const lines = [
-    `${indent}${statusSymbol} ${calibrationTitle(calibration)}${c.dim(`: ${calibrationSummary(calibration)}`)}`,
+    `${indent}${statusSymbol} ${oneLine(calibrationTitle(calibration))}${c.dim(`: ${calibrationSummary(calibration)}`)}`,
   ]
   for (const failure of calibration.failures)
-    lines.push(`${inner}${c.red(figures.unmet)} ${failure}`)
-  for (const line of calibrationTable(calibration)) lines.push(line ? `${inner}${c.dim(line)}` : '')
+    lines.push(`${inner}${c.red(figures.unmet)} ${oneLine(failure)}`)
+  for (const line of calibrationTable(calibration))
+    lines.push(line ? `${inner}${c.dim(escapeControls(line))}` : '')
   for (const item of calibration.disagreements.slice(0, LISTED)) {
     const symbol = item.kind === 'false pass' ? c.red(figures.unmet) : c.yellow(figures.unmet)
     lines.push(
-      `${inner}${symbol} ${item.kind} ${c.dim(`${item.where}`)} ${item.criterion}${c.dim(`: ${oneLine(item.reasoning)}`)}`,
+      `${inner}${symbol} ${item.kind} ${c.dim(`${oneLine(item.where)}`)} ${oneLine(item.criterion)}${c.dim(`: ${oneLine(item.reasoning)}`)}`,
     )
   }
   const more = calibration.disagreementCount - Math.min(LISTED, calibration.disagreements.length)
@@ -56,6 +58,5 @@ export function renderCalibration(
   return lines
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
-}
+// The terminal gate for untrusted text: a label set's criteria and the judge's reasoning.
+const oneLine = terminalLine

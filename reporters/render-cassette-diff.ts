@@ -2,6 +2,7 @@
 // for the CI job summary, after the run's own tables.
 import type { CassetteDiff } from '../src/cassettes/maintenance/cassette-diff'
 import { messages } from '../src/messages'
+import { markdownCell } from '../src/output-safety/markdown-text'
 
 /** The Markdown of a cassette folder's diff against its committed state; empty when nothing changed. @internal */
 export function renderCassetteDiffMarkdown(diff: CassetteDiff, dir: string, ref: string): string {
@@ -34,6 +35,5 @@ export function renderCassetteDiffMarkdown(diff: CassetteDiff, dir: string, ref:
   return `${[`### ${messages.jobSummaryCassetteDiff(dir, ref, diff.requiredFlips)}`, '', ...rows].join('\n')}\n\n`
 }
 
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
-}
+// The one Markdown gate: a reasoning or a test name can hold a lone CR, a pipe or raw HTML.
+const cell = markdownCell

@@ -1,6 +1,7 @@
 // Pure: the lines of `describeEval` suites and rows, for the terminal and the Markdown summary.
 import type { EvalRowRecord } from '../src/eval-records'
 import { percent } from '../src/messages'
+import { terminalLine } from '../src/output-safety/terminal-text'
 import type { EvalSuiteReport } from './collect-run'
 import { type Colors, figures } from './figures'
 import { formatScore } from './render-record'
@@ -21,11 +22,11 @@ export function evalSummaryRows(
     const gate = suite.gatePassed
       ? c.green(`gate ${percent(suite.passRate)} ${figures.met} met`)
       : c.red(`gate ${percent(suite.passRate)} ${figures.unmet} unmet`)
-    const parts = [`"${suite.fullName}" ${rows}${trials}`, gate]
+    const parts = [`"${terminalLine(suite.fullName)}" ${rows}${trials}`, gate]
     if (suite.errored > 0) parts.push(c.red(`${suite.errored} errored`))
     if (suite.scorers.length > 0) {
       parts.push(
-        `mean: ${suite.scorers.map((scorer) => `${scorer.id} ${formatScore(scorer.mean)}`).join(', ')}`,
+        `mean: ${suite.scorers.map((scorer) => `${terminalLine(scorer.id)} ${formatScore(scorer.mean)}`).join(', ')}`,
       )
     }
     return ['Eval', parts.join(sep)]

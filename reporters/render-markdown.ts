@@ -1,5 +1,6 @@
 // Pure: the run as Markdown for a CI job summary ($GITHUB_STEP_SUMMARY): the summary lines, then a
 // table per test file with one row per criterion (test, criterion, verdict, reasoning).
+import { markdownCell } from '../src/output-safety/markdown-text'
 import type { RubricateRecord } from '../src/records'
 import { verdictTag } from '../src/rubric/rubric-reason'
 import type { FileReport, RunReport } from './collect-run'
@@ -28,7 +29,7 @@ function fileTable(file: FileReport): string[] {
     for (const record of test.records) {
       for (const [criterion, verdict, reasoning] of recordRows(record)) {
         rows.push(
-          `| ${cell(test.fullName)} | ${cell(criterion)} | ${verdict} | ${cell(reasoning)} |`,
+          `| ${cell(test.fullName)} | ${cell(criterion)} | ${cell(verdict)} | ${cell(reasoning)} |`,
         )
       }
     }
@@ -90,13 +91,6 @@ function statusMark(record: RubricateRecord): string {
       : figures.error
 }
 
-/** Text safe inside a Markdown table cell: one line, pipes escaped, no raw HTML. */
-function cell(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\|/g, '\\|')
-    .replace(/\r?\n/g, '<br>')
-    .trim()
-}
+// Every cell goes through the one Markdown gate: redacted, one line (a lone CR too), pipes and
+// raw HTML escaped.
+const cell = markdownCell

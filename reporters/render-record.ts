@@ -1,4 +1,5 @@
 // Pure: turns the rubricate records of one test into the lines printed under it (ARCHITECTURE.md §9).
+import { terminalLine } from '../src/output-safety/terminal-text'
 import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records'
 import { verdictTag } from '../src/rubric/rubric-reason'
 import { type Colors, figures } from './figures'
@@ -86,7 +87,7 @@ function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
   const name = record.scorers
     ? `scorers (${record.aggregate ?? 'all'})`
     : record.scorerId
-      ? `scorer "${record.scorerId}"`
+      ? `scorer "${oneLine(record.scorerId)}"`
       : 'scorer'
   const head = `${style.indent}${statusSymbol(record, c)} ${name}${notTag(record)}`
   if (record.status === 'error') {
@@ -105,7 +106,7 @@ function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
             : part.passed
               ? c.green(figures.met)
               : c.red(figures.unmet)
-        const line = `${inner.indent}${symbol} scorer "${part.id}"${scoreText(part)}${reasonText(part, c)}`
+        const line = `${inner.indent}${symbol} scorer "${oneLine(part.id)}"${scoreText(part)}${reasonText(part, c)}`
         const deeper = { ...inner, indent: `${inner.indent}  ` }
         return [line, ...(part.verdicts ?? []).map((v) => verdictLine(v, deeper))]
       }),
@@ -144,7 +145,7 @@ function reasonText(
   const summed = part.verdicts !== undefined && part.verdicts.length > 0
   const reason = part.reason && !summed ? `: ${oneLine(part.reason)}` : ''
   const metadata = part.metadata
-    ? ` ${figures.dot} metadata ${truncate(json(part.metadata), 100)}`
+    ? ` ${figures.dot} metadata ${truncate(oneLine(json(part.metadata)), 100)}`
     : ''
   return reason || metadata ? c.dim(`${reason}${metadata}`) : ''
 }
@@ -187,7 +188,7 @@ function iterationLine(iteration: LoopIterationRecord, style: LineStyle): string
         : c.red(figures.unmet)
     const score = scorer.score === undefined ? '' : ` ${formatScore(scorer.score)}`
     const why = scorer.passed ? '' : c.dim(iterationWhy(scorer))
-    return `${symbol} ${scorer.id}${score}${why}`
+    return `${symbol} ${oneLine(scorer.id)}${score}${why}`
   })
   const body = scorers.length > 0 ? scorers.join(c.dim(` ${figures.dot} `)) : c.dim('no scorers')
   return `${style.indent}${c.dim(`${iteration.iteration}.`)} ${body}`
@@ -196,7 +197,7 @@ function iterationLine(iteration: LoopIterationRecord, style: LineStyle): string
 /** Why a scorer held an iteration back: the unmet criteria of a rubric, else its reason's first words. */
 function iterationWhy(scorer: LoopIterationRecord['scorers'][number]): string {
   if (scorer.unmet && scorer.unmet.length > 0) {
-    return `: unmet: ${truncate(scorer.unmet.join('; '), 100)}`
+    return `: unmet: ${truncate(oneLine(scorer.unmet.join('; ')), 100)}`
   }
   return scorer.reason ? `: ${truncate(oneLine(scorer.reason), 80)}` : ''
 }
@@ -204,8 +205,8 @@ function iterationWhy(scorer: LoopIterationRecord['scorers'][number]): string {
 function errorLine(record: RubricateRecord, style: LineStyle): string {
   const { colors: c } = style
   const code = record.error?.code ?? 'error'
-  const message = firstLine(record.error?.message ?? '').replace(/^\[rubricate\] /, '')
-  return `${style.indent}${c.red(figures.error)} ${c.red(code)}${message ? c.dim(`: ${message}`) : ''}`
+  const message = oneLine(firstLine(record.error?.message ?? '').replace(/^\[rubricate\] /, ''))
+  return `${style.indent}${c.red(figures.error)} ${c.red(oneLine(code))}${message ? c.dim(`: ${message}`) : ''}`
 }
 
 function statusSymbol(record: RubricateRecord, c: Colors): string {
@@ -232,9 +233,13 @@ export function formatScore(value: number, comparedWith?: number): string {
   return String(round(value))
 }
 
-/** Whitespace and line breaks collapsed, so one verdict stays one line. @internal */
+/**
+ * Untrusted text (a criterion, a reasoning, a scorer's id or reason) as part of one line: whitespace
+ * and line breaks collapsed, control characters shown escaped (the terminal gate, `terminalLine`).
+ * @internal
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
+  return terminalLine(text)
 }
 
 function firstLine(text: string): string {

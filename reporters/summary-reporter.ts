@@ -10,6 +10,7 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node'
+import { colouredLine } from '../src/output-safety/terminal-text'
 import { annotateTest } from './annotate-test'
 import { colorsFor } from './figures'
 import { renderSummary } from './render-summary'
@@ -51,6 +52,6 @@ export class RubricateSummaryReporter implements Reporter {
     const finished = await this.outputs.finish(testModules, unhandledErrors, reason)
     const lines = renderSummary(finished.summary, colorsFor(2))
     if (lines.length === 0) return
-    this.ctx!.logger.error(['', ...lines, ''].join('\n'))
+    this.ctx!.logger.error(['', ...lines.map(colouredLine), ''].join('\n'))
   }
 }

@@ -3,7 +3,7 @@
  * happened, why, and what to do. Values are quoted with double quotes.
  */
 
-import { redactOutput } from './cassettes/redaction/redaction'
+import { terminalText } from './output-safety/terminal-text'
 
 const PREFIX = '[rubricate]'
 
@@ -24,11 +24,12 @@ export interface CassetteMissDetails {
 }
 
 /**
- * Prefix a message, redacted of every known secret: every message passes through here, so none
- * prints a key, a URL's credentials or the raw reply of a judge that echoed one. @internal
+ * Prefix a message and pass it through the terminal gate: every message passes through here, so
+ * none prints a key, a URL's credentials or the raw reply of a judge that echoed one, nor a
+ * control character or a line that would command the CI runner. @internal
  */
 export function format(text: string): string {
-  return `${PREFIX} ${redactOutput(text)}`
+  return `${PREFIX} ${terminalText(text)}`
 }
 
 /** Render any value for a message: strings quoted, the rest as short JSON. @internal */

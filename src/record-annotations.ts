@@ -6,6 +6,8 @@
  * trip to the main process (0.5 to 0.9 ms each, measured), more than the whole budget of a
  * replayed assertion, and a loop's record is only final when the test ends.
  */
+import { redactOutput } from './cassettes/redaction/redaction'
+import { terminalLine } from './output-safety/terminal-text'
 import type { RubricateRecord, Verdict } from './records'
 import { verdictTag } from './rubric/rubric-reason'
 
@@ -46,7 +48,12 @@ export function recordAnnotations(record: RubricateRecord): RecordAnnotation[] {
     messages.push(`loop ${state} after ${count} iteration${count === 1 ? '' : 's'}`)
   }
   for (const verdict of record.verdicts ?? []) messages.push(`${not}${verdictText(verdict)}`)
-  return messages.map((message) => ({ type: ANNOTATION_TYPE, message }))
+  // Through the output gate: JUnit writes these into its file and other reporters print them, where
+  // rubricate cannot redact or escape them afterwards (and ESC is not even valid in XML 1.0).
+  return messages.map((message) => ({
+    type: ANNOTATION_TYPE,
+    message: terminalLine(redactOutput(message)),
+  }))
 }
 
 function verdictText(verdict: Verdict): string {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { extname, isAbsolute, relative, resolve } from 'node:path'
 import { isRubricateError, UsageError } from '../errors'
 import { messages, show } from '../messages'
-import { parseCriteria } from '../rubric/criteria'
+import { OPTIONAL_MARKER, parseCriteria, withoutMarker } from '../rubric/criteria'
 import { getState } from '../state'
 import { dataText } from './data-text'
 
@@ -239,8 +239,7 @@ function parseRow(row: unknown, where: string): ParsedExample {
 }
 
 function stripOptional(item: { criterion: string }): string {
-  return item.criterion
-    .trim()
-    .replace(/^\(optional\)\s*/i, '')
-    .replace(/\s*\(optional\)$/i, '')
+  // Linear: `/\s*\(optional\)$/` is quadratic on a long run of spaces.
+  const text = item.criterion.trim()
+  return withoutMarker(text, OPTIONAL_MARKER) ?? text
 }

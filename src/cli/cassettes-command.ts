@@ -3,6 +3,7 @@ import { cassetteStats } from '../cassettes/maintenance/cassette-stats'
 import { verifyCassettes } from '../cassettes/maintenance/cassette-verify'
 import { migrateCassettes } from '../cassettes/maintenance/migrate'
 import { isRubricateError, UsageError } from '../errors'
+import { terminalText } from '../output-safety/terminal-text'
 import { calibrateCommand } from './calibrate-command'
 import { cassetteDirFor } from './cassette-dir'
 import { cliMessages } from './cli-messages'
@@ -18,7 +19,14 @@ import { type CommandIO, pruneCommand } from './prune-command'
  * Arguments in, text out, an exit code back, so it is tested without spawning a process.
  * @internal
  */
-export async function rubricateCommand(argv: readonly string[], io: CommandIO): Promise<number> {
+export async function rubricateCommand(argv: readonly string[], raw: CommandIO): Promise<number> {
+  // The one gate of the CLI: whatever a command prints (text or --json, a reasoning quoted by
+  // `diff`, a label set's criteria by `calibrate`) is redacted and escaped for the terminal.
+  const io: CommandIO = {
+    ...raw,
+    out: (text) => raw.out(terminalText(text)),
+    err: (text) => raw.err(terminalText(text)),
+  }
   const [group, command, ...rest] = argv
   if (group === 'calibrate') return runCalibrate(argv.slice(1), io)
   if (

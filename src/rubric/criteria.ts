@@ -32,10 +32,11 @@ export interface ParsedCriterion {
 
 const LIST_MARKER = /^(?:[-*+•]|\d{1,3}[.)])(?=\s|$)\s*/
 const CHECKBOX = /^\[[ xX]\](?=\s|$)\s*/
-const OPTIONAL_START = /^\(optional\)\s*/i
-const OPTIONAL_END = /\s*\(optional\)$/i
-const REQUIRED_START = /^\(required\)\s*/i
-const REQUIRED_END = /\s*\(required\)$/i
+// The markers, matched on a slice of their own length: `/\s*\(optional\)$/` would try every start
+// in a long run of spaces and scan it to its end, quadratic in the line's length.
+const OPTIONAL = /^\(optional\)$/i
+const REQUIRED = /^\(required\)$/i
+const MARKER_LENGTH = '(optional)'.length
 
 /**
  * Parse a rubric. A string gives one criterion per non-empty line (`\n`, `\r\n` or `\r`), with a leading list marker
@@ -117,12 +118,33 @@ function parseLine(line: string): {
   let text = line.trim().replace(LIST_MARKER, '').replace(CHECKBOX, '').trim()
   let required = true
   let markedRequired = false
-  if (OPTIONAL_START.test(text) || OPTIONAL_END.test(text)) {
+  const optional = withoutMarker(text, OPTIONAL)
+  if (optional !== undefined) {
     required = false
-    text = text.replace(OPTIONAL_START, '').replace(OPTIONAL_END, '').trim()
-  } else if (REQUIRED_START.test(text) || REQUIRED_END.test(text)) {
-    markedRequired = true
-    text = text.replace(REQUIRED_START, '').replace(REQUIRED_END, '').trim()
+    text = optional.trim()
+  } else {
+    const marked = withoutMarker(text, REQUIRED)
+    if (marked !== undefined) {
+      markedRequired = true
+      text = marked.trim()
+    }
   }
   return { description: text, required, markedRequired }
 }
+
+/**
+ * `text` without the marker (`(optional)`, `(required)`, any case) it starts or ends with, and
+ * the whitespace beside it; undefined when it holds neither. The same as removing a leading
+ * marker with the spaces after it, then a trailing one with the spaces before it, in linear time.
+ * @internal
+ */
+export function withoutMarker(text: string, marker: RegExp): string | undefined {
+  const starts = marker.test(text.slice(0, MARKER_LENGTH))
+  const rest = starts ? text.slice(MARKER_LENGTH).trimStart() : text
+  const ends = rest.length >= MARKER_LENGTH && marker.test(rest.slice(-MARKER_LENGTH))
+  if (!starts && !ends) return undefined
+  return ends ? rest.slice(0, -MARKER_LENGTH).trimEnd() : rest
+}
+
+/** The `(optional)` marker, for {@link withoutMarker}. @internal */
+export const OPTIONAL_MARKER: RegExp = OPTIONAL

@@ -394,9 +394,6 @@ function secretIn(text: string, set: SecretSet): string | undefined {
   return keyFormatIn(text)?.label
 }
 
-const SECRET_QUERY_PARAM =
-  /([?&][\w.-]*(?:key|token|secret|password|sig|auth)[\w.-]*=)([^&\s"'#<>]+)/gi
-
 /**
  * Text fit to print or write: every secret of the environment (in any of its encoded forms),
  * every well-known key format, URL credentials and secret-looking query parameters replaced.
@@ -405,15 +402,63 @@ const SECRET_QUERY_PARAM =
  * @internal
  */
 export function redactOutput(text: string): string {
-  let out = redactText(text, secretSet(envSecrets()))
-  if (out.includes('=')) {
-    out = out.replace(SECRET_QUERY_PARAM, (match, name: string, value: string) =>
-      value.startsWith('[REDACTED') || value.startsWith('%5BREDACTED')
-        ? match
-        : `${name}${REDACTED}`,
-    )
+  const out = redactText(text, secretSet(envSecrets()))
+  return out.includes('=') ? redactQueryParams(out) : out
+}
+
+/**
+ * Secret-looking query parameters (`?api_key=...`, `&token=...`) replaced, as
+ * `/([?&][\w.-]*(?:key|token|secret|password|sig|auth)[\w.-]*=)([^&\s"'#<>]+)/gi` would find
+ * them, without its backtracking: that pattern tries every split of a long name around the word
+ * it looks for, quadratic in the name's length (13 s on a 75 KB reasoning). A name runs from `?`
+ * or `&` to the first character outside `[\w.-]`, which must be `=`; so each match is fixed by
+ * its start, and the names of two starts never overlap.
+ */
+function redactQueryParams(text: string): string {
+  let out = ''
+  let at = 0
+  let start = nextSeparator(text, 0)
+  while (start >= 0) {
+    let nameEnd = start + 1
+    while (nameEnd < text.length && isNameChar(text.charCodeAt(nameEnd))) nameEnd++
+    let valueEnd = nameEnd + 1
+    if (text[nameEnd] === '=' && SECRET_QUERY_NAME.test(text.slice(start + 1, nameEnd))) {
+      while (valueEnd < text.length && !VALUE_STOP.test(text[valueEnd] as string)) valueEnd++
+    }
+    if (valueEnd > nameEnd + 1) {
+      const value = text.slice(nameEnd + 1, valueEnd)
+      if (!value.startsWith('[REDACTED') && !value.startsWith('%5BREDACTED')) {
+        out += `${text.slice(at, nameEnd + 1)}${REDACTED}`
+        at = valueEnd
+      }
+      start = nextSeparator(text, valueEnd)
+    } else start = nextSeparator(text, start + 1)
   }
-  return out
+  return at === 0 ? text : out + text.slice(at)
+}
+
+const VALUE_STOP = /[&\s"'#<>]/
+
+// The next `?` or `&`. One walk, not an indexOf per character: two indexOf calls would each scan
+// to a far-off `?` again for every `&` before it.
+function nextSeparator(text: string, from: number): number {
+  for (let at = from; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (code === 63 || code === 38) return at
+  }
+  return -1
+}
+
+// [\w.-]: letters, digits, `_`, `.` and `-`.
+function isNameChar(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46 ||
+    code === 45
+  )
 }
 
 /** A URL fit for a message: no userinfo, secret-looking query parameters replaced. @internal */
