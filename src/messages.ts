@@ -805,10 +805,6 @@ export const messages = {
     format(
       'Nothing to prune: the last complete run used no cassette folder. Is the rubricate plugin (or "rubricate/setup") installed in vitest.config?',
     ),
-  pruneUnknownArgument: (argument: string): string =>
-    format(
-      `"rubricate cassettes prune" got an unknown argument "${argument}". Usage: rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <vitest config>] [--root <project folder>]`,
-    ),
   pruned: (
     dryRun: boolean,
     files: readonly string[],
