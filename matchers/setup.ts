@@ -69,7 +69,7 @@ aroundEach(async (runTest, context) => {
   // msw 3: a server of the project's that stopped since also stopped rubricate's.
   ensureAgentInterception()
   openTest(task)
-  let undecided: Error[] = []
+  let undecided: ReturnType<typeof closeTest> = { errors: [], unmet: [] }
   // The test runs until what it left behind is closed: a stream cut now is still its own.
   await runInTest(task, context.signal, async () => {
     try {
@@ -95,7 +95,14 @@ stateSlot('setup-undecided-listener', () =>
 // (a matcher's throw that reached Vitest, or a client's that the test did not catch). Under
 // test.fails it fails in any case: Vitest turns a failure into a pass after every hook, so the
 // test stops being an expected failure, and fails with the reason.
-function failIfUndecided(task: RunnerTestCase, undecided: readonly Error[]): void {
+function failIfUndecided(
+  task: RunnerTestCase,
+  { errors: undecided, unmet }: { errors: readonly Error[]; unmet: readonly string[] },
+): void {
+  // An undecided call the test said it expects, and none came: the test did not test what it says.
+  if (unmet.length > 0 && task.result?.state !== 'fail') {
+    throw new Error(messages.expectedUndecidedNone(unmet))
+  }
   if (undecided.length === 0) return
   const underTestFails = task.fails === true
   if (underTestFails) (task as { fails?: boolean | undefined }).fails = false
