@@ -1,4 +1,5 @@
 import { bytes, CLI_CONFIG_OPTION, CLI_DIR_OPTION, count, format, tally } from '../messages'
+import { importLine } from './code-lines'
 
 /**
  * What the `rubricate` command prints: its usage texts, reports and usage errors. The errors that
@@ -75,7 +76,7 @@ export const cliMessages = {
       '',
       'Next: write a test, for instance greet.test.ts (three lines):',
       '',
-      "  import { expect, test } from 'vitest'",
+      `  ${importLine('{ expect, test }', 'vitest')}`,
       "  test('greets the user', async () =>",
       "    expect('Hello! How can I help you today?').toSatisfyRubric('- Greets the user'))",
       '',

@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
 import { findVitestConfig } from './cassette-dir'
+import { importLine, requireLine } from './code-lines'
 
 /** One file `init` looks at, and what it does with it. @internal */
 export interface InitStep {
@@ -57,8 +58,8 @@ function configStep(cwd: string, judge: string): InitStep {
       action: 'created',
       detail: `a Vitest config with the rubricate plugin (judge "${judge}")`,
       text: [
-        "import rubricate from 'rubricate/plugin'",
-        "import { defineConfig } from 'vitest/config'",
+        importLine('rubricate', 'rubricate/plugin'),
+        importLine('{ defineConfig }', 'vitest/config'),
         '',
         'export default defineConfig({',
         `  plugins: [${plugin}],`,
@@ -101,7 +102,7 @@ export function addPlugin(
   ext: string,
   plugin: string,
 ): string | { action: 'unchanged' | 'refused'; detail: string } {
-  const byHand = `add \`${plugin}\` to its "plugins", imported with \`import rubricate from 'rubricate/plugin'\` (CommonJS: \`const { rubricate } = require('rubricate/plugin')\`)`
+  const byHand = `add \`${plugin}\` to its "plugins", imported with \`${importLine('rubricate', 'rubricate/plugin')}\` (CommonJS: \`${requireLine('{ rubricate }', 'rubricate/plugin')}\`)`
   if (/['"]rubricate\/plugin['"]/.test(text)) {
     return /\brubricate\s*\(/.test(text)
       ? { action: 'unchanged', detail: 'the rubricate plugin is already there' }
@@ -145,8 +146,8 @@ export function addPlugin(
 /** The text with the plugin's import after the last import (or require) at the top. */
 function addImport(text: string, commonJs: boolean): string {
   const line = commonJs
-    ? "const { rubricate } = require('rubricate/plugin')"
-    : "import rubricate from 'rubricate/plugin'"
+    ? requireLine('{ rubricate }', 'rubricate/plugin')
+    : importLine('rubricate', 'rubricate/plugin')
   const statements = commonJs
     ? /^(?:const|let|var)\s[^\n]*=\s*require\(\s*['"][^'"]+['"]\s*\)[^\n]*$/gm
     : /^import\s[^;]*?from\s*(['"])[^'"]+\1;?[ \t]*$/gm
