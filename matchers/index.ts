@@ -5,6 +5,7 @@
 import './augment'
 
 // Matchers
+export { expectUndecided } from './expect-undecided'
 export { toAgreeWithLabels } from './to-agree-with-labels'
 export { toHaveCalledTool } from './to-have-called-tool'
 export { toHaveToolCalls } from './to-have-tool-calls'

@@ -69,7 +69,7 @@ aroundEach(async (runTest, context) => {
   // msw 3: a server of the project's that stopped since also stopped rubricate's.
   ensureAgentInterception()
   openTest(task)
-  let undecided: Error[] = []
+  let undecided: ReturnType<typeof closeTest> = { errors: [], unmet: [] }
   // The test runs until what it left behind is closed: a stream cut now is still its own.
   await runInTest(task, context.signal, async () => {
     try {
@@ -95,8 +95,20 @@ stateSlot('setup-undecided-listener', () =>
 // (a matcher's throw that reached Vitest, or a client's that the test did not catch). Under
 // test.fails it fails in any case: Vitest turns a failure into a pass after every hook, so the
 // test stops being an expected failure, and fails with the reason.
-function failIfUndecided(task: RunnerTestCase, undecided: readonly Error[]): void {
-  if (undecided.length === 0) return
+function failIfUndecided(
+  task: RunnerTestCase,
+  { errors: undecided, unmet }: { errors: readonly Error[]; unmet: readonly string[] },
+): void {
+  // An undecided call the test said it expects, and none came: the test did not test what it says.
+  // An unexpected undecided call is said first: it is the likelier cause.
+  const expectedNone =
+    unmet.length > 0 && task.result?.state !== 'fail'
+      ? new Error(messages.expectedUndecidedNone(unmet))
+      : undefined
+  if (undecided.length === 0) {
+    if (expectedNone) throw expectedNone
+    return
+  }
   const underTestFails = task.fails === true
   if (underTestFails) (task as { fails?: boolean | undefined }).fails = false
   const shown =
@@ -106,7 +118,10 @@ function failIfUndecided(task: RunnerTestCase, undecided: readonly Error[]): voi
   const hidden = undecided.filter(
     (error) => !shown.some((message) => message.includes(missKey(error) ?? error.message)),
   )
-  if (hidden.length === 0) return
+  if (hidden.length === 0) {
+    if (expectedNone) throw expectedNone
+    return
+  }
   const code = (error: Error) => {
     const { code } = error as { code?: unknown }
     return typeof code === 'string' ? code : error.name

@@ -6,21 +6,52 @@ import { stateSlot } from '../src/state'
 // failure does not show them, and the file for the ones no test made.
 const state = stateSlot('vitest-undecided-calls', () => ({
   tests: new Map<RunnerTestCase, Error[]>(),
+  /** The undecided calls each test expects on purpose (`expectUndecided`). */
+  expected: new Map<RunnerTestCase, ExpectedUndecided[]>(),
   outside: [] as Error[],
   /** Miss keys made by a test: that test answers for them, not the file. */
   claimed: new Set<string>(),
 }))
 
+/**
+ * An undecided call a test expects: calls with this code made while it is open do not fail the
+ * test; `seen` counts them, so an expectation that nothing met fails instead.
+ * @internal
+ */
+export interface ExpectedUndecided {
+  code: string
+  open: boolean
+  seen: number
+}
+
 /** Start collecting for `test` (one attempt of it). @internal */
 export function openTest(test: RunnerTestCase): void {
   state.tests.set(test, [])
+  state.expected.delete(test)
 }
 
-/** What `test` collected since {@link openTest}; it collects no more. @internal */
-export function closeTest(test: RunnerTestCase): Error[] {
+/**
+ * What `test` collected since {@link openTest}, and the codes it expected that no call met; it
+ * collects no more.
+ * @internal
+ */
+export function closeTest(test: RunnerTestCase): { errors: Error[]; unmet: string[] } {
   const errors = state.tests.get(test) ?? []
+  const unmet = (state.expected.get(test) ?? [])
+    .filter((expected) => expected.open && expected.seen === 0)
+    .map((expected) => expected.code)
   state.tests.delete(test)
-  return errors
+  state.expected.delete(test)
+  return { errors, unmet }
+}
+
+/** Expect undecided calls with `code` in `test`, from now on. @internal */
+export function expectUndecidedIn(test: RunnerTestCase, code: string): ExpectedUndecided {
+  const expected: ExpectedUndecided = { code, open: true, seen: 0 }
+  const list = state.expected.get(test) ?? []
+  list.push(expected)
+  state.expected.set(test, list)
+  return expected
 }
 
 /**
@@ -37,6 +68,12 @@ export function noteUndecided(error: Error, made: RunnerTestCase | undefined): v
     return
   }
   if (key !== undefined) state.claimed.add(key)
+  const code = (error as { code?: unknown }).code
+  const expected = state.expected.get(test)?.find((each) => each.open && each.code === code)
+  if (expected) {
+    expected.seen++
+    return
+  }
   state.tests.get(test)?.push(error)
 }
 

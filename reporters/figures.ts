@@ -1,7 +1,5 @@
 // Every symbol and colour the reporter prints, in one place. Renderers take a `Colors` object, so
 // they stay pure and their tests compare plain text.
-import { isatty } from 'node:tty'
-
 /** Symbols of the verdict lines and the summary. @internal */
 export const figures = {
   /** A criterion met, a scorer or loop that passed. */
@@ -55,21 +53,23 @@ const ansi: Colors = {
 }
 
 /**
- * Colours for a stream, decided the way Vitest decides its own (so both agree on one screen):
- * never with `NO_COLOR` or `--no-color`; else with `FORCE_COLOR`, `--color`, a terminal, or `CI`.
+ * Colours decided the way Vitest decides its own (tinyrainbow 3's `isSupported`), so that one
+ * screen or one piped log never mixes coloured and plain lines: never with `NO_COLOR` or
+ * `--no-color`; else with `FORCE_COLOR`, `--color`, Windows, `CI`, or unless `FORCE_TTY=false` or
+ * `TERM=dumb`. Whether the stream is a terminal does not count, as it does not for Vitest.
  * @internal
  */
 export function colorsFor(
-  fd: 1 | 2,
   env: NodeJS.ProcessEnv = process.env,
   argv: readonly string[] = process.argv,
+  platform: NodeJS.Platform = process.platform,
 ): Colors {
   if ('NO_COLOR' in env || argv.includes('--no-color')) return plain
   const on =
     'FORCE_COLOR' in env ||
     argv.includes('--color') ||
-    process.platform === 'win32' ||
-    (isatty(fd) && env.TERM !== 'dumb') ||
+    platform === 'win32' ||
+    (env.FORCE_TTY !== 'false' && env.TERM !== 'dumb') ||
     'CI' in env
   return on ? ansi : plain
 }

@@ -86,7 +86,7 @@ export class RubricateReporter extends DefaultReporter {
   }
 
   override reportTestSummary(files: RunnerTestFile[], errors: unknown[], leakCount: number): void {
-    const lines = this.finished ? renderSummary(this.finished.summary, colorsFor(1)) : []
+    const lines = this.finished ? renderSummary(this.finished.summary, colorsFor()) : []
     if (lines.length > 0) {
       this.log()
       for (const line of lines) this.log(colouredLine(line))
@@ -121,7 +121,7 @@ export class RubricateReporter extends DefaultReporter {
       this.renderSucceed = renderSucceed
     }
     const indent = ` ${'  '.repeat(depth(test))}  `
-    const colors = colorsFor(1)
+    const colors = colorsFor()
     const row = (test.meta() as { rubricateEvalRow?: EvalRowRecord | undefined }).rubricateEvalRow
     const rowLine = row ? renderEvalRow(row, colors) : undefined
     if (rowLine) this.log(colouredLine(`${indent}${rowLine}`))

@@ -11,7 +11,6 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node'
-import { experimental_getRunnerTask } from 'vitest/node'
 import { committedFolder, diffCassetteFolders } from '../src/cassettes/maintenance/cassette-diff'
 import { pruneCassettes } from '../src/cassettes/maintenance/prune'
 import { redactOutput } from '../src/cassettes/redaction/redaction'
@@ -19,8 +18,9 @@ import { runMarkerPath, writeRunMarker } from '../src/cassettes/run/run-marker'
 import { storeFor } from '../src/cassettes/store/cassette-store'
 import type { ModelPrice } from '../src/config'
 import { messages } from '../src/messages'
-import { collectRun, type FileTaskLike, type RunReport } from './collect-run'
+import { collectRun, type FileReport, type RunReport } from './collect-run'
 import { type RubricateJsonReport, toJsonReport } from './json-report'
+import { moduleTask } from './module-tasks'
 import { previousReportFiles } from './previous-report'
 import { renderCassetteDiffMarkdown } from './render-cassette-diff'
 import { renderHtml } from './render-html'
@@ -83,10 +83,7 @@ export class RunOutputs {
   ): Promise<FinishedRun> {
     const ctx = this.ctx!
     const root = ctx.config.root
-    const report = collectRun(
-      testModules.map((module) => experimental_getRunnerTask(module) as unknown as FileTaskLike),
-      root,
-    )
+    const report = collectRun(testModules.map(moduleTask), root)
     const facts = await this.facts(report, testModules, unhandledErrors, reason)
     const completeness = runCompleteness(facts)
     const used = usedKeysByDir(report)

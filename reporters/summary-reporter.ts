@@ -50,7 +50,7 @@ export class RubricateSummaryReporter implements Reporter {
     reason: TestRunEndReason,
   ): Promise<void> {
     const finished = await this.outputs.finish(testModules, unhandledErrors, reason)
-    const lines = renderSummary(finished.summary, colorsFor(2))
+    const lines = renderSummary(finished.summary, colorsFor())
     if (lines.length === 0) return
     this.ctx!.logger.error(['', ...lines.map(colouredLine), ''].join('\n'))
   }

@@ -115,6 +115,37 @@ export const CLI_DIR_OPTION =
 export const CLI_CONFIG_OPTION =
   '  --config <file>    the Vitest config to read it from (default: vitest.config.* or vite.config.* in the current folder)'
 
+/**
+ * True when the part that differs between two texts looks like a date, a time or a generated id
+ * on both sides: only then is `cassettes.normalize` the likely fix for a miss. A reworded
+ * criterion ("France" for "Germany") is a change to record, not to normalise.
+ * @internal
+ */
+export function looksLikeDateOrId(before: string, after: string): boolean {
+  let start = 0
+  while (start < before.length && start < after.length && before[start] === after[start]) start++
+  let end = 0
+  while (
+    end < before.length - start &&
+    end < after.length - start &&
+    before[before.length - 1 - end] === after[after.length - 1 - end]
+  )
+    end++
+  // The changed characters, widened to the token around them (a date's digits, an id's run).
+  const token = (text: string) => {
+    const token = /[\w:./+-]/
+    let from = start
+    let to = text.length - end
+    while (from > 0 && token.test(text[from - 1] as string)) from--
+    while (to < text.length && token.test(text[to] as string)) to++
+    return text.slice(from, to)
+  }
+  const volatile = (text: string) =>
+    /\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{6,}/.test(text) ||
+    (text.length >= 8 && /\d/.test(text) && /[a-z]/i.test(text))
+  return volatile(token(before)) && volatile(token(after))
+}
+
 export const messages = {
   // configuration
   noJudge: (): string =>
@@ -398,6 +429,22 @@ export const messages = {
         ...errors.map((error) => error.message),
       ].join('\n\n'),
     ),
+  expectedUndecidedNone: (codes: readonly string[]): string =>
+    format(
+      `This test fails: it called expectUndecided(${codes.map((code) => `"${code}"`).join(', ')}), but no call made during it ended undecided with ${codes.length === 1 ? 'that code' : 'those codes'}. Check that the call you expect to fail is made (and awaited) in this test, or remove expectUndecided.`,
+    ),
+  expectedUndecidedScopedNone: (code: string): string =>
+    format(
+      `expectUndecided("${code}", fn): no call made inside fn ended undecided with "${code}". Check that fn makes (and awaits) the call you expect to fail, or remove expectUndecided.`,
+    ),
+  expectUndecidedBadCode: (code: unknown, codes: readonly string[]): string =>
+    format(
+      `expectUndecided(code) takes a rubricate error code, but got ${JSON.stringify(code)}. Use one of: ${codes.join(', ')}.`,
+    ),
+  expectUndecidedOutsideTest: (): string =>
+    format(
+      'expectUndecided() was called outside a running test, or without the rubricate setup file. Call it inside test(...), with the rubricate plugin (or "rubricate/setup") in vitest.config.',
+    ),
   // matcher failure messages (rendered under the matcher hint)
   rubricUnmet: (unmet: number, total: number, counted: 'required criteria' | 'criteria'): string =>
     `Rubric not satisfied: ${unmet} of ${total} ${counted} unmet.`,
@@ -577,7 +624,11 @@ export const messages = {
     ),
   judgeRetriesExhausted: (model: string, url: string, problem: string, requests: number): string =>
     format(
-      `The judge "${model}" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.`,
+      `The judge "${model}" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. ${
+        /ECONNREFUSED/.test(problem)
+          ? 'The connection was refused: nothing listens at that address, so waiting will not help. Check the base URL (OPENAI_BASE_URL, or baseURL in the judge object) and that the server runs there.'
+          : 'The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.'
+      }`,
     ),
   judgeBadBaseURL: (model: string, url: string, where: string): string =>
     format(
@@ -806,10 +857,6 @@ export const messages = {
     format(
       'Nothing to prune: the last complete run used no cassette folder. Is the rubricate plugin (or "rubricate/setup") installed in vitest.config?',
     ),
-  pruneUnknownArgument: (argument: string): string =>
-    format(
-      `"rubricate cassettes prune" got an unknown argument "${argument}". Usage: rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <vitest config>] [--root <project folder>]`,
-    ),
   pruned: (
     dryRun: boolean,
     files: readonly string[],
@@ -887,7 +934,11 @@ export const messages = {
       `A ${endpoint} call was answered from "${file}", a recording of an HTTP ${status} error${recordedBy ? ` (recorded by "${recordedBy}")` : ''}. Code that swallows the error can pass its test on a failed call. If the error is not what the test means to record, fix its cause and re-record with RUBRICATE_CASSETTES=record.`,
     ),
   cassetteMissTextChange: (change: { path: string; before: string; after: string }): string =>
-    `${change.path} was ${JSON.stringify(change.before)}, is now ${JSON.stringify(change.after)} (a date or an id? cassettes.normalize can make it constant before keying)`,
+    `${change.path} was ${JSON.stringify(change.before)}, is now ${JSON.stringify(change.after)}${
+      looksLikeDateOrId(change.before, change.after)
+        ? ' (a date or an id? cassettes.normalize can make it constant before keying)'
+        : ''
+    }`,
   cassetteMiss: (miss: CassetteMissDetails): string =>
     format(
       [
@@ -898,6 +949,7 @@ export const messages = {
           : [
               `Record it by running the same code again with RUBRICATE_CASSETTES=auto, then commit the new files in ${miss.dir}.`,
             ]),
+        'Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).',
       ].join('\n'),
     ),
   promptVersionChanged: (from: string | undefined, to: string | undefined): string =>

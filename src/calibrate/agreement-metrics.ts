@@ -93,9 +93,10 @@ export function agreementCounts(cases: readonly JudgedLabel[]): AgreementCounts 
 }
 
 /**
- * Cohen's κ of a 2×2 table: (p_o − p_e) / (1 − p_e). When p_e is 1 (both raters used one and the
- * same value for every case) κ is 0/0: it is returned as `null` with the reason, never as 1, so a
- * gate on κ cannot pass on a set that never tested the judge's ability to tell the two apart.
+ * Cohen's κ of a 2×2 table: (p_o − p_e) / (1 − p_e). When both raters used one value for every
+ * case, the set never tested the judge's ability to tell the two apart: with the same value p_e is
+ * 1 and κ is 0/0; with opposite values the formula gives 0, a number a gate as low as
+ * `minKappa: -1` would accept. Both are returned as `null` with the reason, never as a number.
  */
 export function cohensKappa(counts: AgreementCounts): {
   kappa: number | null
@@ -108,11 +109,17 @@ export function cohensKappa(counts: AgreementCounts): {
   const judgeMet = (truePass + falsePass) / n
   const labelMet = (truePass + falseFail) / n
   const chance = judgeMet * labelMet + (1 - judgeMet) * (1 - labelMet)
+  const name = (met: number) => (met === 1 ? 'met' : 'unmet')
   if (chance >= 1) {
-    const value = labelMet === 1 ? 'met' : 'unmet'
     return {
       kappa: null,
-      undefinedReason: `every label and every verdict is "${value}", so agreement by chance is 1`,
+      undefinedReason: `every label and every verdict is "${name(labelMet)}", so agreement by chance is 1`,
+    }
+  }
+  if ((judgeMet === 0 || judgeMet === 1) && (labelMet === 0 || labelMet === 1)) {
+    return {
+      kappa: null,
+      undefinedReason: `every verdict is "${name(judgeMet)}" and every label "${name(labelMet)}", so neither varies`,
     }
   }
   return { kappa: (observed - chance) / (1 - chance) }

@@ -22,7 +22,7 @@ export function missedThresholds(
     if (overall.kappa === null) {
       missed.push(messages.calibrationKappaUndefined(overall.kappaUndefined ?? '', minKappa))
     } else if (overall.kappa < minKappa) {
-      missed.push(messages.calibrationKappaBelow(overall.kappa.toFixed(2), minKappa))
+      missed.push(messages.calibrationKappaBelow(shownApart(overall.kappa, minKappa), minKappa))
     }
   }
   for (const [name, option, max, rate] of [
@@ -33,7 +33,14 @@ export function missedThresholds(
     if (rate.value === null) missed.push(messages.calibrationRateUnmeasured(name, option, max))
     else if (rate.value > max) {
       missed.push(
-        messages.calibrationRateAbove(name, option, rate.value.toFixed(2), rate.count, rate.n, max),
+        messages.calibrationRateAbove(
+          name,
+          option,
+          shownApart(rate.value, max),
+          rate.count,
+          rate.n,
+          max,
+        ),
       )
     }
   }
@@ -41,11 +48,26 @@ export function missedThresholds(
     const value = overall.accuracy.value
     if (value === null || value < minAccuracy) {
       missed.push(
-        messages.calibrationAccuracyBelow(value === null ? '–' : value.toFixed(2), minAccuracy),
+        messages.calibrationAccuracyBelow(
+          value === null ? '–' : shownApart(value, minAccuracy),
+          minAccuracy,
+        ),
       )
     }
   }
   return missed
+}
+
+/**
+ * A value that missed a threshold, rounded to two decimals unless that would print the threshold
+ * itself ("κ 0.65 is below minKappa 0.65"): then with as many decimals as tell the two apart.
+ */
+function shownApart(value: number, threshold: number): string {
+  for (let digits = 2; digits < 12; digits++) {
+    const shown = value.toFixed(digits)
+    if (Number(shown) !== threshold) return shown
+  }
+  return String(value)
 }
 
 /** The plain-JSON record of a calibration assertion. @internal */

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util'
 import { type CalibrationResult, calibrateJudge } from '../calibrate/calibrate-judge'
 import {
   calibrationTable,
@@ -8,13 +7,18 @@ import {
 } from '../calibrate/calibration-table'
 import { compareJudges } from '../calibrate/compare-judges'
 import { configLayers, configureRubricate } from '../config'
-import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JudgeInput } from '../records'
 import { getState } from '../state'
 import { cassetteDirFor } from './cassette-dir'
 import { cliMessages } from './cli-messages'
-import type { CommandIO } from './prune-command'
+import {
+  type CommandIO,
+  CommandLineError,
+  commandLineError,
+  EXIT,
+  parseCommandOptions,
+} from './command-options'
 
 // Disagreements printed per judge; --json holds them all.
 const SHOWN_DISAGREEMENTS = 10
@@ -27,28 +31,33 @@ const SHOWN_DISAGREEMENTS = 10
  * @internal
  */
 export async function calibrateCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseOptions(argv)
+  const { values, positionals } = parseCommandOptions('calibrate', argv, {
+    judge: { type: 'string' },
+    compare: { type: 'string' },
+    samples: { type: 'string' },
+    dir: { type: 'string' },
+    config: { type: 'string' },
+  })
   if (values.help) {
     io.out(cliMessages.calibrateUsage())
-    return 0
+    return EXIT.ok
   }
   if (positionals.length !== 1) {
-    throw new UsageError(
-      cliMessages.badUsage(
-        positionals.length === 0
-          ? '"rubricate calibrate" needs the path of a labelled set (.jsonl or .json)'
-          : `"rubricate calibrate" takes one labelled set, but got ${positionals.length}: ${positionals.map((p) => `"${p}"`).join(', ')}`,
-      ),
+    throw commandLineError(
+      positionals.length === 0
+        ? '"rubricate calibrate" needs the path of a labelled set (.jsonl or .json)'
+        : `"rubricate calibrate" takes one labelled set, but got ${positionals.length}: ${positionals.map((p) => `"${p}"`).join(', ')}`,
     )
   }
   const samples = values.samples === undefined ? 1 : Number(values.samples)
   if (!Number.isInteger(samples) || samples < 1) {
-    throw new UsageError(
+    throw new CommandLineError(
       messages.notPositiveInteger('rubricate calibrate --samples', values.samples),
     )
   }
-  const judge = judgeFrom(values.judge)
-  const compare = values.compare === undefined ? undefined : judgeFrom(values.compare)
+  const judge = judgeFrom(values.judge as string | undefined)
+  const compare =
+    values.compare === undefined ? undefined : judgeFrom(values.compare as string | undefined)
   const state = getState()
   const layers = configLayers()
   const saved = { configured: layers.configured, root: state.run.root }
@@ -56,7 +65,13 @@ export async function calibrateCommand(argv: readonly string[], io: CommandIO): 
   // against it. Restored afterwards, for a caller that runs the command in its own process.
   state.run.root = io.cwd
   configureRubricate({
-    cassettes: { dir: await cassetteDirFor(io.cwd, values.dir, values.config) },
+    cassettes: {
+      dir: await cassetteDirFor(
+        io.cwd,
+        values.dir as string | undefined,
+        values.config as string | undefined,
+      ),
+    },
   })
   try {
     const labels = positionals[0] as string
@@ -71,7 +86,7 @@ export async function calibrateCommand(argv: readonly string[], io: CommandIO): 
           2,
         ),
       )
-      return 0
+      return EXIT.ok
     }
     const blocks = [resultLines(first)]
     if (second && agreement) {
@@ -88,7 +103,7 @@ export async function calibrateCommand(argv: readonly string[], io: CommandIO): 
       ])
     }
     io.out(blocks.map((lines) => lines.join('\n')).join('\n\n'))
-    return 0
+    return EXIT.ok
   } finally {
     layers.configured = saved.configured
     state.run.root = saved.root
@@ -125,36 +140,10 @@ function resultLines(result: CalibrationResult): string[] {
 function judgeFrom(value: string | undefined): JudgeInput {
   if (value !== undefined) {
     const model = value.trim()
-    if (model === '') throw new UsageError(cliMessages.calibrateNoJudge())
+    if (model === '') throw new CommandLineError(cliMessages.calibrateNoJudge())
     return model.startsWith('openai/') ? model : `openai/${model}`
   }
   const fromEnv = process.env.RUBRICATE_JUDGE?.trim()
-  if (!fromEnv) throw new UsageError(cliMessages.calibrateNoJudge())
+  if (!fromEnv) throw new CommandLineError(cliMessages.calibrateNoJudge())
   return fromEnv
-}
-
-function parseOptions(args: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...args],
-      options: {
-        judge: { type: 'string' },
-        compare: { type: 'string' },
-        samples: { type: 'string' },
-        dir: { type: 'string' },
-        config: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    })
-  } catch (error) {
-    const option = /'(-[^']*)'/.exec((error as Error).message)?.[1]
-    const problem =
-      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option
-        ? `"rubricate calibrate" has no option "${option}" (it takes --judge, --compare, --samples, --dir, --config and --json)`
-        : `"rubricate calibrate": ${(error as Error).message}`
-    throw new UsageError(cliMessages.badUsage(problem))
-  }
 }

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { UsageError } from '../errors'
 import { cliMessages } from './cli-messages'
+import { CommandLineError } from './command-options'
 
 const CONFIG_FILES = ['vitest.config', 'vite.config'].flatMap((name) =>
   ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${name}.${ext}`),
@@ -45,7 +46,7 @@ export async function cassetteDirFromConfig(
   file: string,
   cwd: string,
 ): Promise<string | undefined> {
-  if (!existsSync(file)) throw new UsageError(cliMessages.configNotFound(file))
+  if (!existsSync(file)) throw new CommandLineError(cliMessages.configNotFound(file))
   // Vitest 4 answers { vitestConfig, viteConfig }; Vitest 5 answers Vite's resolved config, whose
   // `test` is Vitest's.
   let resolved: VitestResolved

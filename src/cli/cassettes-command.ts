@@ -1,140 +1,91 @@
+/**
+ * `rubricate cassettes stats | verify | migrate | prune | diff` (ARCHITECTURE.md §7.9): each takes
+ * `--help`, `--json`, `--dir` and `--config` (the folder is read from the Vitest config when not
+ * given). The logic lives in `src/cassettes/maintenance/`; here are the arguments and the output.
+ */
+
 import { relative, sep } from 'node:path'
 import { cassetteStats } from '../cassettes/maintenance/cassette-stats'
 import { verifyCassettes } from '../cassettes/maintenance/cassette-verify'
 import { migrateCassettes } from '../cassettes/maintenance/migrate'
-import { isRubricateError, UsageError } from '../errors'
-import { terminalText } from '../output-safety/terminal-text'
-import { calibrateCommand } from './calibrate-command'
 import { cassetteDirFor } from './cassette-dir'
 import { cliMessages } from './cli-messages'
-import { parseCommandOptions } from './command-options'
+import { type CommandIO, EXIT, parseCommandOptions, refusePositionals } from './command-options'
 import { diffCommand } from './diff-command'
-import { type CommandIO, pruneCommand } from './prune-command'
+import { pruneCommand } from './prune-command'
+
+/** The commands under `rubricate cassettes`. @internal */
+export const CASSETTE_COMMANDS = ['stats', 'verify', 'migrate', 'prune', 'diff'] as const
+/** @internal */
+export type CassetteCommand = (typeof CASSETTE_COMMANDS)[number]
 
 /**
- * The `rubricate` command (ARCHITECTURE.md §7.9): `cassettes stats`, `cassettes verify`,
- * `cassettes migrate`, `cassettes prune`, `cassettes diff`, `calibrate`. Every command takes
- * `--help`, and the cassette commands `--dir` and `--config` (the folder is read from the Vitest
- * config when not given).
- * Arguments in, text out, an exit code back, so it is tested without spawning a process.
+ * Run `rubricate cassettes <command>` with the arguments after it; returns the exit code.
  * @internal
  */
-export async function rubricateCommand(argv: readonly string[], raw: CommandIO): Promise<number> {
-  // The one gate of the CLI: whatever a command prints (text or --json, a reasoning quoted by
-  // `diff`, a label set's criteria by `calibrate`) is redacted and escaped for the terminal.
-  const io: CommandIO = {
-    ...raw,
-    out: (text) => raw.out(terminalText(text)),
-    err: (text) => raw.err(terminalText(text)),
+export async function cassettesCommand(
+  command: CassetteCommand,
+  args: readonly string[],
+  io: CommandIO,
+): Promise<number> {
+  if (command === 'prune') return pruneCommand(args, io)
+  if (command === 'diff') return diffCommand(args, io)
+  const { values, positionals } = parseCommandOptions(`cassettes ${command}`, args, {
+    dir: { type: 'string' },
+    config: { type: 'string' },
+  })
+  if (values.help) {
+    io.out(cliMessages.cassetteUsage(command))
+    return EXIT.ok
   }
-  const [group, command, ...rest] = argv
-  if (group === 'calibrate') return runCalibrate(argv.slice(1), io)
-  if (
-    group === undefined ||
-    group === '--help' ||
-    group === '-h' ||
-    (group === 'cassettes' && (command === '--help' || command === '-h'))
-  ) {
-    io.out(cliMessages.usage())
-    return group === undefined ? 1 : 0
-  }
-  try {
-    if (group !== 'cassettes')
-      throw new UsageError(cliMessages.badUsage(`Unknown command "${group}"`))
-    if (command === 'prune') return await pruneCommand(rest, io)
-    if (command === 'diff') return await diffCommand(rest, io)
-    if (command !== 'stats' && command !== 'verify' && command !== 'migrate') {
-      throw new UsageError(
-        cliMessages.badUsage(
-          command === undefined
-            ? '"rubricate cassettes" needs a command: stats, verify, migrate, prune or diff'
-            : `Unknown command "cassettes ${command}"`,
-        ),
-      )
+  refusePositionals(`cassettes ${command}`, positionals)
+  const dir = await cassetteDirFor(
+    io.cwd,
+    values.dir as string | undefined,
+    values.config as string | undefined,
+  )
+  const shown = `${relative(io.cwd, dir).split(sep).join('/') || '.'}/`
+  const show = (file: string) => relative(io.cwd, file).split(sep).join('/')
+  if (command === 'stats') {
+    const stats = await cassetteStats(dir)
+    if (values.json) {
+      io.out(JSON.stringify(stats, null, 2))
+      return EXIT.ok
     }
-    const { values, positionals } = parseCommandOptions(
-      `cassettes ${command}`,
-      rest,
-      command === 'verify'
-        ? { dir: { type: 'string' }, config: { type: 'string' } }
-        : { dir: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } },
+    io.out(
+      cliMessages.stats({
+        ...stats,
+        dir: shown,
+        oldest: stats.oldest && {
+          date: stats.oldest.recordedAt.slice(0, 10),
+          days: Math.floor((Date.now() - Date.parse(stats.oldest.recordedAt)) / 86_400_000),
+          file: show(stats.oldest.file),
+        },
+        newest: stats.newest && { date: stats.newest.recordedAt.slice(0, 10) },
+      }),
     )
-    if (values.help) {
-      io.out(
-        command === 'stats'
-          ? cliMessages.statsUsage()
-          : command === 'migrate'
-            ? cliMessages.migrateUsage()
-            : cliMessages.verifyUsage(),
-      )
-      return 0
-    }
-    if (positionals.length > 0) {
-      throw new UsageError(
-        cliMessages.badUsage(
-          `"rubricate cassettes ${command}" takes no folder argument, but got "${positionals[0]}" (give the folder with --dir)`,
-        ),
-      )
-    }
-    const dir = await cassetteDirFor(
-      io.cwd,
-      values.dir as string | undefined,
-      values.config as string | undefined,
-    )
-    const shown = `${relative(io.cwd, dir).split(sep).join('/') || '.'}/`
-    const show = (file: string) => relative(io.cwd, file).split(sep).join('/')
-    if (command === 'stats') {
-      const stats = await cassetteStats(dir)
-      if (values.json) {
-        io.out(JSON.stringify(stats, null, 2))
-        return 0
-      }
-      io.out(
-        cliMessages.stats({
-          ...stats,
-          dir: shown,
-          oldest: stats.oldest && {
-            date: stats.oldest.recordedAt.slice(0, 10),
-            days: Math.floor((Date.now() - Date.parse(stats.oldest.recordedAt)) / 86_400_000),
-            file: show(stats.oldest.file),
-          },
-          newest: stats.newest && { date: stats.newest.recordedAt.slice(0, 10) },
-        }),
-      )
-      return 0
-    }
-    if (command === 'migrate') {
-      const migration = await migrateCassettes(dir)
-      if (values.json) io.out(JSON.stringify(migration, null, 2))
-      else io.out(cliMessages.migrated(migration.migrated.length, migration.current, shown))
-      if (migration.problems.length === 0) return 0
-      const problems = migration.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
-      io.err(
-        cliMessages.verifyFailed(problems, migration.migrated.length + migration.current, shown),
-      )
-      return 1
-    }
-    const report = await verifyCassettes(dir)
-    if (report.problems.length === 0) {
-      io.out(cliMessages.verifyPassed(report.entries, shown))
-      return 0
-    }
-    const problems = report.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
-    io.err(cliMessages.verifyFailed(problems, report.entries, shown))
-    return 1
-  } catch (error) {
-    if (!isRubricateError(error)) throw error
-    io.err(error.message)
-    return 1
+    return EXIT.ok
   }
-}
-
-async function runCalibrate(argv: readonly string[], io: CommandIO): Promise<number> {
-  try {
-    return await calibrateCommand(argv, io)
-  } catch (error) {
-    if (!isRubricateError(error)) throw error
-    io.err(error.message)
-    return 1
+  if (command === 'migrate') {
+    const migration = await migrateCassettes(dir)
+    if (values.json) io.out(JSON.stringify(migration, null, 2))
+    else io.out(cliMessages.migrated(migration.migrated.length, migration.current, shown))
+    if (migration.problems.length === 0) return EXIT.ok
+    const problems = migration.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
+    io.err(cliMessages.verifyFailed(problems, migration.migrated.length + migration.current, shown))
+    return EXIT.failed
   }
+  const report = await verifyCassettes(dir)
+  const problems = report.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
+  if (values.json) {
+    // Paths relative to the current folder, as the text shows them; the exit code says the same.
+    io.out(JSON.stringify({ dir: shown, entries: report.entries, problems }, null, 2))
+    return problems.length === 0 ? EXIT.ok : EXIT.failed
+  }
+  if (problems.length === 0) {
+    io.out(cliMessages.verifyPassed(report.entries, shown))
+    return EXIT.ok
+  }
+  io.err(cliMessages.verifyFailed(problems, report.entries, shown))
+  return EXIT.failed
 }

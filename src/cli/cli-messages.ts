@@ -1,4 +1,5 @@
 import { bytes, CLI_CONFIG_OPTION, CLI_DIR_OPTION, count, format, tally } from '../messages'
+import { importLine } from './code-lines'
 
 /**
  * What the `rubricate` command prints: its usage texts, reports and usage errors. The errors that
@@ -8,23 +9,88 @@ import { bytes, CLI_CONFIG_OPTION, CLI_DIR_OPTION, count, format, tally } from '
 export const cliMessages = {
   usage: (): string =>
     [
-      'Usage: rubricate cassettes <command> [--dir <folder>] [--config <vitest config>]',
+      'Usage: rubricate <command> [options]',
       '',
       'Commands:',
-      '  stats    entries, bytes, models and the oldest entry of the cassette folder',
-      '  verify   check that every file parses, every key matches its request, and no secret is stored (replies are not checked: review them)',
-      '  migrate  rewrite format-1 entries (<k0k1>/<key>.json) as format 2, filed under their tests; keys and replies unchanged',
-      '  prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
-      '  diff     the verdicts and scores that changed between two folders: diff <old> <new>, or diff --against <git ref>',
-      '',
-      'rubricate calibrate <labels> [--judge <model>] [--compare <model>] [--json]: the judge against human labels',
+      '  init               set up rubricate in this project: the Vitest plugin, the matcher types, the .gitignore line',
+      '  cassettes stats    entries, bytes, models and the oldest entry of the cassette folder',
+      '  cassettes verify   check that every file parses, every key matches its request, and no secret is stored (replies are not checked: review them)',
+      '  cassettes migrate  rewrite format-1 entries (<k0k1>/<key>.json) as format 2, filed under their tests; keys and replies unchanged',
+      '  cassettes prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
+      '  cassettes diff     the verdicts and scores that changed between two folders: diff <old> <new>, or diff --against <git ref>',
+      '  calibrate <labels> the judge against human labels [--judge <model>] [--compare <model>]',
+      '  help [command]     show this help, or the help of one command',
       '',
       'Options:',
       CLI_DIR_OPTION,
       CLI_CONFIG_OPTION,
-      '  --json             print the result as JSON (stats, diff)',
-      '  -h, --help         show this help; "rubricate cassettes <command> --help" for one command',
+      '  --json             print the result as JSON (every command)',
+      '  -h, --help         show this help; "rubricate <command> --help" for one command',
+      '  -v, --version      print the version of rubricate',
+      '',
+      'Exit codes: 0 done; 1 the command ran and failed (a problem found, a required verdict flipped, an error); 2 the command line is wrong.',
     ].join('\n'),
+  cassetteUsage: (command: 'stats' | 'verify' | 'migrate' | 'prune' | 'diff'): string =>
+    ({
+      stats: cliMessages.statsUsage,
+      verify: cliMessages.verifyUsage,
+      migrate: cliMessages.migrateUsage,
+      prune: cliMessages.pruneUsage,
+      diff: cliMessages.diffUsage,
+    })[command](),
+  initUsage: (): string =>
+    [
+      'Usage: rubricate init [--judge <model>] [--dry-run] [--json]',
+      '',
+      'Sets up rubricate in the project of the current folder: adds the rubricate plugin to the',
+      'Vitest config (or writes vitest.config.ts, .mts in a CommonJS package), references the',
+      'matcher types (rubricate.d.ts) and ignores .rubricate/ in .gitignore, then prints the next',
+      'step. A second run changes nothing. A config it does not understand is left alone: init then',
+      'writes nothing, says what to add by hand, and exits 1.',
+      '',
+      'Options:',
+      '  --judge <model>    the judge the plugin names (default openai/gpt-4.1-mini)',
+      '  --dry-run          say what would change, write nothing',
+      '  --json             print the steps as JSON',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  initSteps: (
+    steps: readonly { file: string; action: string; detail: string; note?: string | undefined }[],
+    state: { dryRun: boolean; refused: boolean },
+  ): string => {
+    const width = Math.max(...steps.map((step) => step.file.length))
+    const verb = (action: string) =>
+      (state.dryRun || state.refused) && (action === 'created' || action === 'updated')
+        ? `would be ${action}`
+        : action
+    return [
+      state.dryRun ? 'rubricate init (dry run: nothing written)' : 'rubricate init',
+      ...steps.map(
+        (step) => `  ${verb(step.action).padEnd(18)} ${step.file.padEnd(width)}  ${step.detail}`,
+      ),
+      ...steps.flatMap((step) => (step.note ? ['', `Note: ${step.note}`] : [])),
+    ].join('\n')
+  },
+  initNextStep: (): string =>
+    [
+      '',
+      'Next: write a test, for instance greet.test.ts (three lines):',
+      '',
+      `  ${importLine('{ expect, test }', 'vitest')}`,
+      "  test('greets the user', async () =>",
+      "    expect('Hello! How can I help you today?').toSatisfyRubric('- Greets the user'))",
+      '',
+      'Record it once against the judge: it needs OPENAI_API_KEY, and OPENAI_BASE_URL when the judge',
+      'is another OpenAI-compatible endpoint:',
+      '',
+      '  OPENAI_API_KEY=sk-... npx vitest run',
+      '',
+      'Then commit __cassettes__/ with the test: CI (CI=true) replays it offline, with no key.',
+    ].join('\n'),
+  initRefused: (): string =>
+    format(
+      'init wrote nothing: a file above is not in a shape it can edit safely ("refused"). Make the change it names by hand, then run "npx rubricate init" again to do the rest.',
+    ),
   statsUsage: (): string =>
     [
       'Usage: rubricate cassettes stats [--dir <folder>] [--config <vitest config>] [--json]',
@@ -39,7 +105,7 @@ export const cliMessages = {
     ].join('\n'),
   verifyUsage: (): string =>
     [
-      'Usage: rubricate cassettes verify [--dir <folder>] [--config <vitest config>]',
+      'Usage: rubricate cassettes verify [--dir <folder>] [--config <vitest config>] [--json]',
       '',
       'Checks that every file parses, every key matches its request (so replay finds it), no secret',
       'is stored and nothing else lies in the folder. Exit code 1 when a problem is found. The',
@@ -48,6 +114,7 @@ export const cliMessages = {
       'Options:',
       CLI_DIR_OPTION,
       CLI_CONFIG_OPTION,
+      '  --json             print the entries and problems as JSON (the exit code is the same)',
       '  -h, --help         show this help',
     ].join('\n'),
   migrateUsage: (): string =>
@@ -66,7 +133,7 @@ export const cliMessages = {
     ].join('\n'),
   pruneUsage: (): string =>
     [
-      'Usage: rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <vitest config>] [--root <project folder>]',
+      'Usage: rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <vitest config>] [--root <project folder>] [--json]',
       '',
       'Deletes the cassette entries that the last complete Vitest run did not use. After a run in',
       'which tests failed, it deletes only the unused entries recorded by tests that passed; the',
@@ -77,6 +144,7 @@ export const cliMessages = {
       '  --dir <folder>     prune only this cassette folder (default: every folder the run used)',
       '  --config <file>    prune only the folder of this Vitest config',
       '  --root <folder>    the project folder whose last run decides (default: the current folder)',
+      '  --json             print what was (or would be) deleted and kept as JSON',
       '  -h, --help         show this help',
     ].join('\n'),
   diffUsage: (): string =>

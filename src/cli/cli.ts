@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `rubricate` command: cassette maintenance (ARCHITECTURE.md §7.9).
-import { rubricateCommand } from './cassettes-command'
+// The `rubricate` command (ARCHITECTURE.md §7.9).
+import { rubricateCommand } from './rubricate-command'
 
 process.exitCode = await rubricateCommand(process.argv.slice(2), {
   cwd: process.cwd(),

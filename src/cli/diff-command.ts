@@ -6,11 +6,9 @@
 
 import { relative, resolve, sep } from 'node:path'
 import { committedFolder, diffCassetteFolders } from '../cassettes/maintenance/cassette-diff'
-import { UsageError } from '../errors'
 import { cassetteDirFor } from './cassette-dir'
 import { cliMessages } from './cli-messages'
-import { parseCommandOptions } from './command-options'
-import type { CommandIO } from './prune-command'
+import { type CommandIO, commandLineError, EXIT, parseCommandOptions } from './command-options'
 
 /** Run `cassettes diff` with the arguments after it; returns the exit code. @internal */
 export async function diffCommand(args: readonly string[], io: CommandIO): Promise<number> {
@@ -18,11 +16,10 @@ export async function diffCommand(args: readonly string[], io: CommandIO): Promi
     against: { type: 'string' },
     dir: { type: 'string' },
     config: { type: 'string' },
-    json: { type: 'boolean' },
   })
   if (values.help) {
     io.out(cliMessages.diffUsage())
-    return 0
+    return EXIT.ok
   }
   const show = (dir: string) => `${relative(io.cwd, dir).split(sep).join('/') || '.'}/`
   let before: string
@@ -31,7 +28,7 @@ export async function diffCommand(args: readonly string[], io: CommandIO): Promi
   let cleanup = async () => {}
   if (values.against !== undefined) {
     if (positionals.length > 0 || values.against === '')
-      throw new UsageError(cliMessages.badUsage(cliMessages.diffAgainstForm()))
+      throw commandLineError(cliMessages.diffAgainstForm())
     after = await cassetteDirFor(
       io.cwd,
       values.dir as string | undefined,
@@ -43,7 +40,7 @@ export async function diffCommand(args: readonly string[], io: CommandIO): Promi
     shownBefore = `${show(after)} at ${values.against}`
   } else {
     if (positionals.length !== 2 || values.dir !== undefined)
-      throw new UsageError(cliMessages.badUsage(cliMessages.diffAgainstForm()))
+      throw commandLineError(cliMessages.diffAgainstForm())
     before = resolve(io.cwd, positionals[0] as string)
     after = resolve(io.cwd, positionals[1] as string)
     shownBefore = show(before)
@@ -52,7 +49,7 @@ export async function diffCommand(args: readonly string[], io: CommandIO): Promi
     const diff = await diffCassetteFolders(before, after)
     if (values.json) io.out(JSON.stringify(diff, null, 2))
     else io.out(cliMessages.diff(diff, shownBefore, show(after)))
-    return diff.requiredFlips > 0 ? 1 : 0
+    return diff.requiredFlips > 0 ? EXIT.failed : EXIT.ok
   } finally {
     await cleanup()
   }

@@ -7,6 +7,7 @@ import {
   selfAgreement,
   wilsonInterval,
 } from '../../src/calibrate/agreement-metrics'
+import { missedThresholds } from '../../src/calibrate/calibration-gate'
 
 function cases(cells: { tp?: number; fp?: number; ff?: number; tf?: number }): JudgedLabel[] {
   const repeat = (n: number, verdict: boolean, label: boolean) =>
@@ -84,17 +85,28 @@ test('every label and every verdict the same value: κ is null, with the reason,
     kappa: null,
     undefinedReason: 'every label and every verdict is "unmet", so agreement by chance is 1',
   })
-  // Opposite constant values: p_e = 0, p_o = 0, κ = 0.
-  expect(agreementMetrics(cases({ ff: 3 })).kappa).toBe(0)
 })
 
-test('n = 1: κ is null when the judge agrees, 0 when it does not; intervals are still given', () => {
+test('opposite constant values: κ is null, not the 0 that the formula gives and minKappa -1 accepts', () => {
+  // p_e = 0, p_o = 0: (0 − 0) / (1 − 0) = 0, yet neither rater ever varied.
+  const opposite = agreementMetrics(cases({ ff: 3 }))
+  expect(opposite.kappa).toBeNull()
+  expect(opposite.kappaUndefined).toBe(
+    'every verdict is "unmet" and every label "met", so neither varies',
+  )
+  expect(missedThresholds({ overall: opposite }, { minKappa: -1 })).toEqual([
+    'κ is undefined (every verdict is "unmet" and every label "met", so neither varies), so minKappa -1 cannot be met: label examples the judge should pass and examples it should fail',
+  ])
+})
+
+test('n = 1: κ is null whether the judge agrees or not; intervals are still given', () => {
   const agree = agreementMetrics(cases({ tf: 1 }))
   expect(agree.kappa).toBeNull()
   expect(agree.accuracy).toMatchObject({ count: 1, n: 1, value: 1 })
   expect(round(agree.accuracy.interval?.low)).toBe(0.2065)
   const disagree = agreementMetrics(cases({ fp: 1 }))
-  expect(disagree.kappa).toBe(0)
+  expect(disagree.kappa).toBeNull()
+  expect(missedThresholds({ overall: disagree }, { minKappa: -1 })).toHaveLength(1)
   expect(disagree.falsePass).toMatchObject({ count: 1, n: 1, value: 1 })
 })
 
@@ -118,4 +130,25 @@ test('self-agreement counts unanimous judgements and averages the agreeing pairs
   expect(agreement.samples).toBe(3)
   expect(agreement.unanimous).toMatchObject({ count: 2, n: 3 })
   expect(round(agreement.pairwise)).toBe(round(7 / 9))
+})
+
+test('a value just past a threshold is shown with the digits that tell it from the threshold', () => {
+  const overall = {
+    ...agreementMetrics(cases({ tp: 5, tf: 5 })),
+    kappa: 0.6499,
+    accuracy: { count: 0, n: 1, value: 0.8999, interval: null },
+  }
+  const falsePass = { count: 1, n: 1, value: 0.1004, interval: null }
+  expect(
+    missedThresholds(
+      { overall: { ...overall, falsePass } },
+      { minKappa: 0.65, minAccuracy: 0.9, maxFalsePass: 0.1 },
+    ),
+  ).toEqual([
+    'κ 0.6499 is below minKappa 0.65',
+    'the false-pass rate 0.1004 (1 of 1 judgements labelled unmet were judged met) is above maxFalsePass 0.1',
+    'accuracy 0.8999 is below minAccuracy 0.9',
+  ])
+  // At the threshold exactly, nothing is missed: "below" and "above" are strict in words and code.
+  expect(missedThresholds({ overall: { ...overall, kappa: 0.65 } }, { minKappa: 0.65 })).toEqual([])
 })

@@ -6,7 +6,7 @@ import { beforeEach, expect, test } from 'vitest'
 import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
 import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
-import { rubricateCommand } from '../../src/cli/cassettes-command'
+import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { repoRoot } from '../support/run-vitest'
 import { tempDir } from '../support/temp-dir'
 
@@ -123,20 +123,40 @@ test('verify lists every broken file, edited request, stored secret and stray fi
   ])
 })
 
-test('usage errors say what is wrong and how to get help', async () => {
-  expect(await run()).toBe(1)
-  expect(out[0]).toMatch(/^Usage: rubricate cassettes <command>/)
+test('usage errors say what is wrong and how to get help, and exit 2', async () => {
+  expect(await run()).toBe(2)
+  expect(err.shift()).toMatch(/^Usage: rubricate <command> \[options\]/)
   expect(await run('--help')).toBe(0)
-  expect(await run('cassettes', 'stat')).toBe(1)
-  expect(await run('cassettes', 'stats', '--verbose')).toBe(1)
-  expect(await run('cache', 'stats')).toBe(1)
-  expect(await run('cassettes')).toBe(1)
+  expect(await run('cassettes', 'stat')).toBe(2)
+  expect(await run('cassettes', 'stats', '--verbose')).toBe(2)
+  expect(await run('cache', 'stats')).toBe(2)
+  expect(await run('cassettes')).toBe(2)
+  expect(await run('cassettes', 'verify', 'recordings')).toBe(2)
+  expect(await run('cassettes', 'prune', '--force')).toBe(2)
   expect(err).toEqual([
     '[rubricate] Unknown command "cassettes stat". Run "rubricate --help" to see the commands and options.',
     '[rubricate] "rubricate cassettes stats" has no option "--verbose" (it takes --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.',
     '[rubricate] Unknown command "cache". Run "rubricate --help" to see the commands and options.',
-    '[rubricate] "rubricate cassettes" needs a command: stats, verify, migrate, prune or diff. Run "rubricate --help" to see the commands and options.',
+    '[rubricate] "rubricate cassettes" needs a command: stats, verify, migrate, prune, diff. Run "rubricate --help" to see the commands and options.',
+    '[rubricate] "rubricate cassettes verify" takes no argument, but got "recordings" (a folder goes after --dir). Run "rubricate --help" to see the commands and options.',
+    '[rubricate] "rubricate cassettes prune" has no option "--force" (it takes --dry-run, --root, --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.',
   ])
+})
+
+test('verify --json prints the entries and problems, with the same exit code as the text', async () => {
+  await record(entry('m', 'a', '2026-01-01T00:00:00.000Z'))
+  expect(await run('cassettes', 'verify', '--json')).toBe(0)
+  expect(JSON.parse(out[0] as string)).toEqual({ dir: '__cassettes__/', entries: 1, problems: [] })
+  await writeFile(join(cwd, '__cassettes__', 'notes.txt'), 'mine')
+  expect(await run('cassettes', 'verify', '--json')).toBe(1)
+  expect(JSON.parse(out[1] as string)).toEqual({
+    dir: '__cassettes__/',
+    entries: 1,
+    problems: [
+      { file: '__cassettes__/notes.txt', problem: expect.stringContaining('not a cassette entry') },
+    ],
+  })
+  expect(err).toEqual([])
 })
 
 test('the built bin runs verify', async () => {

@@ -170,10 +170,11 @@ test('with CI=true and no mode set, a changed prompt fails with RUBRICATE_CASSET
   key:      ${(error as { key: string }).key}
   nearest:  ${nearest} (recorded by "${FILE} > checks facts")
   differs:  messages[1].content
-  changed:  messages[1].content was "…e facts in: Paris is in France", is now "…e facts in: Paris is in Germany" (a date or an id? cassettes.normalize can make it constant before keying)
+  changed:  messages[1].content was "…e facts in: Paris is in France", is now "…e facts in: Paris is in Germany"
 Record it with:
   RUBRICATE_CASSETTES=auto npx vitest run ${FILE} -t "suite checks \\"facts\\" \\\\\\$1"
-then commit the new files in ${folder.dir}/.`)
+then commit the new files in ${folder.dir}/.
+Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).`)
 })
 
 test('a miss whose nearest entry was recorded with another prompt version says the prompt version changed', async () => {

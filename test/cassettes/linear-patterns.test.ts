@@ -229,7 +229,7 @@ test('the optional and required markers of a criterion are read as their old pat
       }
     },
     old,
-    (read) => !read.required || read.markedRequired,
+    (read) => !read.required || read.markedRequired === true,
   )
   expect(result.differ).toEqual([])
   expect(result.found).toBeGreaterThan(500)

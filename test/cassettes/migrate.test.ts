@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path'
 import { expect, test } from 'vitest'
 import { type CassetteEntry, judgeVerdicts } from '../../src/cassettes/store/cassette-entry'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
-import { rubricateCommand } from '../../src/cli/cassettes-command'
+import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { tempDir } from '../support/temp-dir'
 
 // test/fixtures/prune/__cassettes__ holds placeholder files named by key (prune reads only names

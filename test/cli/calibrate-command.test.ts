@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { rubricateCommand } from '../../src/cli/cassettes-command'
+import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { type FakeOpenAI, type FakeRequest, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, useCassetteFolder } from '../cassettes/support'
 import { keywordJudge } from '../support/keyword-judge'
@@ -159,16 +159,16 @@ test('--json prints both calibrations and their agreement as JSON', async () => 
   })
 })
 
-test('without a judge, a labelled set, or with an unknown option, it says what to do and exits 1', async () => {
-  expect(await run('calibrate', 'labels.jsonl')).toBe(1)
+test('without a judge, a labelled set, or with an unknown option, it says what to do and exits 2; a missing labelled set exits 1', async () => {
+  expect(await run('calibrate', 'labels.jsonl')).toBe(2)
   expect(err.pop()).toBe(
     '[rubricate] rubricate calibrate needs a judge: pass --judge <model> (for instance --judge gpt-4.1-mini), or set RUBRICATE_JUDGE=openai/gpt-4.1-mini.',
   )
-  expect(await run('calibrate', '--judge', 'gpt-judge')).toBe(1)
+  expect(await run('calibrate', '--judge', 'gpt-judge')).toBe(2)
   expect(err.pop()).toBe(
     '[rubricate] "rubricate calibrate" needs the path of a labelled set (.jsonl or .json). Run "rubricate --help" to see the commands and options.',
   )
-  expect(await run('calibrate', 'labels.jsonl', '--judge', 'gpt-judge', '--min-kappa', '1')).toBe(1)
+  expect(await run('calibrate', 'labels.jsonl', '--judge', 'gpt-judge', '--min-kappa', '1')).toBe(2)
   expect(err.pop()).toContain('"rubricate calibrate" has no option "--min-kappa"')
   expect(await run('calibrate', 'missing.jsonl', '--judge', 'gpt-judge')).toBe(1)
   expect(err.pop()).toContain('Could not read the labelled set "missing.jsonl": no such file.')

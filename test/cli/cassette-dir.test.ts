@@ -2,7 +2,7 @@
 // plugin's cassettes.dir read from the Vitest config with Vitest's own resolver, else the default.
 import { join } from 'node:path'
 import { beforeEach, expect, test } from 'vitest'
-import { rubricateCommand } from '../../src/cli/cassettes-command'
+import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { fixturesDir } from '../support/run-vitest'
 
 const cwd = join(fixturesDir, 'cli-config')
@@ -30,12 +30,12 @@ test('--dir wins over the config, and --config names another config', async () =
   expect(JSON.parse(out[1] as string).dir).toBe(join(cwd, '__cassettes__'))
 })
 
-test('a config that cannot be loaded is a usage error that points to --dir', async () => {
+test('a config that cannot be loaded fails and points to --dir; a config that does not exist is a usage error', async () => {
   expect(await run('cassettes', 'stats', '--config', 'broken.config.ts')).toBe(1)
   expect(err[0]).toMatch(
     /^\[rubricate\] Could not read the cassette folder from the Vitest config ".*broken\.config\.ts": loading it failed \(.*the config is broken on purpose.*\)\. Pass the folder with --dir <folder>, or the config with --config <file>\.$/s,
   )
-  expect(await run('cassettes', 'verify', '--config', 'missing.config.ts')).toBe(1)
+  expect(await run('cassettes', 'verify', '--config', 'missing.config.ts')).toBe(2)
   expect(err[1]).toContain('does not exist')
 })
 

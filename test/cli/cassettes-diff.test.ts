@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { configureRubricate, createScorer, resetRubricateConfig } from '../../src'
-import { rubricateCommand } from '../../src/cli/cassettes-command'
+import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { type FakeOpenAI, fakeRubricJudge, startFakeOpenAI } from '../../src/testing'
 import { tempDir } from '../support/temp-dir'
 
@@ -146,8 +146,8 @@ test('--against compares the cassette folder with its committed state', async ()
 })
 
 test('diff with one folder, or folders and --against, is a usage error', async () => {
-  expect(await run('cassettes', 'diff', 'old')).toBe(1)
-  expect(await run('cassettes', 'diff', 'old', 'new', '--against', 'HEAD')).toBe(1)
+  expect(await run('cassettes', 'diff', 'old')).toBe(2)
+  expect(await run('cassettes', 'diff', 'old', 'new', '--against', 'HEAD')).toBe(2)
   expect(err).toEqual([
     '[rubricate] "rubricate cassettes diff" takes two folders (diff <old> <new>), or --against <git ref> with no folder (the cassette folder comes from --dir or the Vitest config). Run "rubricate --help" to see the commands and options.',
     '[rubricate] "rubricate cassettes diff" takes two folders (diff <old> <new>), or --against <git ref> with no folder (the cassette folder comes from --dir or the Vitest config). Run "rubricate --help" to see the commands and options.',

@@ -211,6 +211,22 @@ test('a connection that keeps failing is reported after the retries', async () =
   expect(error.result.judgeCalls[0]).toMatchObject({ status: 'failed', modelCallCount: 1 })
 })
 
+test('a refused connection is reported as one, with the base URL to check, not as rate limiting', async () => {
+  // A port that was listening a moment ago and is closed now: the connection is refused.
+  const closed = await startFakeOpenAI({ reply: { score: 1 } })
+  const baseURL = closed.baseURL
+  await closed.close()
+  const error = await rejectionOf(
+    scoreWith({ model: 'gpt-test', baseURL, apiKey: 'k', maxRetries: 0 }).run({ output: 'x' }),
+  )
+  const message = (rootCause(error) as Error).message
+  expect(message).toMatch(/failed with a connection error \(.*ECONNREFUSED.*\) after 1 request\. /)
+  expect(message).toMatch(
+    /The connection was refused: nothing listens at that address, so waiting will not help\. Check the base URL \(OPENAI_BASE_URL, or baseURL in the judge object\) and that the server runs there\.$/,
+  )
+  expect(message).not.toContain('rate limiting')
+})
+
 test('malformed JSON is fed back once and repaired on the second attempt', async () => {
   server = await startFakeOpenAI({ reply: ['The score is high!', { score: 0.5 }] })
   const result = await scoreWith({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }).run({

@@ -48,9 +48,19 @@ async function project(
     await mkdir(join(dir, file, '..'), { recursive: true })
     await writeFile(join(dir, file), text)
   }
+  // --legacy-peer-deps: vitest is a required peer, and the projects use the repository's copy
+  // (found up the folder tree) rather than a second one npm would install beside the tarball.
   await run(
     'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--legacy-peer-deps',
+      tarball,
+    ],
     { cwd: dir },
   )
   return dir
@@ -343,7 +353,15 @@ test('a second file, in another worker', async () => {
     for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text)
     await run(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--legacy-peer-deps',
+        tarball,
+      ],
       { cwd: dir },
     )
     for (const name of ['vitest', 'openai']) {

@@ -130,6 +130,38 @@ describe('8. Accidental passes', () => {
     )
   })
 
+  test('expectUndecided(code) lets a test expect that undecided call, in the test or inside fn', () => {
+    for (const name of [
+      'expectUndecided an undecided call expected on purpose passes',
+      'expectUndecided an undecided call expected inside fn passes',
+    ]) {
+      expect(result('swallowed.test.ts', name).status, name).toBe('passed')
+    }
+  })
+
+  test('expectUndecided is no blanket: another code, no call at all, or a call after fn still fails', () => {
+    const other = result(
+      'swallowed.test.ts',
+      'expectUndecided a call with another code still fails the test',
+    )
+    expect(other.status).toBe('failed')
+    expect(other.failureMessages.join('\n')).toContain('RUBRICATE_CASSETTE_MISS')
+    const none = result(
+      'swallowed.test.ts',
+      'expectUndecided an expected call that never comes fails the test',
+    )
+    expect(none.status).toBe('failed')
+    expect(none.failureMessages[0]?.split('\n')[0]).toBe(
+      'Error: [rubricate] This test fails: it called expectUndecided("RUBRICATE_USAGE"), but no call made during it ended undecided with that code. Check that the call you expect to fail is made (and awaited) in this test, or remove expectUndecided.',
+    )
+    const after = result(
+      'swallowed.test.ts',
+      'expectUndecided a call made after fn is the test own again',
+    )
+    expect(after.status).toBe('failed')
+    expect(after.failureMessages.join('\n')).toContain('RUBRICATE_JUDGE_OUTPUT')
+  })
+
   test('a miss swallowed in beforeAll fails the file, which names it', () => {
     const file = files.find((f) => f.name.endsWith('before-all.test.ts'))
     expect(file?.status).toBe('failed')

@@ -8,7 +8,7 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { rubricateCommand } from '../../src/cli/cassettes-command'
+import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { judgeBy, userMessage } from '../support/rubric-judge'
 import { copyFixture, removeCopy, runVitest, type VitestRun } from '../support/run-vitest'

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { type RunMarker, writeRunMarker } from '../../src/cassettes/run/run-marker'
 import { pruneCommand } from '../../src/cli/prune-command'
+import { rubricateCommand } from '../../src/cli/rubricate-command'
 
 let root = ''
 const out: string[] = []
@@ -59,8 +60,33 @@ test('keeps unused entries written after the run started, and files that are not
 
 test('a complete run that used no cassette folder leaves nothing to prune', async () => {
   await writeRunMarker(root, marker({ cassettes: [] }))
-  expect(await pruneCommand([], io())).toBe(1)
+  expect(await rubricateCommand(['cassettes', 'prune'], io())).toBe(1)
   expect(err).toEqual([
     '[rubricate] Nothing to prune: the last complete run used no cassette folder. Is the rubricate plugin (or "rubricate/setup") installed in vitest.config?',
   ])
+})
+
+test('--json prints what was deleted and kept per folder, as JSON', async () => {
+  const before = new Date('2026-01-01T00:00:00Z')
+  await entry(key('a'), before)
+  await entry(key('b'), before)
+  await writeRunMarker(root, marker())
+  expect(await pruneCommand(['--json', '--dry-run'], io())).toBe(0)
+  expect(JSON.parse(out[0] as string)).toEqual({
+    dryRun: true,
+    finishedAt: '2026-01-02T00:01:00.000Z',
+    failedRun: false,
+    folders: [
+      {
+        dir: '__cassettes__',
+        total: 2,
+        deleted: [join('__cassettes__', 'bb', `${key('b')}.json`)],
+        keptNewer: 0,
+        keptUnchanged: 0,
+        keptOthers: 0,
+        keptFailed: 0,
+      },
+    ],
+  })
+  expect((await readdir(join(root, '__cassettes__'))).sort()).toEqual(['aa', 'bb'])
 })

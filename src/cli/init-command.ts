@@ -1,0 +1,68 @@
+/**
+ * `rubricate init [--judge <model>] [--dry-run] [--json]`: set up rubricate in the project of the
+ * current folder (the plugin in the Vitest config, the matcher types, the `.gitignore` line) and
+ * print the next step. Idempotent: a second run changes nothing. When a file is not in a shape it
+ * understands, it writes nothing at all, says what to add by hand, and exits 1.
+ */
+
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { cliMessages } from './cli-messages'
+import {
+  type CommandIO,
+  commandLineError,
+  EXIT,
+  parseCommandOptions,
+  refusePositionals,
+} from './command-options'
+import { DEFAULT_INIT_JUDGE, planInit } from './init-project'
+
+/** Run `rubricate init` with the arguments after it; returns the exit code. @internal */
+export async function initCommand(args: readonly string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandOptions('init', args, {
+    judge: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+  })
+  if (values.help) {
+    io.out(cliMessages.initUsage())
+    return EXIT.ok
+  }
+  refusePositionals('init', positionals)
+  const judge = ((values.judge as string | undefined) ?? DEFAULT_INIT_JUDGE).trim()
+  // A model string is written into the config as a quoted literal: refuse anything that is not one.
+  if (!/^[\w.:/@-]+$/.test(judge)) {
+    throw commandLineError(
+      `"rubricate init --judge" takes a model such as "${DEFAULT_INIT_JUDGE}", but got "${judge}"`,
+    )
+  }
+  const steps = planInit(io.cwd, { judge })
+  const refused = steps.some((step) => step.action === 'refused')
+  const dryRun = values['dry-run'] === true
+  // All or nothing: a half set-up project is harder to reason about than an untouched one.
+  const written = !refused && !dryRun
+  if (written) {
+    for (const step of steps) {
+      if (step.text !== undefined) writeFileSync(join(io.cwd, step.file), step.text)
+    }
+  }
+  if (values.json) {
+    io.out(
+      JSON.stringify(
+        {
+          written,
+          steps: steps.map(({ text: _text, ...step }) => step),
+        },
+        null,
+        2,
+      ),
+    )
+  } else {
+    io.out(cliMessages.initSteps(steps, { dryRun, refused }))
+    if (!refused) io.out(cliMessages.initNextStep())
+  }
+  if (refused) {
+    io.err(cliMessages.initRefused())
+    return EXIT.failed
+  }
+  return EXIT.ok
+}

@@ -1,0 +1,85 @@
+/**
+ * The `rubricate` command (ARCHITECTURE.md §7.9): `init`, `cassettes stats | verify | migrate |
+ * prune | diff`, `calibrate`, `help`, `--version`. Every command takes `--help` and `--json`;
+ * exit code 0 when done, 1 when the command ran and failed, 2 when the command line is wrong.
+ */
+
+import { isRubricateError } from '../errors'
+import { terminalText } from '../output-safety/terminal-text'
+import { calibrateCommand } from './calibrate-command'
+import { CASSETTE_COMMANDS, type CassetteCommand, cassettesCommand } from './cassettes-command'
+import { cliMessages } from './cli-messages'
+import { type CommandIO, CommandLineError, commandLineError, EXIT } from './command-options'
+import { initCommand } from './init-command'
+import { packageVersion } from './package-version'
+
+/**
+ * Run the `rubricate` command with the arguments after it; returns the exit code. Arguments in,
+ * text out, so it is tested without spawning a process.
+ * @internal
+ */
+export async function rubricateCommand(argv: readonly string[], raw: CommandIO): Promise<number> {
+  // The one gate of the CLI: whatever a command prints (text or --json, a reasoning quoted by
+  // `diff`, a label set's criteria by `calibrate`) is redacted and escaped for the terminal.
+  const io: CommandIO = {
+    ...raw,
+    out: (text) => raw.out(terminalText(text)),
+    err: (text) => raw.err(terminalText(text)),
+  }
+  const [command, ...rest] = argv
+  try {
+    if (command === undefined) {
+      // A bare command is a question without a verb: the usage, on stderr, as a usage error.
+      io.err(cliMessages.usage())
+      return EXIT.usage
+    }
+    if (command === '--help' || command === '-h') return help([], io)
+    if (command === 'help') return help(rest, io)
+    if (command === '--version' || command === '-v') {
+      io.out(packageVersion())
+      return EXIT.ok
+    }
+    if (command === 'init') return await initCommand(rest, io)
+    if (command === 'calibrate') return await calibrateCommand(rest, io)
+    if (command === 'cassettes') {
+      const [sub, ...args] = rest
+      if (sub === '--help' || sub === '-h') return help([], io)
+      if (sub === undefined)
+        throw commandLineError(
+          `"rubricate cassettes" needs a command: ${CASSETTE_COMMANDS.join(', ')}`,
+        )
+      if (!isCassetteCommand(sub)) throw commandLineError(`Unknown command "cassettes ${sub}"`)
+      return await cassettesCommand(sub, args, io)
+    }
+    throw commandLineError(`Unknown command "${command}"`)
+  } catch (error) {
+    if (!isRubricateError(error)) throw error
+    io.err(error.message)
+    return error instanceof CommandLineError ? EXIT.usage : EXIT.failed
+  }
+}
+
+/** `rubricate help [command]`: the usage of the whole command, or of one command. */
+function help(args: readonly string[], io: CommandIO): number {
+  const words = args.filter((arg) => arg !== 'cassettes')
+  if (words.length === 0) {
+    io.out(cliMessages.usage())
+    return EXIT.ok
+  }
+  const [name] = words as [string]
+  const text =
+    name === 'init'
+      ? cliMessages.initUsage()
+      : name === 'calibrate'
+        ? cliMessages.calibrateUsage()
+        : isCassetteCommand(name)
+          ? cliMessages.cassetteUsage(name)
+          : undefined
+  if (text === undefined) throw new CommandLineError(cliMessages.badUsage(`No command "${name}"`))
+  io.out(text)
+  return EXIT.ok
+}
+
+function isCassetteCommand(name: string): name is CassetteCommand {
+  return (CASSETTE_COMMANDS as readonly string[]).includes(name)
+}
