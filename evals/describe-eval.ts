@@ -4,7 +4,7 @@ import { UsageError } from '../src/errors'
 import type { EvalRowRecord } from '../src/eval-records'
 import { messages } from '../src/messages'
 import { captureCallSite, pointAt } from './call-site'
-import { summariseSuite } from './eval-gate'
+import { type SuiteGates, summariseSuite } from './eval-gate'
 import { type NormalisedScorer, normaliseScorers } from './eval-scorer'
 import { loadRows } from './load-data'
 import { rowNames } from './row-name'
@@ -18,6 +18,7 @@ const OPTIONS = [
   'scorers',
   'threshold',
   'passRate',
+  'mean',
   'trials',
   'trialPassRate',
   'concurrent',
@@ -79,19 +80,33 @@ export function describeEval<Row extends EvalRow = EvalRow, Output = unknown>(
     afterAll(({}, suite) => {
       if (results.size === 0) return
       const rows = [...results.values()].sort((a, b) => a.index - b.index)
-      const record = summariseSuite(name, rows, checked.plan.passRate, checked.plan.trials)
+      const record = summariseSuite(
+        name,
+        rows,
+        checked.plan.passRate,
+        checked.plan.trials,
+        checked.gates,
+      )
       ;(suite.meta as { rubricateEval?: typeof record }).rubricateEval = record
       // With a gate of 1 every failing row already failed its own test; saying it again here
-      // would only repeat them.
-      if (!record.gatePassed && checked.plan.passRate < 1) {
-        const message = messages.evalGateUnmet(
-          name,
-          record.passed,
-          record.rows,
-          record.passRate,
-          record.failedRows,
-        )
-        throw pointAt(new Error(message), callSite)
+      // would only repeat them. A mean gate is the suite's alone: no row's test said it.
+      const rateUnmet = !record.rateGatePassed && checked.plan.passRate < 1
+      const meansUnmet = (record.meanGates ?? []).filter((gate) => !gate.passed)
+      if (rateUnmet || meansUnmet.length > 0) {
+        const parts: string[] = []
+        if (rateUnmet) {
+          parts.push(
+            messages.evalGateUnmet(
+              name,
+              record.passed,
+              record.rows,
+              record.passRate,
+              record.failedRows,
+            ),
+          )
+        }
+        if (meansUnmet.length > 0) parts.push(messages.evalMeanGatesUnmet(name, meansUnmet))
+        throw pointAt(new Error(parts.join('\n')), callSite)
       }
     })
   })
@@ -99,6 +114,7 @@ export function describeEval<Row extends EvalRow = EvalRow, Output = unknown>(
 
 interface CheckedOptions {
   data: DescribeEvalOptions['data']
+  gates: SuiteGates
   concurrent: boolean
   timeout: number | undefined
   plan: Omit<RowPlan, 'suite' | 'name' | 'row' | 'callSite'>
@@ -138,6 +154,15 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
     throw new UsageError(messages.evalBadThreshold(threshold))
   }
   const passRate = rate('passRate', opts.passRate)
+  const mean = opts.mean
+  if (mean !== undefined && !(typeof mean === 'number' && Number.isFinite(mean))) {
+    throw new UsageError(messages.evalBadMean(mean))
+  }
+  // The rubric of `criteria` is a scorer like the others in the weighted mean, of weight 1.
+  const gateScorers = [
+    ...(criteria !== undefined ? [{ id: 'rubric', direction: 'min' as const, weight: 1 }] : []),
+    ...normalised.map(({ id, direction, mean, weight }) => ({ id, direction, mean, weight })),
+  ]
   const trialPassRate = rate('trialPassRate', opts.trialPassRate)
   const trials = opts.trials ?? 1
   if (!Number.isInteger(trials) || trials < 1) {
@@ -157,6 +182,7 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
   }
   return {
     data,
+    gates: { scorers: gateScorers, mean },
     concurrent: opts.concurrent ?? false,
     timeout,
     plan: {

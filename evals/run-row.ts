@@ -123,10 +123,14 @@ async function runTrial(
     return undefined
   }
   const groundTruth = row.groundTruth !== undefined ? row.groundTruth : row.expected
-  const scorerOptions = {
-    input: row.input,
-    ...(groundTruth !== undefined ? { groundTruth } : {}),
-    ...(plan.threshold !== undefined ? { threshold: plan.threshold } : {}),
+  const scorerOptions = (scorer: NormalisedScorer) => {
+    const threshold = scorer.threshold ?? plan.threshold
+    return {
+      input: row.input,
+      ...(groundTruth !== undefined ? { groundTruth } : {}),
+      ...(threshold !== undefined ? { threshold } : {}),
+      ...(scorer.direction === 'max' ? { direction: 'max' } : {}),
+    }
   }
   if (plan.criteria !== undefined) {
     const criteria = plan.criteria
@@ -137,7 +141,12 @@ async function runTrial(
     const stop = take(
       'rubric',
       await settle(context, plan.callSite, () =>
-        expect(output).toSatisfyRubric(rubric, { input: row.input }),
+        // The row's `expected` is the judge's reference answer, fenced as data. Only when the row
+        // has one: a request without it is the one recorded before, so its key is unchanged.
+        expect(output).toSatisfyRubric(rubric, {
+          input: row.input,
+          ...(row.expected !== undefined ? { expected: row.expected } : {}),
+        }),
       ),
     )
     if (stop) return stop
@@ -180,7 +189,7 @@ async function runTrial(
     const stop = take(
       scorer.id,
       await settle(context, plan.callSite, () =>
-        expect(output).toPassScorer(target, scorerOptions),
+        expect(output).toPassScorer(target, scorerOptions(scorer)),
       ),
     )
     if (stop) return stop

@@ -50,6 +50,26 @@ export type EvalScorer<Row extends EvalRow = EvalRow, Output = unknown> =
   | ScorerLike
   | EvalScorerFn<Row, Output>
 
+/**
+ * A scorer with gates of its own: the score each row must reach (`threshold`), whether lower is
+ * better (`direction: 'max'`), a gate on its mean over the suite (`mean`), and its weight in the
+ * eval's weighted `mean` gate.
+ *
+ * @example
+ * { scorer: hallucinationRate, direction: 'max', threshold: 0.5, mean: 0.2 }
+ */
+export interface EvalScorerGate<Row extends EvalRow = EvalRow, Output = unknown> {
+  scorer: EvalScorer<Row, Output>
+  /** The score it must reach on each row (at most, with `direction: 'max'`). Default: the eval's `threshold`. */
+  threshold?: number | undefined
+  /** `'max'`: lower is better (a hallucination or toxicity rate); `threshold` is then required. Default `'min'`. */
+  direction?: 'min' | 'max' | undefined
+  /** The suite's gate on its mean score over every scored trial (at most, with `direction: 'max'`). */
+  mean?: number | undefined
+  /** Its weight in the eval's weighted `mean` gate. Default `1`. */
+  weight?: number | undefined
+}
+
 /** Options of {@link describeEval}. */
 export interface DescribeEvalOptions<Row extends EvalRow = EvalRow, Output = unknown> {
   /** The rows: a list, a function returning one, or the path of a `.json`, `.jsonl` or `.csv` file (relative to the test file). */
@@ -58,8 +78,8 @@ export interface DescribeEvalOptions<Row extends EvalRow = EvalRow, Output = unk
   task: (row: Row) => Output | Promise<Output>
   /** A rubric every output must satisfy, or a function of the row that returns one. */
   criteria?: RubricCriteriaInput | ScorerLike | ((row: Row) => RubricCriteriaInput) | undefined
-  /** Scorers that judge each output; each must reach `threshold`. */
-  scorers?: readonly EvalScorer<Row, Output>[] | undefined
+  /** Scorers that judge each output; each must reach `threshold` (its own, in a gate entry). */
+  scorers?: readonly (EvalScorer<Row, Output> | EvalScorerGate<Row, Output>)[] | undefined
   /** The score each scorer must reach on a row. Default `1` (a rubric scorer: its own `passed`). */
   threshold?: number | undefined
   /**
@@ -68,6 +88,11 @@ export interface DescribeEvalOptions<Row extends EvalRow = EvalRow, Output = unk
    * rows falls under the gate.
    */
   passRate?: number | undefined
+  /**
+   * A gate on the weighted mean of every scorer's mean score (the rubric of `criteria` counts with
+   * weight 1; a `direction: 'max'` scorer counts as `1 - mean`). The suite fails under it.
+   */
+  mean?: number | undefined
   /** Run each row's task this many times, each trial recorded apart. Default `1`. */
   trials?: number | undefined
   /** The share of a row's trials that must pass for the row to pass. Default `1` (every trial). */

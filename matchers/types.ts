@@ -46,8 +46,10 @@ export interface ToSatisfyRubricOptions {
 
 /** Options of `toPassScorer`. */
 export interface ToPassScorerOptions {
-  /** Minimum score to pass. Default `1`; a rubric scorer passes on its own `passed`. */
+  /** Minimum score to pass (maximum with `direction: 'max'`). Default `1`; a rubric scorer passes on its own `passed`. */
   threshold?: number | undefined
+  /** `'max'`: lower is better (a hallucination rate); the score passes at or under `threshold`, which is then required. Default `'min'`. */
+  direction?: 'min' | 'max' | undefined
   input?: unknown
   /** The reference answer; a rubric scorer shows it to the judge. */
   groundTruth?: unknown

@@ -1,5 +1,5 @@
 // Pure: the lines of `describeEval` suites and rows, for the terminal and the Markdown summary.
-import type { EvalRowRecord } from '../src/eval-records'
+import type { EvalMeanGate, EvalRowRecord, EvalScorerMean } from '../src/eval-records'
 import { percent } from '../src/messages'
 import type { EvalSuiteReport } from './collect-run'
 import { type Colors, figures } from './figures'
@@ -7,7 +7,9 @@ import { formatScore } from './render-record'
 
 /**
  * One `Eval` summary row per suite: rows passed, the rate against the gate, and each scorer's
- * mean score, e.g. `"refunds" 11 of 12 rows passed (91.7%) · gate 90% ✓ met · mean: rubric 0.92`.
+ * mean score, e.g. `"refunds" 11 of 12 rows passed (91.7%) · gate 90% ✓ met · mean: rubric 0.92`;
+ * a scorer with a mean gate shows it after its mean (`hallucination 0.1 (≤ 0.2 ✓)`), and the
+ * weighted mean gate comes last (`weighted mean 0.9 (≥ 0.85 ✓)`).
  * @internal
  */
 export function evalSummaryRows(
@@ -18,18 +20,42 @@ export function evalSummaryRows(
   return evals.map((suite) => {
     const rows = `${suite.passed} of ${suite.rows} row${suite.rows === 1 ? '' : 's'} passed (${percent(suite.rate)})`
     const trials = suite.trials > 1 ? ` over ${suite.trials} trials each` : ''
-    const gate = suite.gatePassed
-      ? c.green(`gate ${percent(suite.passRate)} ${figures.met} met`)
-      : c.red(`gate ${percent(suite.passRate)} ${figures.unmet} unmet`)
+    const gate =
+      (suite.rateGatePassed ?? suite.gatePassed)
+        ? c.green(`gate ${percent(suite.passRate)} ${figures.met} met`)
+        : c.red(`gate ${percent(suite.passRate)} ${figures.unmet} unmet`)
     const parts = [`"${suite.fullName}" ${rows}${trials}`, gate]
     if (suite.errored > 0) parts.push(c.red(`${suite.errored} errored`))
     if (suite.scorers.length > 0) {
       parts.push(
-        `mean: ${suite.scorers.map((scorer) => `${scorer.id} ${formatScore(scorer.mean)}`).join(', ')}`,
+        `mean: ${suite.scorers.map((scorer) => scorerMeanText(scorer, suite.meanGates, c)).join(', ')}`,
       )
+    }
+    const weighted = suite.meanGates?.find((gate) => gate.scorer === undefined)
+    if (weighted) {
+      const mean = weighted.mean === null ? 'none' : formatScore(weighted.mean, weighted.threshold)
+      parts.push(`weighted mean ${mean} ${meanGateText(weighted, c)}`)
     }
     return ['Eval', parts.join(sep)]
   })
+}
+
+// One scorer's mean, with `↓` for lower-is-better and its own gate when it has one.
+function scorerMeanText(
+  scorer: EvalScorerMean,
+  gates: readonly EvalMeanGate[] | undefined,
+  c: Colors,
+): string {
+  const gate = gates?.find((one) => one.scorer === scorer.id)
+  const lower = scorer.direction === 'max' ? ' ↓' : ''
+  const weight = scorer.weight !== undefined ? ` ×${scorer.weight}` : ''
+  const mean = formatScore(scorer.mean, gate?.threshold)
+  return `${scorer.id}${lower}${weight} ${mean}${gate ? ` ${meanGateText(gate, c)}` : ''}`
+}
+
+function meanGateText(gate: EvalMeanGate, c: Colors): string {
+  const bound = `${gate.direction === 'max' ? '≤' : '≥'} ${formatScore(gate.threshold, gate.mean ?? undefined)}`
+  return gate.passed ? c.green(`(${bound} ${figures.met})`) : c.red(`(${bound} ${figures.unmet})`)
 }
 
 /**

@@ -36,6 +36,25 @@ export interface EvalScorerMean {
   mean: number
   /** Trials it scored (skips left out). */
   scored: number
+  /** `'max'`: lower is better; its row threshold and mean gate are upper bounds. */
+  direction?: 'max' | undefined
+  /** Its weight in the eval's weighted mean gate, when not 1. */
+  weight?: number | undefined
+}
+
+/**
+ * One gate on a mean score: a scorer's (`scorer` set) or the weighted mean of every scorer (no
+ * `scorer`; a lower-is-better scorer counts there as `1 - mean`).
+ */
+export interface EvalMeanGate {
+  /** The scorer's id; absent for the weighted mean across scorers. */
+  scorer?: string | undefined
+  /** `'min'`: the mean must reach `threshold`; `'max'`: it must not exceed it. */
+  direction: 'min' | 'max'
+  threshold: number
+  /** The mean compared; `null` when no trial was scored (the gate is then unmet). */
+  mean: number | null
+  passed: boolean
 }
 
 /** One eval suite, stored in its `describe`'s `meta.rubricateEval`. */
@@ -52,8 +71,12 @@ export interface EvalSuiteRecord {
   rate: number
   /** The gate: the share of rows that must pass. */
   passRate: number
-  /** `rate >= passRate`. */
+  /** Every gate is met: `rate >= passRate`, and each of `meanGates`. */
   gatePassed: boolean
+  /** `rate >= passRate` alone (absent in records written before mean gates: then `gatePassed`). */
+  rateGatePassed?: boolean | undefined
+  /** The gates on mean scores, per scorer then the weighted one; absent when there are none. */
+  meanGates?: EvalMeanGate[] | undefined
   trials: number
   scorers: EvalScorerMean[]
   /** Names of the rows that failed, in order. */

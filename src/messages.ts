@@ -265,6 +265,10 @@ export const messages = {
     `[rubricate] skipped: the scorer "${id}" could not score the output${reason ? `: ${reason}` : ''}`,
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
+  maxDirectionNeedsThreshold: (where: string): string =>
+    format(
+      `${where} got direction "max" (lower is better) without a "threshold", so it could not say how low a score must be. Add one, e.g. { direction: 'max', threshold: 0.2 }.`,
+    ),
   calibrationNoThreshold: (): string =>
     format(
       'toAgreeWithLabels() needs at least one of minKappa, maxFalsePass, maxFalseFail and minAccuracy: without one it could never fail. For instance: toAgreeWithLabels(labels, { minKappa: 0.6, maxFalsePass: 0.1 }).',
@@ -321,7 +325,15 @@ export const messages = {
     ),
   evalBadScorer: (index: number, value: unknown): string =>
     format(
-      `describeEval() option "scorers": item ${index + 1} is ${show(value)}. A scorer is one from createScorer() or createRubricScorer(), or a function ({ input, output, expected }) => number | { score, metadata? } | null.`,
+      `describeEval() option "scorers": item ${index + 1} is ${show(value)}. A scorer is one from createScorer() or createRubricScorer(), or a function ({ input, output, expected }) => number | { score, metadata? } | null; either may sit in a gate entry { scorer, threshold?, direction?, mean?, weight? }.`,
+    ),
+  evalBadGate: (id: string, option: string, value: unknown): string =>
+    format(
+      `describeEval() option "scorers": the gate of "${id}" has "${option}" ${show(value)}, which must be a finite number${option === 'weight' ? ' of 0 or more' : ''}. For instance { scorer, threshold: 0.8, mean: 0.9, weight: 2 }.`,
+    ),
+  evalDuplicateScorer: (id: string): string =>
+    format(
+      `describeEval() option "scorers" holds two scorers named "${id}". Scores and gates are kept by name, so the two would be mixed up: give one another id (a function's name, or its "id" property).`,
     ),
   evalBadRate: (option: string, value: unknown): string =>
     format(
@@ -356,6 +368,29 @@ export const messages = {
       `The eval "${name}" fails its gate: ${passed} of ${rows} rows passed (${percent(rows === 0 ? 0 : passed / rows)}), under the pass rate of ${percent(passRate)}. Failed rows: ${failedRows.map((row) => `"${row}"`).join(', ')}. Fix the task or the data, or lower "passRate" if this share is acceptable.`,
     ),
 
+  evalMeanGatesUnmet: (
+    name: string,
+    gates: readonly {
+      scorer?: string | undefined
+      direction: 'min' | 'max'
+      threshold: number
+      mean: number | null
+    }[],
+  ): string =>
+    format(
+      `The eval "${name}" fails its mean ${gates.length === 1 ? 'gate' : 'gates'}: ${gates
+        .map(
+          (gate) =>
+            `${gate.scorer === undefined ? 'the weighted mean of its scorers' : `the mean of "${gate.scorer}"`} is ${gate.mean === null ? 'unknown (no row was scored)' : Math.round(gate.mean * 1000) / 1000}, ${gate.direction === 'max' ? 'over the maximum' : 'under the minimum'} of ${gate.threshold}`,
+        )
+        .join(
+          '; ',
+        )}. Improve the task on the rows with the worst scores, or change the gate ("mean" in the scorer's entry, or the eval's "mean") if this level is acceptable.`,
+    ),
+  evalBadMean: (value: unknown): string =>
+    format(
+      `describeEval() option "mean" (the gate on the weighted mean of the scorers) must be a finite number, but is ${show(value)}.`,
+    ),
   cassetteFailuresInFile: (
     misses: readonly string[],
     errors: readonly string[],
@@ -416,6 +451,10 @@ export const messages = {
     `Scorer "${id}" scored ${score}; expected at least ${threshold}.`,
   scorerReachedNegated: (id: string, score: number, threshold: number): string =>
     `Scorer "${id}" scored ${score}; expected less than ${threshold}.`,
+  scorerAboveMax: (id: string, score: number, threshold: number): string =>
+    `Scorer "${id}" scored ${score}; expected at most ${threshold} (direction "max": lower is better).`,
+  scorerWithinMaxNegated: (id: string, score: number, threshold: number): string =>
+    `Scorer "${id}" scored ${score}; expected more than ${threshold}.`,
   scorerNotPassed: (id: string, score: number): string =>
     `Scorer "${id}" did not pass (score ${score}).`,
   scorerPassedNegated: (id: string, score: number): string =>
@@ -426,10 +465,22 @@ export const messages = {
     negated
       ? `Every one of the ${total} scorers passed; expected at least one not to.`
       : `${failed} of ${total} scorers did not pass; each must (aggregate "all").`,
-  scorersMean: (mean: number, threshold: number, negated: boolean): string =>
-    negated
-      ? `The scorers' mean score is ${Math.round(mean * 1000) / 1000}; expected less than ${threshold}.`
-      : `The scorers' mean score is ${Math.round(mean * 1000) / 1000}; expected at least ${threshold} (aggregate "mean").`,
+  scorersMean: (
+    mean: number,
+    threshold: number,
+    negated: boolean,
+    direction?: 'max' | undefined,
+  ): string => {
+    const shown = Math.round(mean * 1000) / 1000
+    if (direction === 'max') {
+      return negated
+        ? `The scorers' mean score is ${shown}; expected more than ${threshold}.`
+        : `The scorers' mean score is ${shown}; expected at most ${threshold} (aggregate "mean", direction "max").`
+    }
+    return negated
+      ? `The scorers' mean score is ${shown}; expected less than ${threshold}.`
+      : `The scorers' mean score is ${shown}; expected at least ${threshold} (aggregate "mean").`
+  },
   failureOutput: (preview: string, truncated: boolean): string =>
     `Output: ${JSON.stringify(preview)}${truncated ? ' (first 200 characters)' : ''}`,
   failureOutputJson: (pretty: string, shownLines: number, totalLines: number): string =>

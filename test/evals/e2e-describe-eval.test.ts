@@ -70,6 +70,7 @@ test('a failing row under a pass-rate gate is shown as failed but tolerated, and
       rate: 0.8,
       passRate: 0.8,
       gatePassed: true,
+      rateGatePassed: true,
       trials: 1,
       scorers: [
         { id: 'rubric', mean: 0.8, scored: 5 },
