@@ -87,7 +87,7 @@ export interface ToAgreeWithLabelsOptions {
   cassettes?: CassetteMode | undefined
 }
 
-/** A labelled set: a `.jsonl` or `.json` file (relative to the project root), or its examples. */
+/** A labelled set: a `.jsonl` or `.json` file (relative to the test file's folder, as `describeEval` data), or its examples. */
 export type LabelsInput = string | readonly LabelledExample[]
 
 /** An expected tool call: a tool name (any arguments), or a name and the arguments it must have. */

@@ -775,7 +775,11 @@ export const messages = {
   // calibration: labelled sets, calibrateJudge, toAgreeWithLabels
   labelsUnreadable: (path: string, reason: string): string =>
     format(
-      `Could not read the labelled set "${path}": ${reason}. Give the path of a .jsonl or .json file, relative to the project root (or absolute).`,
+      `Could not read the labelled set "${path}": ${reason}. Give the path of a .jsonl or .json file: inside a test, relative to the test file's folder; outside one (the CLI), relative to the project root; or absolute.`,
+    ),
+  labelsNotBesideTest: (path: string, testFile: string, fromTest: string | undefined): string =>
+    format(
+      `Could not read the labelled set "${path}": there is no such file next to the test file "${testFile}". Inside a test a relative path is resolved against the test file's folder, as describeEval's data is${fromTest ? `; the file exists relative to the project root, where older versions looked: write "${fromTest}"` : ''}. Or give an absolute path (e.g. new URL('./labels.jsonl', import.meta.url).pathname).`,
     ),
   labelsBadExtension: (path: string): string =>
     format(
