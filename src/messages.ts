@@ -287,6 +287,14 @@ export const messages = {
     ),
 
   // describeEval
+  toolCallScorerBadExpected: (value: unknown): string =>
+    format(
+      `createToolCallScorer() option "expected" must be a list of calls such as [{ name: 'lookup_order', args: { id: 'A1' } }], but holds ${show(value)}.`,
+    ),
+  trajectoryRubricNoCriteria: (): string =>
+    format(
+      'createTrajectoryRubric() needs "criteria": what the path of tool calls must satisfy, e.g. "- Looks the order up before refunding it".',
+    ),
   evalNeedsName: (value: unknown): string =>
     format(`describeEval() expects a name (a non-empty string) first, but got ${show(value)}.`),
   evalBadData: (value: unknown): string =>
