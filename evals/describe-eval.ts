@@ -2,6 +2,7 @@ import { afterAll, describe, expect, type TestContext, test } from 'vitest'
 import { checkOptions } from '../matchers/check-options'
 import { UsageError } from '../src/errors'
 import type { EvalRowRecord } from '../src/eval-records'
+import { rejectUnknownKeys } from '../src/known-keys'
 import { messages } from '../src/messages'
 import { captureCallSite, pointAt } from './call-site'
 import { type SuiteGates, summariseSuite } from './eval-gate'
@@ -9,12 +10,14 @@ import { type NormalisedScorer, normaliseScorers } from './eval-scorer'
 import { loadRows } from './load-data'
 import { rowNames } from './row-name'
 import { type RowPlan, runRow } from './run-row'
-import type { DescribeEvalOptions, EvalRow } from './types'
+import type { DescribeEvalOptions, EvalRow, SimulatedUserOptions } from './types'
 
 const OPTIONS = [
   'data',
   'task',
   'criteria',
+  'turnCriteria',
+  'simulatedUser',
   'scorers',
   'threshold',
   'passRate',
@@ -134,7 +137,11 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
     throw new UsageError(messages.evalBadData(data))
   }
   if (typeof task !== 'function') throw new UsageError(messages.evalTaskNotFunction(task))
-  if (criteria === undefined && (scorers === undefined || scorers.length === 0)) {
+  if (
+    criteria === undefined &&
+    opts.turnCriteria === undefined &&
+    (scorers === undefined || scorers.length === 0)
+  ) {
     throw new UsageError(messages.evalNothingJudges())
   }
   if (
@@ -168,6 +175,15 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
   if (!Number.isInteger(trials) || trials < 1) {
     throw new UsageError(messages.notPositiveInteger('describeEval() option "trials"', trials))
   }
+  const simulatedUser = checkSimulatedUser(opts.simulatedUser)
+  const turnCriteria = opts.turnCriteria
+  if (
+    turnCriteria !== undefined &&
+    typeof turnCriteria !== 'string' &&
+    (typeof turnCriteria !== 'object' || turnCriteria === null)
+  ) {
+    throw new UsageError(messages.evalBadCriteria(turnCriteria))
+  }
   const timeout = opts.timeout
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
     throw new UsageError(messages.notPositiveNumber('describeEval() option "timeout"', timeout))
@@ -188,6 +204,8 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
     plan: {
       task: task as RowPlan['task'],
       criteria,
+      turnCriteria,
+      simulatedUser,
       scorers: normalised,
       threshold,
       trials,
@@ -203,4 +221,28 @@ function rate(option: string, value: unknown): number {
     throw new UsageError(messages.evalBadRate(option, value))
   }
   return value
+}
+
+const SIMULATED_USER_KEYS = ['instructions', 'model', 'maxTurns', 'stop']
+
+function checkSimulatedUser(value: unknown): SimulatedUserOptions | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(messages.configNotObject('describeEval() option "simulatedUser"', value))
+  }
+  rejectUnknownKeys('describeEval() option "simulatedUser"', value, SIMULATED_USER_KEYS)
+  const options = value as SimulatedUserOptions
+  const { instructions, maxTurns, stop } = options
+  if (typeof instructions !== 'string' && typeof instructions !== 'function') {
+    throw new UsageError(messages.evalSimulatedUserNoInstructions(instructions))
+  }
+  if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1)) {
+    throw new UsageError(
+      messages.notPositiveInteger('describeEval() option "simulatedUser.maxTurns"', maxTurns),
+    )
+  }
+  if (stop !== undefined && typeof stop !== 'function') {
+    throw new UsageError(messages.evalSimulatedUserBadStop(stop))
+  }
+  return options
 }

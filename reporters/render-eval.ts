@@ -1,9 +1,15 @@
 // Pure: the lines of `describeEval` suites and rows, for the terminal and the Markdown summary.
-import type { EvalMeanGate, EvalRowRecord, EvalScorerMean } from '../src/eval-records'
+import type {
+  EvalConversationRecord,
+  EvalMeanGate,
+  EvalRowRecord,
+  EvalScorerMean,
+} from '../src/eval-records'
 import { percent } from '../src/messages'
+import type { RubricateRecord } from '../src/records'
 import type { EvalSuiteReport } from './collect-run'
 import { type Colors, figures } from './figures'
-import { formatScore } from './render-record'
+import { formatScore, type LineStyle, oneLine, renderRecords } from './render-record'
 
 /**
  * One `Eval` summary row per suite: rows passed, the rate against the gate, and each scorer's
@@ -75,4 +81,56 @@ export function renderEvalRow(row: EvalRowRecord, c: Colors): string | undefined
   if (!trials) return undefined
   const mark = row.passed ? c.green(figures.met) : c.red(figures.unmet)
   return `${mark} ${trials}`
+}
+
+const ENDED: Record<EvalConversationRecord['ended'], string> = {
+  script: 'its turns ran out',
+  goal: 'the simulated user reached its goal',
+  stop: 'the stop rule ended it',
+  'max-turns': 'the turn limit',
+}
+
+/**
+ * The lines under a multi-turn row's test: each turn (the user's message, the reply, its own
+ * verdicts), then the whole conversation's verdicts. Records carry the turn they judged.
+ * @internal
+ */
+export function renderConversation(
+  conversation: EvalConversationRecord,
+  records: readonly RubricateRecord[],
+  style: LineStyle,
+): string[] {
+  const { colors: c } = style
+  const inner = { ...style, indent: `${style.indent}  ` }
+  const lines: string[] = []
+  for (const turn of conversation.turns) {
+    const mark =
+      turn.passed === undefined
+        ? c.dim(figures.dot)
+        : turn.passed
+          ? c.green(figures.met)
+          : c.red(figures.unmet)
+    const who = turn.simulated ? 'simulated user' : 'user'
+    lines.push(
+      `${style.indent}${mark} turn ${turn.turn} ${c.dim(`${who}: "${clip(turn.user)}" → "${clip(turn.reply)}"`)}`,
+    )
+    lines.push(
+      ...renderRecords(
+        records.filter((record) => record.turn === turn.turn),
+        inner,
+      ),
+    )
+  }
+  const whole = records.filter((record) => record.turn === undefined)
+  const count = conversation.turns.length
+  lines.push(
+    `${style.indent}${c.dim(`conversation: ${count} turn${count === 1 ? '' : 's'}, ended: ${ENDED[conversation.ended]}`)}`,
+  )
+  lines.push(...renderRecords(whole, inner))
+  return lines
+}
+
+function clip(text: string): string {
+  const line = oneLine(text)
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line
 }

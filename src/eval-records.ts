@@ -10,6 +10,33 @@ export interface EvalTrialRecord {
   passed: boolean
   /** Score by scorer id; a skipped scorer (a function that returned `null`) is absent. */
   scores: Record<string, number>
+  /** A multi-turn row: the conversation this trial held, turn by turn. */
+  conversation?: EvalConversationRecord | undefined
+}
+
+/** One turn of a multi-turn row: the user's message, the reply, and its own checks' outcome. */
+export interface EvalTurnRecord {
+  turn: number
+  /** The user's message (first 200 characters). */
+  user: string
+  /** The task's reply (first 200 characters). */
+  reply: string
+  /** Every check of this turn passed; absent when the turn had none. */
+  passed?: boolean | undefined
+  /** The user was played by the simulated user. */
+  simulated?: boolean | undefined
+}
+
+/** A multi-turn row's conversation. */
+export interface EvalConversationRecord {
+  turns: EvalTurnRecord[]
+  /**
+   * Why it ended: `script` (the row's turns ran out), `goal` (the simulated user said it was
+   * done), `stop` (the `stop` rule), `max-turns` (the turn limit).
+   */
+  ended: 'script' | 'goal' | 'stop' | 'max-turns'
+  /** Calls made to the simulated user (each recorded in the cassettes like a judge call). */
+  simulatedUserCalls?: number | undefined
 }
 
 /** One row of an eval, stored in its test's `meta.rubricateEvalRow`. */

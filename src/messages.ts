@@ -343,6 +343,18 @@ export const messages = {
     format(
       `describeEval() option "scorers" holds two scorers named "${id}". Scores and gates are kept by name, so the two would be mixed up: give one another id (a function's name, or its "id" property).`,
     ),
+  evalSimulatedUserNoInstructions: (value: unknown): string =>
+    format(
+      `describeEval() option "simulatedUser" needs "instructions": who the simulated user is and how they write (a string, or a function of the row), but got ${show(value)}. For instance { instructions: 'A customer charged twice, short-tempered, writes in short sentences.' }.`,
+    ),
+  evalSimulatedUserBadStop: (value: unknown): string =>
+    format(
+      `describeEval() option "simulatedUser.stop" must be a function of the conversation's messages that returns true to end it, but is ${show(value)}.`,
+    ),
+  evalBadTurns: (value: unknown): string =>
+    format(
+      `describeEval(): a row's "turns" must be a non-empty list of turns such as [{ input: 'Hi', criteria?: '- Greets back' }], but is ${show(value)}.`,
+    ),
   evalBadRate: (option: string, value: unknown): string =>
     format(
       `describeEval() option "${option}" must be a number from 0 to 1 (the share that must pass), but is ${show(value)}.`,
