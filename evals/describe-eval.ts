@@ -2,22 +2,26 @@ import { afterAll, describe, expect, type TestContext, test } from 'vitest'
 import { checkOptions } from '../matchers/check-options'
 import { UsageError } from '../src/errors'
 import type { EvalRowRecord } from '../src/eval-records'
+import { rejectUnknownKeys } from '../src/known-keys'
 import { messages } from '../src/messages'
 import { captureCallSite, pointAt } from './call-site'
-import { summariseSuite } from './eval-gate'
+import { type SuiteGates, summariseSuite } from './eval-gate'
 import { type NormalisedScorer, normaliseScorers } from './eval-scorer'
 import { loadRows } from './load-data'
 import { rowNames } from './row-name'
 import { type RowPlan, runRow } from './run-row'
-import type { DescribeEvalOptions, EvalRow } from './types'
+import type { DescribeEvalOptions, EvalRow, SimulatedUserOptions } from './types'
 
 const OPTIONS = [
   'data',
   'task',
   'criteria',
+  'turnCriteria',
+  'simulatedUser',
   'scorers',
   'threshold',
   'passRate',
+  'mean',
   'trials',
   'trialPassRate',
   'concurrent',
@@ -79,19 +83,33 @@ export function describeEval<Row extends EvalRow = EvalRow, Output = unknown>(
     afterAll(({}, suite) => {
       if (results.size === 0) return
       const rows = [...results.values()].sort((a, b) => a.index - b.index)
-      const record = summariseSuite(name, rows, checked.plan.passRate, checked.plan.trials)
+      const record = summariseSuite(
+        name,
+        rows,
+        checked.plan.passRate,
+        checked.plan.trials,
+        checked.gates,
+      )
       ;(suite.meta as { rubricateEval?: typeof record }).rubricateEval = record
       // With a gate of 1 every failing row already failed its own test; saying it again here
-      // would only repeat them.
-      if (!record.gatePassed && checked.plan.passRate < 1) {
-        const message = messages.evalGateUnmet(
-          name,
-          record.passed,
-          record.rows,
-          record.passRate,
-          record.failedRows,
-        )
-        throw pointAt(new Error(message), callSite)
+      // would only repeat them. A mean gate is the suite's alone: no row's test said it.
+      const rateUnmet = !record.rateGatePassed && checked.plan.passRate < 1
+      const meansUnmet = (record.meanGates ?? []).filter((gate) => !gate.passed)
+      if (rateUnmet || meansUnmet.length > 0) {
+        const parts: string[] = []
+        if (rateUnmet) {
+          parts.push(
+            messages.evalGateUnmet(
+              name,
+              record.passed,
+              record.rows,
+              record.passRate,
+              record.failedRows,
+            ),
+          )
+        }
+        if (meansUnmet.length > 0) parts.push(messages.evalMeanGatesUnmet(name, meansUnmet))
+        throw pointAt(new Error(parts.join('\n')), callSite)
       }
     })
   })
@@ -99,6 +117,7 @@ export function describeEval<Row extends EvalRow = EvalRow, Output = unknown>(
 
 interface CheckedOptions {
   data: DescribeEvalOptions['data']
+  gates: SuiteGates
   concurrent: boolean
   timeout: number | undefined
   plan: Omit<RowPlan, 'suite' | 'name' | 'row' | 'callSite'>
@@ -118,7 +137,11 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
     throw new UsageError(messages.evalBadData(data))
   }
   if (typeof task !== 'function') throw new UsageError(messages.evalTaskNotFunction(task))
-  if (criteria === undefined && (scorers === undefined || scorers.length === 0)) {
+  if (
+    criteria === undefined &&
+    opts.turnCriteria === undefined &&
+    (scorers === undefined || scorers.length === 0)
+  ) {
     throw new UsageError(messages.evalNothingJudges())
   }
   if (
@@ -138,10 +161,28 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
     throw new UsageError(messages.evalBadThreshold(threshold))
   }
   const passRate = rate('passRate', opts.passRate)
+  const mean = opts.mean
+  if (mean !== undefined && !(typeof mean === 'number' && Number.isFinite(mean))) {
+    throw new UsageError(messages.evalBadMean(mean))
+  }
+  // The rubric of `criteria` is a scorer like the others in the weighted mean, of weight 1.
+  const gateScorers = [
+    ...(criteria !== undefined ? [{ id: 'rubric', direction: 'min' as const, weight: 1 }] : []),
+    ...normalised.map(({ id, direction, mean, weight }) => ({ id, direction, mean, weight })),
+  ]
   const trialPassRate = rate('trialPassRate', opts.trialPassRate)
   const trials = opts.trials ?? 1
   if (!Number.isInteger(trials) || trials < 1) {
     throw new UsageError(messages.notPositiveInteger('describeEval() option "trials"', trials))
+  }
+  const simulatedUser = checkSimulatedUser(opts.simulatedUser)
+  const turnCriteria = opts.turnCriteria
+  if (
+    turnCriteria !== undefined &&
+    typeof turnCriteria !== 'string' &&
+    (typeof turnCriteria !== 'object' || turnCriteria === null)
+  ) {
+    throw new UsageError(messages.evalBadCriteria(turnCriteria))
   }
   const timeout = opts.timeout
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
@@ -157,11 +198,14 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
   }
   return {
     data,
+    gates: { scorers: gateScorers, mean },
     concurrent: opts.concurrent ?? false,
     timeout,
     plan: {
       task: task as RowPlan['task'],
       criteria,
+      turnCriteria,
+      simulatedUser,
       scorers: normalised,
       threshold,
       trials,
@@ -177,4 +221,28 @@ function rate(option: string, value: unknown): number {
     throw new UsageError(messages.evalBadRate(option, value))
   }
   return value
+}
+
+const SIMULATED_USER_KEYS = ['instructions', 'model', 'maxTurns', 'stop']
+
+function checkSimulatedUser(value: unknown): SimulatedUserOptions | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(messages.configNotObject('describeEval() option "simulatedUser"', value))
+  }
+  rejectUnknownKeys('describeEval() option "simulatedUser"', value, SIMULATED_USER_KEYS)
+  const options = value as SimulatedUserOptions
+  const { instructions, maxTurns, stop } = options
+  if (typeof instructions !== 'string' && typeof instructions !== 'function') {
+    throw new UsageError(messages.evalSimulatedUserNoInstructions(instructions))
+  }
+  if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1)) {
+    throw new UsageError(
+      messages.notPositiveInteger('describeEval() option "simulatedUser.maxTurns"', maxTurns),
+    )
+  }
+  if (stop !== undefined && typeof stop !== 'function') {
+    throw new UsageError(messages.evalSimulatedUserBadStop(stop))
+  }
+  return options
 }

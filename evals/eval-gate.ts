@@ -1,4 +1,25 @@
-import type { EvalRowRecord, EvalScorerMean, EvalSuiteRecord } from '../src/eval-records'
+import type {
+  EvalMeanGate,
+  EvalRowRecord,
+  EvalScorerMean,
+  EvalSuiteRecord,
+} from '../src/eval-records'
+
+/** The gates of one scorer, by id, as the suite's summary needs them. @internal */
+export interface ScorerGate {
+  id: string
+  direction: 'min' | 'max'
+  /** Its own mean gate. */
+  mean?: number | undefined
+  weight: number
+}
+
+/** The suite's gates beyond the pass rate. @internal */
+export interface SuiteGates {
+  scorers: readonly ScorerGate[]
+  /** The weighted mean gate across scorers. */
+  mean?: number | undefined
+}
 
 /**
  * The suite's record from the rows that ran: how many passed, the rate against the gate, and each
@@ -10,6 +31,7 @@ export function summariseSuite(
   rows: readonly { name: string; record: EvalRowRecord }[],
   passRate: number,
   trials: number,
+  gates: SuiteGates = { scorers: [] },
 ): EvalSuiteRecord {
   const passed = rows.filter((row) => row.record.passed).length
   const errored = rows.filter((row) => row.record.errored).length
@@ -24,12 +46,21 @@ export function summariseSuite(
       }
     }
   }
-  const scorers: EvalScorerMean[] = [...sums].map(([id, { sum, scored }]) => ({
-    id,
-    mean: sum / scored,
-    scored,
-  }))
+  const gateOf = new Map(gates.scorers.map((gate) => [gate.id, gate]))
+  const scorers: EvalScorerMean[] = [...sums].map(([id, { sum, scored }]) => {
+    const gate = gateOf.get(id)
+    return {
+      id,
+      mean: sum / scored,
+      scored,
+      ...(gate?.direction === 'max' ? { direction: 'max' as const } : {}),
+      ...(gate && gate.weight !== 1 ? { weight: gate.weight } : {}),
+    }
+  })
+  const meanGates = meanGatesOf(scorers, gates)
   const rate = rows.length === 0 ? 0 : passed / rows.length
+  // Compared on counts, so that 9 of 10 rows against a gate of 0.9 is not lost to rounding.
+  const rateGatePassed = passed >= Math.ceil(passRate * rows.length - 1e-9)
   return {
     v: 1,
     name,
@@ -39,10 +70,54 @@ export function summariseSuite(
     errored,
     rate,
     passRate,
-    // Compared on counts, so that 9 of 10 rows against a gate of 0.9 is not lost to rounding.
-    gatePassed: passed >= Math.ceil(passRate * rows.length - 1e-9),
+    gatePassed: rateGatePassed && meanGates.every((gate) => gate.passed),
+    rateGatePassed,
+    ...(meanGates.length > 0 ? { meanGates } : {}),
     trials,
     scorers,
     failedRows: rows.filter((row) => !row.record.passed).map((row) => row.name),
   }
+}
+
+// Each scorer's own mean gate in scorer order, then the weighted one. A scorer that scored no
+// trial has no mean: its gate is unmet, as a gate nothing was measured against cannot be met.
+function meanGatesOf(scorers: readonly EvalScorerMean[], gates: SuiteGates): EvalMeanGate[] {
+  const out: EvalMeanGate[] = []
+  const meanOf = new Map(scorers.map((scorer) => [scorer.id, scorer.mean]))
+  for (const gate of gates.scorers) {
+    if (gate.mean === undefined) continue
+    const mean = meanOf.get(gate.id) ?? null
+    out.push({
+      scorer: gate.id,
+      direction: gate.direction,
+      threshold: gate.mean,
+      mean,
+      passed: mean !== null && within(mean, gate.mean, gate.direction),
+    })
+  }
+  if (gates.mean !== undefined) {
+    const directionOf = new Map(gates.scorers.map((gate) => [gate.id, gate]))
+    let sum = 0
+    let weights = 0
+    for (const scorer of scorers) {
+      const gate = directionOf.get(scorer.id)
+      const weight = gate?.weight ?? 1
+      // Lower is better for a `max` scorer: its credit in the weighted mean is 1 - its mean.
+      sum += weight * (gate?.direction === 'max' ? 1 - scorer.mean : scorer.mean)
+      weights += weight
+    }
+    const mean = weights > 0 ? sum / weights : null
+    out.push({
+      direction: 'min',
+      threshold: gates.mean,
+      mean,
+      passed: mean !== null && within(mean, gates.mean, 'min'),
+    })
+  }
+  return out
+}
+
+// A small tolerance, so that a mean of 0.8 summed from floats is not read as under a gate of 0.8.
+function within(mean: number, threshold: number, direction: 'min' | 'max'): boolean {
+  return direction === 'max' ? mean <= threshold + 1e-9 : mean >= threshold - 1e-9
 }

@@ -1,9 +1,11 @@
 // The one place that turns what `describeEval({ scorers })` accepts into one shape: rubricate
 // scorers (anything with `run()`) as they are, and evalite/autoevals-shaped functions that return
-// a number, `{ score, metadata? }`, or `null` to skip the row.
+// a number, `{ score, metadata? }`, or `null` to skip the row; either one alone or in a gate entry
+// `{ scorer, threshold?, direction?, mean?, weight? }`.
 import { isScorer, scorerName } from '../matchers/check-options'
 import type { ScorerLike } from '../matchers/types'
 import { UsageError } from '../src/errors'
+import { rejectUnknownKeys } from '../src/known-keys'
 import { messages } from '../src/messages'
 import type { EvalScorer, EvalScorerArgs } from './types'
 
@@ -13,21 +15,90 @@ export interface FunctionScore {
   reason?: string | undefined
 }
 
+/** A scorer's own gates, from its entry: all absent for a bare scorer. @internal */
+export interface ScorerGates {
+  /** The row's threshold for this scorer; absent: the eval's `threshold`. */
+  threshold?: number | undefined
+  direction: 'min' | 'max'
+  /** The gate on its mean over the suite's scored trials. */
+  mean?: number | undefined
+  /** Its weight in the eval's weighted `mean` gate. */
+  weight: number
+}
+
 /** A scorer of `describeEval`, normalised. @internal */
-export type NormalisedScorer =
+export type NormalisedScorer = ScorerGates &
+  (
+    | { kind: 'scorer'; id: string; scorer: ScorerLike }
+    | {
+        kind: 'function'
+        id: string
+        score(args: EvalScorerArgs<any, unknown>): Promise<FunctionScore | null>
+      }
+  )
+
+const GATE_KEYS = ['scorer', 'threshold', 'direction', 'mean', 'weight']
+
+/** Check and normalise the `scorers` option. @internal */
+export function normaliseScorers(scorers: readonly unknown[]): NormalisedScorer[] {
+  const normalised = scorers.map((value, index) => normaliseEntry(value, index))
+  const seen = new Set<string>()
+  for (const scorer of normalised) {
+    // Scores, means and gates are kept by id: two scorers of one id would pool their scores.
+    if (seen.has(scorer.id)) throw new UsageError(messages.evalDuplicateScorer(scorer.id))
+    seen.add(scorer.id)
+  }
+  return normalised
+}
+
+function normaliseEntry(value: unknown, index: number): NormalisedScorer {
+  if (isScorer(value) || typeof value === 'function') {
+    return { ...normaliseScorer(value, index), direction: 'min', weight: 1 }
+  }
+  if (typeof value !== 'object' || value === null || !('scorer' in value)) {
+    throw new UsageError(messages.evalBadScorer(index, value))
+  }
+  const where = `describeEval() option "scorers", item ${index + 1}`
+  rejectUnknownKeys(where, value, GATE_KEYS)
+  const entry = value as Record<string, unknown>
+  const scorer = normaliseScorer(entry.scorer, index)
+  const number = (name: string, check: (n: number) => boolean): number | undefined => {
+    const given = entry[name]
+    if (given === undefined) return undefined
+    if (typeof given !== 'number' || !Number.isFinite(given) || !check(given)) {
+      throw new UsageError(messages.evalBadGate(scorer.id, name, given))
+    }
+    return given
+  }
+  const direction = entry.direction ?? 'min'
+  if (direction !== 'min' && direction !== 'max') {
+    throw new UsageError(
+      messages.invalidChoice(`${where}: "direction"`, entry.direction, ['min', 'max']),
+    )
+  }
+  const threshold = number('threshold', () => true)
+  if (direction === 'max' && threshold === undefined) {
+    throw new UsageError(messages.maxDirectionNeedsThreshold(`${where} ("${scorer.id}")`))
+  }
+  return {
+    ...scorer,
+    threshold,
+    direction,
+    mean: number('mean', () => true),
+    weight: number('weight', (n) => n >= 0) ?? 1,
+  }
+}
+
+function normaliseScorer(
+  value: unknown,
+  index: number,
+):
   | { kind: 'scorer'; id: string; scorer: ScorerLike }
   | {
       kind: 'function'
       id: string
       score(args: EvalScorerArgs<any, unknown>): Promise<FunctionScore | null>
-    }
-
-/** Check and normalise the `scorers` option. @internal */
-export function normaliseScorers(scorers: readonly unknown[]): NormalisedScorer[] {
-  return scorers.map((value, index) => normaliseScorer(value, index))
-}
-
-function normaliseScorer(value: unknown, index: number): NormalisedScorer {
+    } {
   if (isScorer(value)) return { kind: 'scorer', id: scorerName(value), scorer: value }
   if (typeof value !== 'function') throw new UsageError(messages.evalBadScorer(index, value))
   const fn = value as Extract<EvalScorer, (...args: never[]) => unknown>

@@ -2,6 +2,7 @@
 // `rubricate/setup` (the plugin adds it): rows are judged with rubricate's matchers.
 
 export type {
+  EvalMeanGate,
   EvalRowRecord,
   EvalScorerMean,
   EvalSuiteRecord,
@@ -16,5 +17,6 @@ export type {
   EvalScorer,
   EvalScorerArgs,
   EvalScorerFn,
+  EvalScorerGate,
   EvalScorerResult,
 } from './types'

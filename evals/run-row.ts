@@ -8,18 +8,22 @@ import { withCallContext } from '../src/call-context'
 import { UsageError } from '../src/errors'
 import type { EvalRowRecord, EvalTrialRecord } from '../src/eval-records'
 import { messages } from '../src/messages'
+import { outputText } from '../src/output'
 import type { RubricateRecord } from '../src/records'
 import { pointAt } from './call-site'
 import type { NormalisedScorer } from './eval-scorer'
-import type { DescribeEvalOptions, EvalRow } from './types'
+import { conversationText, type HeldConversation, holdConversation } from './run-conversation'
+import type { DescribeEvalOptions, EvalRow, SimulatedUserOptions } from './types'
 
 /** Everything a row's test needs. @internal */
 export interface RowPlan {
   suite: string
   name: string
   row: EvalRow
-  task: (row: EvalRow) => unknown
+  task: (row: EvalRow, conversation: unknown) => unknown
   criteria: DescribeEvalOptions['criteria']
+  turnCriteria: DescribeEvalOptions['turnCriteria']
+  simulatedUser: SimulatedUserOptions | undefined
   scorers: readonly NormalisedScorer[]
   threshold: number | undefined
   trials: number
@@ -102,31 +106,81 @@ async function runTrial(
   expect: (value: unknown) => Assertions,
 ): Promise<TrialOutcome> {
   const { row } = plan
-  let output: unknown
-  try {
-    output = await plan.task(row)
-  } catch (error) {
-    return { errored: true, error }
-  }
   const scores: Record<string, number> = {}
   let passed = true
   let failure: unknown
   let judged = 0
-  const take = (id: string, settled: Settled): TrialOutcome | undefined => {
+  let stopped: TrialOutcome | undefined
+  const take = (id: string | undefined, settled: Settled): TrialOutcome | undefined => {
     if (settled.status === 'error') return { errored: true, error: settled.thrown }
     judged++
-    scores[id] = settled.score
+    // A turn's check decides the trial but is no scorer of the suite: no mean of its own.
+    if (id !== undefined) scores[id] = settled.score
     if (settled.status === 'fail') {
       passed = false
       failure ??= settled.thrown
     }
     return undefined
   }
+  let output: unknown
+  let held: HeldConversation | undefined
+  const conversational = row.turns !== undefined || plan.simulatedUser !== undefined
+  try {
+    if (conversational) {
+      held = await holdConversation(
+        row,
+        plan.task,
+        plan.simulatedUser,
+        async (turn, user, reply, scripted) => {
+          if (stopped) return undefined
+          const rubrics = [scripted?.criteria, plan.turnCriteria].filter((one) => one !== undefined)
+          if (rubrics.length === 0) return undefined
+          let turnPassed = true
+          for (const rubric of rubrics) {
+            const settled = await settle(
+              context,
+              plan.callSite,
+              () =>
+                expect(reply).toSatisfyRubric(rubric, {
+                  input: user,
+                  ...(scripted?.expected !== undefined ? { expected: scripted.expected } : {}),
+                }),
+              turn,
+            )
+            stopped = take(undefined, settled)
+            if (stopped) return undefined
+            if (settled.status === 'fail') turnPassed = false
+          }
+          return turnPassed
+        },
+      )
+      output = held.messages
+    } else {
+      output = await plan.task(row, {
+        turn: 1,
+        input: row.input,
+        // Read only by a task that asks: most single-turn tasks never look.
+        get messages() {
+          return [{ role: 'user', content: outputText(row.input) }]
+        },
+      })
+    }
+  } catch (error) {
+    return { errored: true, error }
+  }
+  if (stopped) return stopped
+  // The whole conversation: its rubric reads it as a transcript, its scorers get the messages.
+  const judgedOutput = held ? conversationText(held.messages) : output
+  const conversationInput = held ? (row.goal ?? held.messages[0]?.content) : row.input
   const groundTruth = row.groundTruth !== undefined ? row.groundTruth : row.expected
-  const scorerOptions = {
-    input: row.input,
-    ...(groundTruth !== undefined ? { groundTruth } : {}),
-    ...(plan.threshold !== undefined ? { threshold: plan.threshold } : {}),
+  const scorerOptions = (scorer: NormalisedScorer) => {
+    const threshold = scorer.threshold ?? plan.threshold
+    return {
+      input: row.input,
+      ...(groundTruth !== undefined ? { groundTruth } : {}),
+      ...(threshold !== undefined ? { threshold } : {}),
+      ...(scorer.direction === 'max' ? { direction: 'max' } : {}),
+    }
   }
   if (plan.criteria !== undefined) {
     const criteria = plan.criteria
@@ -137,7 +191,12 @@ async function runTrial(
     const stop = take(
       'rubric',
       await settle(context, plan.callSite, () =>
-        expect(output).toSatisfyRubric(rubric, { input: row.input }),
+        // The row's `expected` is the judge's reference answer, fenced as data. Only when the row
+        // has one: a request without it is the one recorded before, so its key is unchanged.
+        expect(judgedOutput).toSatisfyRubric(rubric, {
+          input: conversationInput,
+          ...(row.expected !== undefined ? { expected: row.expected } : {}),
+        }),
       ),
     )
     if (stop) return stop
@@ -180,7 +239,7 @@ async function runTrial(
     const stop = take(
       scorer.id,
       await settle(context, plan.callSite, () =>
-        expect(output).toPassScorer(target, scorerOptions),
+        expect(output).toPassScorer(target, scorerOptions(scorer)),
       ),
     )
     if (stop) return stop
@@ -190,7 +249,11 @@ async function runTrial(
       errored: true,
       error: pointAt(new UsageError(messages.evalRowUnscored(plan.name)), plan.callSite),
     }
-  return { trial: { passed, scores }, failure, errored: false }
+  return {
+    trial: { passed, scores, ...(held ? { conversation: held.record } : {}) },
+    failure,
+    errored: false,
+  }
 }
 
 interface Settled {
@@ -205,6 +268,7 @@ async function settle(
   context: TestContext,
   callSite: Error,
   assert: () => Promise<void>,
+  turn?: number | undefined,
 ): Promise<Settled> {
   const meta = context.task.meta as { rubricate?: RubricateRecord[] }
   const before = meta.rubricate?.length ?? 0
@@ -220,6 +284,8 @@ async function settle(
   const records = meta.rubricate ?? []
   const record = records.length > before ? records[records.length - 1] : undefined
   if (!record) return { status: 'error', score: 0, thrown }
+  // A turn's assertion says which turn it judged, for the reporter's lines per turn.
+  if (turn !== undefined) record.turn = turn
   const status = record.status === 'pass' && threw ? 'error' : record.status
   const score = typeof record.score === 'number' ? record.score : record.status === 'pass' ? 1 : 0
   return { status, score, thrown }

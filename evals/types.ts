@@ -1,4 +1,44 @@
 import type { RubricCriteriaInput, ScorerLike } from '../matchers/types'
+import type { ConversationMessage } from '../src/conversation/simulated-user'
+import type { JudgeInput } from '../src/records'
+
+export type { ConversationMessage }
+
+/** One scripted turn of a multi-turn row: the user's message and what its reply must satisfy. */
+export interface EvalTurn {
+  /** The user's message. */
+  input: unknown
+  /** A reference answer for this turn's rubric judge. */
+  expected?: unknown
+  /** A rubric this turn's reply must satisfy (besides the eval's `turnCriteria`). */
+  criteria?: RubricCriteriaInput | undefined
+}
+
+/** What the task is given at each turn of a multi-turn row, besides the row. */
+export interface EvalConversation {
+  /** The turn, from 1. */
+  turn: number
+  /** This turn's user message. */
+  input: unknown
+  /** The conversation so far, this turn's user message last. */
+  messages: readonly ConversationMessage[]
+}
+
+/**
+ * A simulated user: a second model, with instructions of its own, that plays the user of every
+ * row without `turns` until its goal (`row.goal`) is reached, `stop` says so, or `maxTurns`.
+ * Its calls go through the judge's path, so they are recorded in the cassettes and replayed.
+ */
+export interface SimulatedUserOptions<Row extends EvalRow = EvalRow> {
+  /** Who the user is and how they write: a text, or a function of the row. */
+  instructions: string | ((row: Row) => string)
+  /** The model that plays the user. Default: the judge configured for the run. */
+  model?: JudgeInput | undefined
+  /** The most turns (user message and reply) a conversation may have. Default `5`. */
+  maxTurns?: number | undefined
+  /** Called after each reply: `true` ends the conversation. */
+  stop?: ((messages: readonly ConversationMessage[]) => boolean) | undefined
+}
 
 /**
  * One row of an eval's data. `input` is what the task gets and the judge is shown; `expected`,
@@ -11,6 +51,10 @@ export interface EvalRow {
   groundTruth?: unknown
   context?: unknown
   name?: string | undefined
+  /** A scripted conversation: the task runs once per turn, with the conversation so far. */
+  turns?: readonly EvalTurn[] | undefined
+  /** With a simulated user: the goal it pursues. */
+  goal?: string | undefined
   [field: string]: unknown
 }
 
@@ -24,6 +68,7 @@ export type EvalData<Row extends EvalRow = EvalRow> =
 /** What a scorer function is given for one row. */
 export interface EvalScorerArgs<Row extends EvalRow = EvalRow, Output = unknown> {
   input: Row['input']
+  /** The task's output; for a multi-turn row, the whole conversation as messages. */
   output: Output
   expected: Row['expected']
   groundTruth: Row['groundTruth']
@@ -50,16 +95,39 @@ export type EvalScorer<Row extends EvalRow = EvalRow, Output = unknown> =
   | ScorerLike
   | EvalScorerFn<Row, Output>
 
+/**
+ * A scorer with gates of its own: the score each row must reach (`threshold`), whether lower is
+ * better (`direction: 'max'`), a gate on its mean over the suite (`mean`), and its weight in the
+ * eval's weighted `mean` gate.
+ *
+ * @example
+ * { scorer: hallucinationRate, direction: 'max', threshold: 0.5, mean: 0.2 }
+ */
+export interface EvalScorerGate<Row extends EvalRow = EvalRow, Output = unknown> {
+  scorer: EvalScorer<Row, Output>
+  /** The score it must reach on each row (at most, with `direction: 'max'`). Default: the eval's `threshold`. */
+  threshold?: number | undefined
+  /** `'max'`: lower is better (a hallucination or toxicity rate); `threshold` is then required. Default `'min'`. */
+  direction?: 'min' | 'max' | undefined
+  /** The suite's gate on its mean score over every scored trial (at most, with `direction: 'max'`). */
+  mean?: number | undefined
+  /** Its weight in the eval's weighted `mean` gate. Default `1`. */
+  weight?: number | undefined
+}
+
 /** Options of {@link describeEval}. */
 export interface DescribeEvalOptions<Row extends EvalRow = EvalRow, Output = unknown> {
   /** The rows: a list, a function returning one, or the path of a `.json`, `.jsonl` or `.csv` file (relative to the test file). */
   data: EvalData<Row>
-  /** Produces the output to judge from a row (your agent, prompt or pipeline). */
-  task: (row: Row) => Output | Promise<Output>
+  /**
+   * Produces the output to judge from a row (your agent, prompt or pipeline). For a multi-turn
+   * row (`turns`, or a simulated user) it runs once per turn and is given the conversation so far.
+   */
+  task: (row: Row, conversation: EvalConversation) => Output | Promise<Output>
   /** A rubric every output must satisfy, or a function of the row that returns one. */
   criteria?: RubricCriteriaInput | ScorerLike | ((row: Row) => RubricCriteriaInput) | undefined
-  /** Scorers that judge each output; each must reach `threshold`. */
-  scorers?: readonly EvalScorer<Row, Output>[] | undefined
+  /** Scorers that judge each output; each must reach `threshold` (its own, in a gate entry). */
+  scorers?: readonly (EvalScorer<Row, Output> | EvalScorerGate<Row, Output>)[] | undefined
   /** The score each scorer must reach on a row. Default `1` (a rubric scorer: its own `passed`). */
   threshold?: number | undefined
   /**
@@ -68,6 +136,15 @@ export interface DescribeEvalOptions<Row extends EvalRow = EvalRow, Output = unk
    * rows falls under the gate.
    */
   passRate?: number | undefined
+  /**
+   * A gate on the weighted mean of every scorer's mean score (the rubric of `criteria` counts with
+   * weight 1; a `direction: 'max'` scorer counts as `1 - mean`). The suite fails under it.
+   */
+  mean?: number | undefined
+  /** A rubric every reply of a multi-turn row must satisfy, judged turn by turn. */
+  turnCriteria?: RubricCriteriaInput | undefined
+  /** Plays the user of multi-turn rows that have no `turns` of their own. */
+  simulatedUser?: SimulatedUserOptions<Row> | undefined
   /** Run each row's task this many times, each trial recorded apart. Default `1`. */
   trials?: number | undefined
   /** The share of a row's trials that must pass for the row to pass. Default `1` (every trial). */

@@ -26,6 +26,8 @@ export interface Evaluation {
   /** Several scorers: how they were combined, and each one's outcome. */
   aggregate?: 'all' | 'mean' | undefined
   parts?: ScorerPart[] | undefined
+  /** `'max'`: a lower-is-better score, compared as at most the threshold. */
+  direction?: 'max' | undefined
   /** Set: the test is skipped with this note instead of passing or failing (`notScorable: 'skip'`). */
   skip?: string | undefined
 }
@@ -80,9 +82,13 @@ export function scorerFailure(evaluation: Evaluation, negated: boolean, preview:
     ? negated
       ? messages.scorerPassedNegated(id, score)
       : messages.scorerNotPassed(id, score)
-    : negated
-      ? messages.scorerReachedNegated(id, score, threshold)
-      : messages.scorerBelow(id, score, threshold)
+    : evaluation.direction === 'max'
+      ? negated
+        ? messages.scorerWithinMaxNegated(id, score, threshold)
+        : messages.scorerAboveMax(id, score, threshold)
+      : negated
+        ? messages.scorerReachedNegated(id, score, threshold)
+        : messages.scorerBelow(id, score, threshold)
   const lines = [head]
   if (evaluation.verdicts && evaluation.verdicts.length > 0) {
     lines.push('', ...verdictLines(evaluation.verdicts))
@@ -103,13 +109,19 @@ function scorersFailure(
   const failed = parts.filter((part) => !part.passed).length
   const head =
     evaluation.aggregate === 'mean'
-      ? messages.scorersMean(evaluation.score ?? Number.NaN, evaluation.threshold ?? 1, negated)
+      ? messages.scorersMean(
+          evaluation.score ?? Number.NaN,
+          evaluation.threshold ?? 1,
+          negated,
+          evaluation.direction,
+        )
       : messages.scorersAll(failed, parts.length, negated)
   const lines = [head, '']
   for (const part of parts) {
     const mark = evaluation.aggregate === 'mean' ? '·' : part.passed ? '✓' : '✗'
     const score = part.score === undefined ? '' : ` score ${part.score}`
-    const threshold = part.threshold === undefined ? '' : `, threshold ${part.threshold}`
+    const bound = evaluation.direction === 'max' ? 'at most' : 'threshold'
+    const threshold = part.threshold === undefined ? '' : `, ${bound} ${part.threshold}`
     lines.push(`  ${mark} "${part.id}":${score}${threshold}`)
     if (part.reason) lines.push(`      → ${part.reason.trim().split('\n')[0]}`)
     if (part.metadata) lines.push(`      ${messages.failureMetadata(compactJson(part.metadata))}`)

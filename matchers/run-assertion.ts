@@ -115,6 +115,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       status: pass ? 'pass' : 'fail',
       score: evaluation.score,
       threshold: evaluation.threshold,
+      ...(evaluation.direction ? { direction: evaluation.direction } : {}),
       share: evaluation.share,
       metadata: evaluation.metadata,
       aggregate: evaluation.aggregate,

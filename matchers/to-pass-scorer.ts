@@ -21,6 +21,8 @@ type AsyncResult = Promise<{ pass: boolean; message: () => string }>
 
 const OPTIONS = [
   'threshold',
+  // lower-is-better scores (a hallucination rate): pass at or under the threshold
+  'direction',
   'input',
   'groundTruth',
   'expected',
@@ -33,6 +35,7 @@ const OPTIONS = [
 ] as const
 const AGGREGATES = ['all', 'mean'] as const
 const NOT_SCORABLE = ['error', 'skip'] as const
+const DIRECTIONS = ['min', 'max'] as const
 
 /**
  * Run a scorer on the value under test; passes when its score reaches `threshold`. Without a
@@ -43,9 +46,13 @@ const NOT_SCORABLE = ['error', 'skip'] as const
  * Given a list of scorers, runs them all: `aggregate: 'all'` (default) passes when each one
  * passes as above, `'mean'` when the mean of their scores reaches `threshold` (default 1).
  *
+ * `direction: 'max'` is for lower-is-better scores (a hallucination or toxicity rate): the score
+ * (or the mean) passes at or under `threshold`, which is then required. Default `'min'`.
+ *
  * @example
  * await expect(reply).toPassScorer(helpfulness, { threshold: 0.8, input: question })
  * await expect(reply).toPassScorer([tone, factuality], { aggregate: 'mean', threshold: 0.7 })
+ * await expect(reply).toPassScorer(hallucination, { direction: 'max', threshold: 0.2 })
  */
 export function toPassScorer(
   this: MatcherState,
@@ -74,6 +81,10 @@ export function toPassScorer(
       const aggregate = choice('aggregate', opts.aggregate ?? 'all', AGGREGATES)
       if (opts.aggregate !== undefined && !several) {
         throw new UsageError(messages.aggregateWithOneScorer())
+      }
+      const direction = choice('direction', opts.direction ?? 'min', DIRECTIONS)
+      if (direction === 'max' && threshold === undefined) {
+        throw new UsageError(messages.maxDirectionNeedsThreshold('toPassScorer()'))
       }
       const onNotScorable = choice('notScorable', opts.notScorable ?? 'error', NOT_SCORABLE)
       const cassetteMode = cassetteOption('toPassScorer', opts.cassettes)
@@ -105,7 +116,12 @@ export function toPassScorer(
           return { satisfied: false, judgeCalls, skip: messages.scorerSkipped(id, unscored.reason) }
         }
         rejectUnscored('toPassScorer', id, result)
-        const part = scorePart(id, result, aggregate === 'mean' ? undefined : threshold)
+        const part = scorePart(
+          id,
+          result,
+          aggregate === 'mean' ? undefined : threshold,
+          aggregate === 'mean' ? 'min' : direction,
+        )
         // Under a mean, one scorer has no threshold of its own: only its score counts.
         if (aggregate === 'mean') delete part.threshold
         parts.push(part)
@@ -123,18 +139,22 @@ export function toPassScorer(
           decidedByPassed: part.threshold === undefined,
           share: part.share,
           metadata: part.metadata,
+          ...(direction === 'max' ? { direction } : {}),
         }
       }
       const mean = parts.reduce((sum, part) => sum + (part.score ?? 0), 0) / parts.length
       return {
         satisfied:
-          aggregate === 'mean' ? mean >= (threshold ?? 1) : parts.every((part) => part.passed),
+          aggregate === 'mean'
+            ? reaches(mean, threshold ?? 1, direction)
+            : parts.every((part) => part.passed),
         score: aggregate === 'mean' ? mean : undefined,
         threshold: aggregate === 'mean' ? (threshold ?? 1) : threshold,
         judgeCalls,
         scorerId: parts.map((part) => part.id).join(', '),
         aggregate,
         parts,
+        ...(direction === 'max' ? { direction } : {}),
       }
     },
     explain: scorerFailure,
@@ -170,11 +190,17 @@ function choice<T extends string>(name: string, value: unknown, choices: readonl
   return value as T
 }
 
+/** A score against its threshold: at least it (`min`), or at most it (`max`, lower is better). @internal */
+export function reaches(score: number, threshold: number, direction: 'min' | 'max'): boolean {
+  return direction === 'max' ? score <= threshold : score >= threshold
+}
+
 // One scorer's outcome: on its threshold when one is given, else on its own `passed`, else >= 1.
 function scorePart(
   id: string,
   result: Record<string, any>,
   threshold: number | undefined,
+  direction: 'min' | 'max',
 ): ScorerPart {
   const score = result.score
   const byPassed = threshold === undefined && typeof result.passed === 'boolean'
@@ -183,7 +209,7 @@ function scorePart(
   }
   return {
     id,
-    passed: byPassed ? Boolean(result.passed) : (score as number) >= (threshold ?? 1),
+    passed: byPassed ? Boolean(result.passed) : reaches(score as number, threshold ?? 1, direction),
     score: typeof score === 'number' ? score : undefined,
     threshold: byPassed ? undefined : (threshold ?? 1),
     verdicts: result.verdicts as Verdict[] | undefined,

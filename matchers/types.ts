@@ -46,8 +46,10 @@ export interface ToSatisfyRubricOptions {
 
 /** Options of `toPassScorer`. */
 export interface ToPassScorerOptions {
-  /** Minimum score to pass. Default `1`; a rubric scorer passes on its own `passed`. */
+  /** Minimum score to pass (maximum with `direction: 'max'`). Default `1`; a rubric scorer passes on its own `passed`. */
   threshold?: number | undefined
+  /** `'max'`: lower is better (a hallucination rate); the score passes at or under `threshold`, which is then required. Default `'min'`. */
+  direction?: 'min' | 'max' | undefined
   input?: unknown
   /** The reference answer; a rubric scorer shows it to the judge. */
   groundTruth?: unknown
@@ -85,7 +87,7 @@ export interface ToAgreeWithLabelsOptions {
   cassettes?: CassetteMode | undefined
 }
 
-/** A labelled set: a `.jsonl` or `.json` file (relative to the project root), or its examples. */
+/** A labelled set: a `.jsonl` or `.json` file (relative to the test file's folder, as `describeEval` data), or its examples. */
 export type LabelsInput = string | readonly LabelledExample[]
 
 /** An expected tool call: a tool name (any arguments), or a name and the arguments it must have. */

@@ -1,14 +1,22 @@
 // Pure: the lines of `describeEval` suites and rows, for the terminal and the Markdown summary.
-import type { EvalRowRecord } from '../src/eval-records'
+import type {
+  EvalConversationRecord,
+  EvalMeanGate,
+  EvalRowRecord,
+  EvalScorerMean,
+} from '../src/eval-records'
 import { percent } from '../src/messages'
 import { terminalLine } from '../src/output-safety/terminal-text'
+import type { RubricateRecord } from '../src/records'
 import type { EvalSuiteReport } from './collect-run'
 import { type Colors, figures } from './figures'
-import { formatScore } from './render-record'
+import { formatScore, type LineStyle, oneLine, renderRecords } from './render-record'
 
 /**
  * One `Eval` summary row per suite: rows passed, the rate against the gate, and each scorer's
- * mean score, e.g. `"refunds" 11 of 12 rows passed (91.7%) · gate 90% ✓ met · mean: rubric 0.92`.
+ * mean score, e.g. `"refunds" 11 of 12 rows passed (91.7%) · gate 90% ✓ met · mean: rubric 0.92`;
+ * a scorer with a mean gate shows it after its mean (`hallucination 0.1 (≤ 0.2 ✓)`), and the
+ * weighted mean gate comes last (`weighted mean 0.9 (≥ 0.85 ✓)`).
  * @internal
  */
 export function evalSummaryRows(
@@ -19,18 +27,42 @@ export function evalSummaryRows(
   return evals.map((suite) => {
     const rows = `${suite.passed} of ${suite.rows} row${suite.rows === 1 ? '' : 's'} passed (${percent(suite.rate)})`
     const trials = suite.trials > 1 ? ` over ${suite.trials} trials each` : ''
-    const gate = suite.gatePassed
-      ? c.green(`gate ${percent(suite.passRate)} ${figures.met} met`)
-      : c.red(`gate ${percent(suite.passRate)} ${figures.unmet} unmet`)
+    const gate =
+      (suite.rateGatePassed ?? suite.gatePassed)
+        ? c.green(`gate ${percent(suite.passRate)} ${figures.met} met`)
+        : c.red(`gate ${percent(suite.passRate)} ${figures.unmet} unmet`)
     const parts = [`"${terminalLine(suite.fullName)}" ${rows}${trials}`, gate]
     if (suite.errored > 0) parts.push(c.red(`${suite.errored} errored`))
     if (suite.scorers.length > 0) {
       parts.push(
-        `mean: ${suite.scorers.map((scorer) => `${terminalLine(scorer.id)} ${formatScore(scorer.mean)}`).join(', ')}`,
+        `mean: ${suite.scorers.map((scorer) => scorerMeanText(scorer, suite.meanGates, c)).join(', ')}`,
       )
+    }
+    const weighted = suite.meanGates?.find((gate) => gate.scorer === undefined)
+    if (weighted) {
+      const mean = weighted.mean === null ? 'none' : formatScore(weighted.mean, weighted.threshold)
+      parts.push(`weighted mean ${mean} ${meanGateText(weighted, c)}`)
     }
     return ['Eval', parts.join(sep)]
   })
+}
+
+// One scorer's mean, with `↓` for lower-is-better and its own gate when it has one.
+function scorerMeanText(
+  scorer: EvalScorerMean,
+  gates: readonly EvalMeanGate[] | undefined,
+  c: Colors,
+): string {
+  const gate = gates?.find((one) => one.scorer === scorer.id)
+  const lower = scorer.direction === 'max' ? ' ↓' : ''
+  const weight = scorer.weight !== undefined ? ` ×${scorer.weight}` : ''
+  const mean = formatScore(scorer.mean, gate?.threshold)
+  return `${scorer.id}${lower}${weight} ${mean}${gate ? ` ${meanGateText(gate, c)}` : ''}`
+}
+
+function meanGateText(gate: EvalMeanGate, c: Colors): string {
+  const bound = `${gate.direction === 'max' ? '≤' : '≥'} ${formatScore(gate.threshold, gate.mean ?? undefined)}`
+  return gate.passed ? c.green(`(${bound} ${figures.met})`) : c.red(`(${bound} ${figures.unmet})`)
 }
 
 /**
@@ -50,4 +82,56 @@ export function renderEvalRow(row: EvalRowRecord, c: Colors): string | undefined
   if (!trials) return undefined
   const mark = row.passed ? c.green(figures.met) : c.red(figures.unmet)
   return `${mark} ${trials}`
+}
+
+const ENDED: Record<EvalConversationRecord['ended'], string> = {
+  script: 'its turns ran out',
+  goal: 'the simulated user reached its goal',
+  stop: 'the stop rule ended it',
+  'max-turns': 'the turn limit',
+}
+
+/**
+ * The lines under a multi-turn row's test: each turn (the user's message, the reply, its own
+ * verdicts), then the whole conversation's verdicts. Records carry the turn they judged.
+ * @internal
+ */
+export function renderConversation(
+  conversation: EvalConversationRecord,
+  records: readonly RubricateRecord[],
+  style: LineStyle,
+): string[] {
+  const { colors: c } = style
+  const inner = { ...style, indent: `${style.indent}  ` }
+  const lines: string[] = []
+  for (const turn of conversation.turns) {
+    const mark =
+      turn.passed === undefined
+        ? c.dim(figures.dot)
+        : turn.passed
+          ? c.green(figures.met)
+          : c.red(figures.unmet)
+    const who = turn.simulated ? 'simulated user' : 'user'
+    lines.push(
+      `${style.indent}${mark} turn ${turn.turn} ${c.dim(`${who}: "${clip(turn.user)}" → "${clip(turn.reply)}"`)}`,
+    )
+    lines.push(
+      ...renderRecords(
+        records.filter((record) => record.turn === turn.turn),
+        inner,
+      ),
+    )
+  }
+  const whole = records.filter((record) => record.turn === undefined)
+  const count = conversation.turns.length
+  lines.push(
+    `${style.indent}${c.dim(`conversation: ${count} turn${count === 1 ? '' : 's'}, ended: ${ENDED[conversation.ended]}`)}`,
+  )
+  lines.push(...renderRecords(whole, inner))
+  return lines
+}
+
+function clip(text: string): string {
+  const line = oneLine(text)
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line
 }

@@ -249,7 +249,7 @@ function assertionText(record: RubricateRecord): string {
   const score =
     compared === undefined
       ? ''
-      : ` ${formatScore(compared, record.threshold)}${record.threshold === undefined ? '' : ` / ${formatScore(record.threshold, compared)}`}`
+      : ` ${formatScore(compared, record.threshold)}${record.threshold === undefined ? '' : ` / ${record.direction === 'max' ? '≤ ' : ''}${formatScore(record.threshold, compared)}`}`
   const loop = record.kind === 'loop' ? ` ${record.iterations?.length ?? 0} it.` : ''
   return `${status} ${kindName(record)}${score}${loop}`
 }
@@ -258,7 +258,10 @@ function assertionDetail(record: RubricateRecord): string {
   const lines: string[] = [`Outcome: ${record.status}`]
   if (record.score !== undefined) lines.push(`Score: ${record.score}`)
   if (record.share !== undefined) lines.push(`Share: ${record.share}`)
-  if (record.threshold !== undefined) lines.push(`Threshold: ${record.threshold}`)
+  if (record.threshold !== undefined) {
+    lines.push(`Threshold: ${record.direction === 'max' ? 'at most ' : ''}${record.threshold}`)
+  }
+  if (record.turn !== undefined) lines.push(`Turn: ${record.turn}`)
   if (record.error) lines.push(`Error ${record.error.code}: ${record.error.message}`)
   if (record.reason) lines.push('', record.reason)
   for (const part of record.scorers ?? []) {

@@ -50,7 +50,9 @@ function recordRows(record: RubricateRecord): Row[] {
   if (record.kind === 'scorer' && !record.error) {
     const name = record.scorerId ? `scorer "${record.scorerId}"` : 'scorer'
     const threshold =
-      record.threshold === undefined ? '' : ` (threshold ${formatScore(record.threshold)})`
+      record.threshold === undefined
+        ? ''
+        : ` (${record.direction === 'max' ? 'at most' : 'threshold'} ${formatScore(record.threshold)})`
     const score = record.score === undefined ? '' : ` ${formatScore(record.score)}`
     rows.push([`${name}${threshold}${not}`, `${statusMark(record)}${score}`, record.reason ?? ''])
   }

@@ -97,7 +97,7 @@ function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
   if (record.scorers) {
     // One line per scorer, under the aggregate's own.
     return [
-      `${head}${scoreText(record)}`,
+      `${head}${scoreText(record, record.direction)}`,
       ...record.scorers.flatMap((part) => {
         // Under a mean no single scorer passes or fails: it only adds its score.
         const symbol =
@@ -106,29 +106,34 @@ function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
             : part.passed
               ? c.green(figures.met)
               : c.red(figures.unmet)
-        const line = `${inner.indent}${symbol} scorer "${oneLine(part.id)}"${scoreText(part)}${reasonText(part, c)}`
+        const line = `${inner.indent}${symbol} scorer "${oneLine(part.id)}"${scoreText(part, record.direction)}${reasonText(part, c)}`
         const deeper = { ...inner, indent: `${inner.indent}  ` }
         return [line, ...(part.verdicts ?? []).map((v) => verdictLine(v, deeper))]
       }),
     ]
   }
   return [
-    `${head}${scoreText(record)}${reasonText(record, c)}`,
+    `${head}${scoreText(record, record.direction)}${reasonText(record, c)}`,
     ...(record.verdicts ?? []).map((v) => verdictLine(v, inner)),
   ]
 }
 
-function scoreText(part: {
-  score?: number | undefined
-  threshold?: number | undefined
-  share?: number | undefined
-}): string {
+function scoreText(
+  part: {
+    score?: number | undefined
+    threshold?: number | undefined
+    share?: number | undefined
+  },
+  direction?: 'max' | undefined,
+): string {
   if (part.score === undefined) return ''
   // The share decides when there is one: it is what the threshold is compared with.
   const compared = part.share ?? part.score
   const share = part.share === undefined ? '' : `, share ${formatScore(part.share, part.threshold)}`
   const threshold =
-    part.threshold === undefined ? '' : `, threshold ${formatScore(part.threshold, compared)}`
+    part.threshold === undefined
+      ? ''
+      : `, ${direction === 'max' ? 'at most' : 'threshold'} ${formatScore(part.threshold, compared)}`
   return `: score ${formatScore(part.score, part.share === undefined ? part.threshold : undefined)}${share}${threshold}`
 }
 

@@ -21,7 +21,7 @@ import { annotateTest } from './annotate-test'
 import { testRecords } from './collect-run'
 import { colorsFor } from './figures'
 import { githubAnnotations } from './github-annotations'
-import { renderEvalRow } from './render-eval'
+import { renderConversation, renderEvalRow } from './render-eval'
 import { renderRecords } from './render-record'
 import { renderSummary } from './render-summary'
 import { type FinishedRun, type RubricateOutputOptions, RunOutputs } from './run-outputs'
@@ -125,9 +125,13 @@ export class RubricateReporter extends DefaultReporter {
     const row = (test.meta() as { rubricateEvalRow?: EvalRowRecord | undefined }).rubricateEvalRow
     const rowLine = row ? renderEvalRow(row, colors) : undefined
     if (rowLine) this.log(colouredLine(`${indent}${rowLine}`))
+    const conversation = row?.trials.at(-1)?.conversation
+    const lines = conversation
+      ? renderConversation(conversation, records, { indent, colors })
+      : renderRecords(records, { indent, colors })
     // Verdict lines quote outputs and reasonings, which may echo a key or hold a line that would
     // command the CI runner: each passes the terminal gate.
-    for (const line of renderRecords(records, { indent, colors })) this.log(colouredLine(line))
+    for (const line of lines) this.log(colouredLine(line))
   }
 
   protected override printTestSuite(testSuite: TestSuite): void {

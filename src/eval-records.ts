@@ -10,6 +10,33 @@ export interface EvalTrialRecord {
   passed: boolean
   /** Score by scorer id; a skipped scorer (a function that returned `null`) is absent. */
   scores: Record<string, number>
+  /** A multi-turn row: the conversation this trial held, turn by turn. */
+  conversation?: EvalConversationRecord | undefined
+}
+
+/** One turn of a multi-turn row: the user's message, the reply, and its own checks' outcome. */
+export interface EvalTurnRecord {
+  turn: number
+  /** The user's message (first 200 characters). */
+  user: string
+  /** The task's reply (first 200 characters). */
+  reply: string
+  /** Every check of this turn passed; absent when the turn had none. */
+  passed?: boolean | undefined
+  /** The user was played by the simulated user. */
+  simulated?: boolean | undefined
+}
+
+/** A multi-turn row's conversation. */
+export interface EvalConversationRecord {
+  turns: EvalTurnRecord[]
+  /**
+   * Why it ended: `script` (the row's turns ran out), `goal` (the simulated user said it was
+   * done), `stop` (the `stop` rule), `max-turns` (the turn limit).
+   */
+  ended: 'script' | 'goal' | 'stop' | 'max-turns'
+  /** Calls made to the simulated user (each recorded in the cassettes like a judge call). */
+  simulatedUserCalls?: number | undefined
 }
 
 /** One row of an eval, stored in its test's `meta.rubricateEvalRow`. */
@@ -36,6 +63,25 @@ export interface EvalScorerMean {
   mean: number
   /** Trials it scored (skips left out). */
   scored: number
+  /** `'max'`: lower is better; its row threshold and mean gate are upper bounds. */
+  direction?: 'max' | undefined
+  /** Its weight in the eval's weighted mean gate, when not 1. */
+  weight?: number | undefined
+}
+
+/**
+ * One gate on a mean score: a scorer's (`scorer` set) or the weighted mean of every scorer (no
+ * `scorer`; a lower-is-better scorer counts there as `1 - mean`).
+ */
+export interface EvalMeanGate {
+  /** The scorer's id; absent for the weighted mean across scorers. */
+  scorer?: string | undefined
+  /** `'min'`: the mean must reach `threshold`; `'max'`: it must not exceed it. */
+  direction: 'min' | 'max'
+  threshold: number
+  /** The mean compared; `null` when no trial was scored (the gate is then unmet). */
+  mean: number | null
+  passed: boolean
 }
 
 /** One eval suite, stored in its `describe`'s `meta.rubricateEval`. */
@@ -52,8 +98,12 @@ export interface EvalSuiteRecord {
   rate: number
   /** The gate: the share of rows that must pass. */
   passRate: number
-  /** `rate >= passRate`. */
+  /** Every gate is met: `rate >= passRate`, and each of `meanGates`. */
   gatePassed: boolean
+  /** `rate >= passRate` alone (absent in records written before mean gates: then `gatePassed`). */
+  rateGatePassed?: boolean | undefined
+  /** The gates on mean scores, per scorer then the weighted one; absent when there are none. */
+  meanGates?: EvalMeanGate[] | undefined
   trials: number
   scorers: EvalScorerMean[]
   /** Names of the rows that failed, in order. */

@@ -72,6 +72,18 @@ export type {
   RubricScorerResult,
 } from './rubric/rubric-scorer'
 
+// Trajectories
+export { createToolCallScorer } from './trajectory/tool-call-scorer'
+export { createTrajectoryRubric } from './trajectory/trajectory-rubric'
+export { trajectoryText } from './trajectory/trajectory-text'
+export type {
+  ExpectedToolCall,
+  ToolArgsMatcher,
+  ToolCallMatch,
+  ToolCallScorerConfig,
+} from './trajectory/tool-call-scorer'
+export type { TrajectoryRubricConfig } from './trajectory/trajectory-rubric'
+
 // Calibration
 export { calibrateJudge } from './calibrate/calibrate-judge'
 export type {

@@ -297,6 +297,10 @@ export const messages = {
     `[rubricate] skipped: the scorer "${id}" could not score the output${reason ? `: ${reason}` : ''}`,
   invalidThreshold: (value: unknown): string =>
     format(`toPassScorer() option "threshold" must be a finite number, but is ${show(value)}.`),
+  maxDirectionNeedsThreshold: (where: string): string =>
+    format(
+      `${where} got direction "max" (lower is better) without a "threshold", so it could not say how low a score must be. Add one, e.g. { direction: 'max', threshold: 0.2 }.`,
+    ),
   calibrationNoThreshold: (): string =>
     format(
       'toAgreeWithLabels() needs at least one of minKappa, maxFalsePass, maxFalseFail and minAccuracy: without one it could never fail. For instance: toAgreeWithLabels(labels, { minKappa: 0.6, maxFalsePass: 0.1 }).',
@@ -315,6 +319,14 @@ export const messages = {
     ),
 
   // describeEval
+  toolCallScorerBadExpected: (value: unknown): string =>
+    format(
+      `createToolCallScorer() option "expected" must be a list of calls such as [{ name: 'lookup_order', args: { id: 'A1' } }], but holds ${show(value)}.`,
+    ),
+  trajectoryRubricNoCriteria: (): string =>
+    format(
+      'createTrajectoryRubric() needs "criteria": what the path of tool calls must satisfy, e.g. "- Looks the order up before refunding it".',
+    ),
   evalNeedsName: (value: unknown): string =>
     format(`describeEval() expects a name (a non-empty string) first, but got ${show(value)}.`),
   evalBadData: (value: unknown): string =>
@@ -353,7 +365,27 @@ export const messages = {
     ),
   evalBadScorer: (index: number, value: unknown): string =>
     format(
-      `describeEval() option "scorers": item ${index + 1} is ${show(value)}. A scorer is one from createScorer() or createRubricScorer(), or a function ({ input, output, expected }) => number | { score, metadata? } | null.`,
+      `describeEval() option "scorers": item ${index + 1} is ${show(value)}. A scorer is one from createScorer() or createRubricScorer(), or a function ({ input, output, expected }) => number | { score, metadata? } | null; either may sit in a gate entry { scorer, threshold?, direction?, mean?, weight? }.`,
+    ),
+  evalBadGate: (id: string, option: string, value: unknown): string =>
+    format(
+      `describeEval() option "scorers": the gate of "${id}" has "${option}" ${show(value)}, which must be a finite number${option === 'weight' ? ' of 0 or more' : ''}. For instance { scorer, threshold: 0.8, mean: 0.9, weight: 2 }.`,
+    ),
+  evalDuplicateScorer: (id: string): string =>
+    format(
+      `describeEval() option "scorers" holds two scorers named "${id}". Scores and gates are kept by name, so the two would be mixed up: give one another id (a function's name, or its "id" property).`,
+    ),
+  evalSimulatedUserNoInstructions: (value: unknown): string =>
+    format(
+      `describeEval() option "simulatedUser" needs "instructions": who the simulated user is and how they write (a string, or a function of the row), but got ${show(value)}. For instance { instructions: 'A customer charged twice, short-tempered, writes in short sentences.' }.`,
+    ),
+  evalSimulatedUserBadStop: (value: unknown): string =>
+    format(
+      `describeEval() option "simulatedUser.stop" must be a function of the conversation's messages that returns true to end it, but is ${show(value)}.`,
+    ),
+  evalBadTurns: (value: unknown): string =>
+    format(
+      `describeEval(): a row's "turns" must be a non-empty list of turns such as [{ input: 'Hi', criteria?: '- Greets back' }], but is ${show(value)}.`,
     ),
   evalBadRate: (option: string, value: unknown): string =>
     format(
@@ -388,6 +420,29 @@ export const messages = {
       `The eval "${name}" fails its gate: ${passed} of ${rows} rows passed (${percent(rows === 0 ? 0 : passed / rows)}), under the pass rate of ${percent(passRate)}. Failed rows: ${failedRows.map((row) => `"${row}"`).join(', ')}. Fix the task or the data, or lower "passRate" if this share is acceptable.`,
     ),
 
+  evalMeanGatesUnmet: (
+    name: string,
+    gates: readonly {
+      scorer?: string | undefined
+      direction: 'min' | 'max'
+      threshold: number
+      mean: number | null
+    }[],
+  ): string =>
+    format(
+      `The eval "${name}" fails its mean ${gates.length === 1 ? 'gate' : 'gates'}: ${gates
+        .map(
+          (gate) =>
+            `${gate.scorer === undefined ? 'the weighted mean of its scorers' : `the mean of "${gate.scorer}"`} is ${gate.mean === null ? 'unknown (no row was scored)' : Math.round(gate.mean * 1000) / 1000}, ${gate.direction === 'max' ? 'over the maximum' : 'under the minimum'} of ${gate.threshold}`,
+        )
+        .join(
+          '; ',
+        )}. Improve the task on the rows with the worst scores, or change the gate ("mean" in the scorer's entry, or the eval's "mean") if this level is acceptable.`,
+    ),
+  evalBadMean: (value: unknown): string =>
+    format(
+      `describeEval() option "mean" (the gate on the weighted mean of the scorers) must be a finite number, but is ${show(value)}.`,
+    ),
   cassetteFailuresInFile: (
     misses: readonly string[],
     errors: readonly string[],
@@ -464,6 +519,10 @@ export const messages = {
     `Scorer "${id}" scored ${score}; expected at least ${threshold}.`,
   scorerReachedNegated: (id: string, score: number, threshold: number): string =>
     `Scorer "${id}" scored ${score}; expected less than ${threshold}.`,
+  scorerAboveMax: (id: string, score: number, threshold: number): string =>
+    `Scorer "${id}" scored ${score}; expected at most ${threshold} (direction "max": lower is better).`,
+  scorerWithinMaxNegated: (id: string, score: number, threshold: number): string =>
+    `Scorer "${id}" scored ${score}; expected more than ${threshold}.`,
   scorerNotPassed: (id: string, score: number): string =>
     `Scorer "${id}" did not pass (score ${score}).`,
   scorerPassedNegated: (id: string, score: number): string =>
@@ -474,10 +533,22 @@ export const messages = {
     negated
       ? `Every one of the ${total} scorers passed; expected at least one not to.`
       : `${failed} of ${total} scorers did not pass; each must (aggregate "all").`,
-  scorersMean: (mean: number, threshold: number, negated: boolean): string =>
-    negated
-      ? `The scorers' mean score is ${Math.round(mean * 1000) / 1000}; expected less than ${threshold}.`
-      : `The scorers' mean score is ${Math.round(mean * 1000) / 1000}; expected at least ${threshold} (aggregate "mean").`,
+  scorersMean: (
+    mean: number,
+    threshold: number,
+    negated: boolean,
+    direction?: 'max' | undefined,
+  ): string => {
+    const shown = Math.round(mean * 1000) / 1000
+    if (direction === 'max') {
+      return negated
+        ? `The scorers' mean score is ${shown}; expected more than ${threshold}.`
+        : `The scorers' mean score is ${shown}; expected at most ${threshold} (aggregate "mean", direction "max").`
+    }
+    return negated
+      ? `The scorers' mean score is ${shown}; expected less than ${threshold}.`
+      : `The scorers' mean score is ${shown}; expected at least ${threshold} (aggregate "mean").`
+  },
   failureOutput: (preview: string, truncated: boolean): string =>
     `Output: ${JSON.stringify(preview)}${truncated ? ' (first 200 characters)' : ''}`,
   failureOutputJson: (pretty: string, shownLines: number, totalLines: number): string =>
@@ -776,7 +847,11 @@ export const messages = {
   // calibration: labelled sets, calibrateJudge, toAgreeWithLabels
   labelsUnreadable: (path: string, reason: string): string =>
     format(
-      `Could not read the labelled set "${path}": ${reason}. Give the path of a .jsonl or .json file, relative to the project root (or absolute).`,
+      `Could not read the labelled set "${path}": ${reason}. Give the path of a .jsonl or .json file: inside a test, relative to the test file's folder; outside one (the CLI), relative to the project root; or absolute.`,
+    ),
+  labelsNotBesideTest: (path: string, testFile: string, fromTest: string | undefined): string =>
+    format(
+      `Could not read the labelled set "${path}": there is no such file next to the test file "${testFile}". Inside a test a relative path is resolved against the test file's folder, as describeEval's data is${fromTest ? `; the file exists relative to the project root, where older versions looked: write "${fromTest}"` : ''}. Or give an absolute path (e.g. new URL('./labels.jsonl', import.meta.url).pathname).`,
     ),
   labelsBadExtension: (path: string): string =>
     format(

@@ -29,9 +29,11 @@ export function recordAnnotations(record: RubricateRecord): RecordAnnotation[] {
   if (record.kind === 'scorer' && !record.error) {
     const name = record.scorerId ? `scorer "${record.scorerId}"` : 'scorer'
     const score = record.score === undefined ? '' : `, score ${round(record.score)}`
-    const threshold = record.threshold === undefined ? '' : `, threshold ${round(record.threshold)}`
+    const bound = record.direction === 'max' ? 'at most' : 'threshold'
+    const threshold = record.threshold === undefined ? '' : `, ${bound} ${round(record.threshold)}`
     const reason = record.reason ? `: ${oneLine(record.reason)}` : ''
-    messages.push(`${not}${name} ${outcome(record)}${score}${threshold}${reason}`)
+    const turn = record.turn === undefined ? '' : `turn ${record.turn}: `
+    messages.push(`${turn}${not}${name} ${outcome(record)}${score}${threshold}${reason}`)
   }
   if (record.kind === 'calibration' && record.calibration) {
     const { judge, labels, overall, failures } = record.calibration

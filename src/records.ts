@@ -171,6 +171,13 @@ export interface RubricateRecord {
   negated: boolean
   score?: number | undefined
   threshold?: number | undefined
+  /** `'max'`: a lower-is-better score (`toPassScorer`'s `direction`), passing at or under `threshold`. */
+  direction?: 'max' | undefined
+  /**
+   * A multi-turn eval row (`describeEval` with `turns` or a simulated user): the turn (from 1)
+   * this assertion judged; absent for one that judged the whole conversation.
+   */
+  turn?: number | undefined
   /** A rubric scored with `scoring: 'fraction'`: the weighted share of criteria met, 0 to 1. */
   share?: number | undefined
   /** A scorer result's `metadata` (autoevals' rationale, say), as the scorer returned it. */

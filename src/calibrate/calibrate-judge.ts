@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events'
+import { currentCallContext, withCallContext } from '../call-context'
 import { resolveJudge } from '../config'
 import { UsageError } from '../errors'
 import { judgeLabel, parseJudgeInput } from '../judge/judge-input'
@@ -19,7 +21,10 @@ import { type LabelledExample, loadLabelSet, type ParsedExample } from './label-
 export interface CalibrateJudgeOptions {
   /** The judge to calibrate. Default: the judge configured for the run. */
   judge?: JudgeInput | undefined
-  /** A `.jsonl` or `.json` labelled set (relative to the project root), or its examples. */
+  /**
+   * A `.jsonl` or `.json` labelled set, or its examples. A relative path is resolved against the
+   * folder of the test file that calls (as `describeEval`'s data), or the project root outside a test.
+   */
   labels: string | readonly LabelledExample[]
   /** Judge every example this many times and take the majority, as `toSatisfyRubric` does. Default `1`. */
   samples?: number | undefined
@@ -121,7 +126,8 @@ export async function calibrateJudge(options: CalibrateJudgeOptions): Promise<Ca
   }
   const judge = resolveJudge(options.judge)
   const model = judgeLabel(parseJudgeInput(judge))
-  const set = await loadLabelSet(options.labels)
+  const context = currentCallContext()
+  const set = await loadLabelSet(options.labels, context.test?.file)
   const calls: JudgeCall[][] = []
   const judged: Judged[][] = []
   let next = 0
@@ -159,7 +165,19 @@ export async function calibrateJudge(options: CalibrateJudgeOptions): Promise<Ca
       })
     }
   }
-  await Promise.all(Array.from({ length: Math.min(POOL, set.examples.length) }, worker))
+  // The examples' scorer runs are parts of this calibration, not assertions of their own: without
+  // `recordsScorerRuns` each would report itself as a plain run, and a test that calibrates would
+  // list one scorer record per labelled example (and fail the run's count with them). Their
+  // many judge calls share one signal that follows the test's, so the test's signal gets one
+  // listener, not one per call in flight (POOL examples × samples × criteria).
+  const shared = fanOutSignal(context.signal)
+  try {
+    await withCallContext({ recordsScorerRuns: true, signal: shared.signal }, () =>
+      Promise.all(Array.from({ length: Math.min(POOL, set.examples.length) }, worker)),
+    )
+  } finally {
+    shared.release()
+  }
   const all = judged.flat()
   const byCriterion = new Map<string, Judged[]>()
   for (const item of all) {
@@ -232,5 +250,26 @@ function toDisagreement(item: Judged): CalibrationDisagreement {
     output: outputText(example.output).slice(0, 200),
     ...((item.note ?? example.note) !== undefined && { note: item.note ?? example.note }),
     ...(example.labeler !== undefined && { labeler: example.labeler }),
+  }
+}
+
+// A signal that aborts with `parent`, for many listeners at once: no limit, and one listener on
+// the parent, taken off by `release()`.
+function fanOutSignal(parent: AbortSignal | undefined): {
+  signal: AbortSignal | undefined
+  release(): void
+} {
+  if (parent === undefined) return { signal: undefined, release() {} }
+  const controller = new AbortController()
+  setMaxListeners(0, controller.signal)
+  if (parent.aborted) {
+    controller.abort(parent.reason)
+    return { signal: controller.signal, release() {} }
+  }
+  const abort = () => controller.abort(parent.reason)
+  parent.addEventListener('abort', abort, { once: true })
+  return {
+    signal: controller.signal,
+    release: () => parent.removeEventListener('abort', abort),
   }
 }

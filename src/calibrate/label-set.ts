@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { extname, isAbsolute, relative, resolve } from 'node:path'
+import { dirname, extname, isAbsolute, relative, resolve } from 'node:path'
 import { isRubricateError, UsageError } from '../errors'
 import { messages, show } from '../messages'
 import { OPTIONAL_MARKER, parseCriteria, withoutMarker } from '../rubric/criteria'
@@ -70,11 +71,15 @@ const CRITERION_KEYS = ['criterion', 'label', 'required', 'note']
 
 /**
  * Read a labelled set: a path (`.jsonl`: one example a line, blank lines skipped; `.json`: an
- * array), resolved against the project root, or an array of examples. A malformed row is a usage
- * error naming its line.
+ * array), or an array of examples. A relative path is resolved as `describeEval` resolves its data:
+ * against the folder of the test file that asks (`testFile`), or against the project root outside
+ * a test (the CLI). A malformed row is a usage error naming its line.
  * @internal
  */
-export async function loadLabelSet(labels: unknown): Promise<LabelSet> {
+export async function loadLabelSet(
+  labels: unknown,
+  testFile?: string | undefined,
+): Promise<LabelSet> {
   if (Array.isArray(labels)) {
     return { source: 'labels', examples: parseRows(labels, (index) => `labels item ${index + 1}`) }
   }
@@ -82,7 +87,8 @@ export async function loadLabelSet(labels: unknown): Promise<LabelSet> {
     throw new UsageError(messages.calibrateBadLabels(labels))
   }
   const root = getState().run.root ?? process.cwd()
-  const file = isAbsolute(labels) ? labels : resolve(root, labels)
+  const base = testFile === undefined ? root : dirname(testFile)
+  const file = isAbsolute(labels) ? labels : resolve(base, labels)
   // As given; an absolute path inside the root is shown relative to it, one outside as it is.
   const inside = relative(root, file)
   const shown = !isAbsolute(labels) ? labels : inside.startsWith('..') ? file : inside
@@ -97,6 +103,16 @@ export async function loadLabelSet(labels: unknown): Promise<LabelSet> {
   } catch (error) {
     const code = (error as { code?: string }).code
     const reason = code === 'ENOENT' ? 'no such file' : (error as Error).message
+    // Paths in a test used to be read from the project root: say where the file is expected now,
+    // rather than silently reading it from a second place that the rule does not name.
+    if (code === 'ENOENT' && testFile !== undefined && !isAbsolute(labels)) {
+      const fromRoot = resolve(root, labels)
+      const moved = existsSync(fromRoot) ? relativePath(dirname(testFile), fromRoot) : undefined
+      throw new UsageError(
+        messages.labelsNotBesideTest(source, relative(root, testFile).split('\\').join('/'), moved),
+        { cause: error },
+      )
+    }
     throw new UsageError(messages.labelsUnreadable(source, reason), { cause: error })
   }
   return { source, examples: parseLabelText(text, source, extension === '.jsonl') }
@@ -242,4 +258,10 @@ function stripOptional(item: { criterion: string }): string {
   // Linear: `/\s*\(optional\)$/` is quadratic on a long run of spaces.
   const text = item.criterion.trim()
   return withoutMarker(text, OPTIONAL_MARKER) ?? text
+}
+
+// A relative path with forward slashes that starts with `./` or `../`, as a user would write it.
+function relativePath(from: string, to: string): string {
+  const path = relative(from, to).split('\\').join('/')
+  return path.startsWith('.') ? path : `./${path}`
 }

@@ -2,7 +2,14 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
-import { calibrateJudge, configureRubricate, type LabelledExample, rootCause } from '../../src'
+import {
+  calibrateJudge,
+  configureRubricate,
+  type LabelledExample,
+  onRecord,
+  rootCause,
+} from '../../src'
+import { withCallContext } from '../../src/call-context'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, useCassetteFolder } from '../cassettes/support'
 import { rejectionOf } from '../judge/helpers'
@@ -175,4 +182,28 @@ test('a judge error rejects the calibration with its code, and no new example is
   await new Promise((done) => setTimeout(done, 300))
   // The pool of 8 had started at most 8 examples when the first one failed.
   expect(server.requests.length).toBeLessThanOrEqual(8)
+})
+
+test('inside a test, calibrateJudge leaves no scorer record per example and its many calls add one listener to the test’s signal', async () => {
+  const judge = await start()
+  const records: unknown[] = []
+  const stop = onRecord((record) => records.push(record))
+  const warnings: Error[] = []
+  const onWarning = (warning: Error) => warnings.push(warning)
+  process.on('warning', onWarning)
+  const test = new AbortController()
+  const many = Array.from({ length: 4 }, () => LABELS).flat()
+  try {
+    const result = await withCallContext({ signal: test.signal }, () =>
+      calibrateJudge({ judge, labels: many, samples: 3 }),
+    )
+    expect(result.examples).toBe(20)
+  } finally {
+    stop()
+    process.off('warning', onWarning)
+  }
+  // Warnings are emitted on the next tick.
+  await new Promise((done) => setImmediate(done))
+  expect(records).toEqual([])
+  expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning')
 })

@@ -1,8 +1,9 @@
 // The labelled-set format: JSONL and JSON, one criterion or several, and errors naming the row.
-import { writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { loadLabelSet, parseLabelText } from '../../src/calibrate/label-set'
+import { getState } from '../../src/state'
 import { rejectionOf } from '../judge/helpers'
 import { tempDir } from '../support/temp-dir'
 
@@ -128,4 +129,29 @@ test('a file is read by its extension and an array is taken as it is', async () 
   const given = await loadLabelSet([{ output: 'y', criterion: 'B', label: false }])
   expect(given.source).toBe('labels')
   expect(given.examples[0]?.where).toBe('labels item 1')
+})
+
+test('inside a test a relative path is read from the test file’s folder; one that only exists from the project root is a usage error that names the path to write', async () => {
+  const root = tempDir('rubricate-labels-root-')
+  await mkdir(join(root, 'evals', 'judge'), { recursive: true })
+  await writeFile(
+    join(root, 'evals', 'labels.jsonl'),
+    '{"output": "x", "criterion": "A", "label": true}\n',
+  )
+  const testFile = join(root, 'evals', 'judge', 'calibration.test.ts')
+  getState().run.root = root
+  try {
+    const beside = await loadLabelSet('../labels.jsonl', testFile)
+    expect(beside.examples).toHaveLength(1)
+    expect(beside.source).toBe('../labels.jsonl')
+    // Outside a test (the CLI): from the project root, as before.
+    expect((await loadLabelSet('evals/labels.jsonl')).examples).toHaveLength(1)
+    const old = await rejectionOf(loadLabelSet('evals/labels.jsonl', testFile))
+    expect(old).toMatchObject({ code: 'RUBRICATE_USAGE' })
+    expect((old as Error).message).toBe(
+      '[rubricate] Could not read the labelled set "evals/labels.jsonl": there is no such file next to the test file "evals/judge/calibration.test.ts". Inside a test a relative path is resolved against the test file\'s folder, as describeEval\'s data is; the file exists relative to the project root, where older versions looked: write "../labels.jsonl". Or give an absolute path (e.g. new URL(\'./labels.jsonl\', import.meta.url).pathname).',
+    )
+  } finally {
+    getState().run.root = undefined
+  }
 })

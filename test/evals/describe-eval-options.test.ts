@@ -21,7 +21,7 @@ test('an unknown option is a usage error that lists the known ones', () => {
   ).toEqual({
     code: 'RUBRICATE_USAGE',
     message:
-      '[rubricate] describeEval() options got an unknown option "passrate". Did you mean "passRate"? Known options: "data", "task", "criteria", "scorers", "threshold", "passRate", "trials", "trialPassRate", "concurrent", "timeout".',
+      '[rubricate] describeEval() options got an unknown option "passrate". Did you mean "passRate"? Known options: "data", "task", "criteria", "scorers", "threshold", "passRate", "mean", "trials", "trialPassRate", "concurrent", "timeout".',
   })
 })
 
@@ -43,7 +43,7 @@ test('data, task, scorers, rates, trials and the name are checked', () => {
     ],
     [
       () => describeEval('x', { data: [], task, scorers: [{ score: 1 } as never] }),
-      '[rubricate] describeEval() option "scorers": item 1 is {"score":1}. A scorer is one from createScorer() or createRubricScorer(), or a function ({ input, output, expected }) => number | { score, metadata? } | null.',
+      '[rubricate] describeEval() option "scorers": item 1 is {"score":1}. A scorer is one from createScorer() or createRubricScorer(), or a function ({ input, output, expected }) => number | { score, metadata? } | null; either may sit in a gate entry { scorer, threshold?, direction?, mean?, weight? }.',
     ],
     [
       () => describeEval('x', { data: [], task, scorers, passRate: 90 }),
@@ -64,6 +64,46 @@ test('data, task, scorers, rates, trials and the name are checked', () => {
     [
       () => describeEval('', { data: [], task, scorers }),
       '[rubricate] describeEval() expects a name (a non-empty string) first, but got "".',
+    ],
+  ]
+  for (const [call, message] of cases)
+    expect(usage(call)).toEqual({ code: 'RUBRICATE_USAGE', message })
+})
+
+test('a scorer gate entry checks its direction, numbers, keys and a max without a threshold', () => {
+  const exact = function exact() {
+    return 1
+  }
+  const cases: [() => void, string][] = [
+    [
+      () => describeEval('x', { data: [], task, scorers: [{ scorer: exact, direction: 'max' }] }),
+      '[rubricate] describeEval() option "scorers", item 1 ("exact") got direction "max" (lower is better) without a "threshold", so it could not say how low a score must be. Add one, e.g. { direction: \'max\', threshold: 0.2 }.',
+    ],
+    [
+      () =>
+        describeEval('x', {
+          data: [],
+          task,
+          scorers: [{ scorer: exact, direction: 'down' as never }],
+        }),
+      '[rubricate] describeEval() option "scorers", item 1: "direction" is "down", which is not supported. Use one of "min", "max".',
+    ],
+    [
+      () => describeEval('x', { data: [], task, scorers: [{ scorer: exact, weight: -1 }] }),
+      '[rubricate] describeEval() option "scorers": the gate of "exact" has "weight" -1, which must be a finite number of 0 or more. For instance { scorer, threshold: 0.8, mean: 0.9, weight: 2 }.',
+    ],
+    [
+      () =>
+        describeEval('x', { data: [], task, scorers: [{ scorer: exact, treshold: 1 } as never] }),
+      '[rubricate] describeEval() option "scorers", item 1 got an unknown option "treshold". Did you mean "threshold"? Known options: "scorer", "threshold", "direction", "mean", "weight".',
+    ],
+    [
+      () => describeEval('x', { data: [], task, scorers: [exact, { scorer: exact, mean: 0.5 }] }),
+      '[rubricate] describeEval() option "scorers" holds two scorers named "exact". Scores and gates are kept by name, so the two would be mixed up: give one another id (a function\'s name, or its "id" property).',
+    ],
+    [
+      () => describeEval('x', { data: [], task, scorers, mean: '0.8' as never }),
+      '[rubricate] describeEval() option "mean" (the gate on the weighted mean of the scorers) must be a finite number, but is "0.8".',
     ],
   ]
   for (const [call, message] of cases)

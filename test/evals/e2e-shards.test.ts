@@ -1,6 +1,6 @@
 // End to end: two shards of eval files, each run with the blob reporter, merged with
-// --merge-reports: the merged run prints and reports both suites' gates, and fails for the one
-// under its gate, as one run of both would.
+// --merge-reports: the merged run prints and reports every suite's gates (pass rate, per-scorer
+// mean gates, the weighted mean gate), and fails for the ones unmet, as one run of all would.
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,8 +39,8 @@ test('the gates of two shards survive --merge-reports: the merged run prints bot
     )
     exitCodes.push(run.exitCode)
   }
-  // One shard holds the eval whose gate fails, the other the one that tolerates its failing row.
-  expect(exitCodes.sort()).toEqual([0, 1])
+  // Two of the three evals fail a gate; whichever shard holds one fails.
+  expect(exitCodes).toContain(1)
 
   const merged = await runVitest(
     'evals',
@@ -61,7 +61,13 @@ test('the gates of two shards survive --merge-reports: the merged run prints bot
   expect(merged.stdout).toContain(
     '       ✗ row failed, tolerated: the eval gates on a pass rate of 80%',
   )
+  expect(merged.stdout).toContain(
+    '       Eval  "answer quality" 4 of 4 rows passed (100%) · gate 100% ✓ met · mean: correctness 0.81 (≥ 0.8 ✓), hallucination ↓ ×2 0.18 (≤ 0.15 ✗) · weighted mean 0.82 (≥ 0.8 ✓)',
+  )
   expect(merged.stderr).toContain('[rubricate] The eval "arithmetic" fails its gate')
+  expect(merged.stderr).toContain(
+    '[rubricate] The eval "answer quality" fails its mean gate: the mean of "hallucination" is 0.175, over the maximum of 0.15.',
+  )
   const report: RubricateJsonReport = JSON.parse(await readFile(join(dir, 'merged.json'), 'utf8'))
   expect(
     report.summary.evals?.map(({ file, name, passed, rows, gatePassed }) => ({
@@ -73,6 +79,35 @@ test('the gates of two shards survive --merge-reports: the merged run prints bot
     })),
   ).toEqual([
     { file: 'gate-fails.test.ts', name: 'arithmetic', passed: 2, rows: 4, gatePassed: false },
+    { file: 'mean-gates.test.ts', name: 'answer quality', passed: 4, rows: 4, gatePassed: false },
     { file: 'tolerated.test.ts', name: 'support echo', passed: 4, rows: 5, gatePassed: true },
   ])
-}, 180_000)
+  expect(report.summary.evals?.find((suite) => suite.name === 'answer quality')?.meanGates).toEqual(
+    [
+      { scorer: 'correctness', direction: 'min', threshold: 0.8, mean: 0.8125, passed: true },
+      {
+        scorer: 'hallucination',
+        direction: 'max',
+        threshold: 0.15,
+        mean: expect.closeTo(0.175, 9),
+        passed: false,
+      },
+      { direction: 'min', threshold: 0.8, mean: expect.closeTo(0.8208, 3), passed: true },
+    ],
+  )
+
+  // One run of all three files gives the same gates, line for line and in the JSON report.
+  const whole = await runVitest(
+    'evals',
+    ['--config=vitest.shards.config.ts', `--outputFile.rubricate=${join(dir, 'whole.json')}`],
+    { env },
+  )
+  expect(whole.exitCode).toBe(1)
+  const evalLines = (stdout: string) => stdout.split('\n').filter((line) => line.includes(' Eval '))
+  expect(evalLines(merged.stdout)).toHaveLength(3)
+  expect(evalLines(merged.stdout)).toEqual(evalLines(whole.stdout))
+  const wholeReport: RubricateJsonReport = JSON.parse(
+    await readFile(join(dir, 'whole.json'), 'utf8'),
+  )
+  expect(report.summary.evals).toEqual(wholeReport.summary.evals)
+}, 240_000)

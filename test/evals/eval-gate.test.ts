@@ -40,3 +40,31 @@ test('each scorer mean is taken over the trials it scored, in the order scorers 
     { id: 'a', mean: 0.75, scored: 2 },
   ])
 })
+
+test('mean gates: a max scorer passes at or under its gate, counts as 1 - mean in the weighted one, and an unscored scorer fails its gate', () => {
+  const rows = [
+    row('a', true, [{ quality: 1, toxicity: 0.2 }]),
+    row('b', true, [{ quality: 0.6, toxicity: 0 }]),
+  ]
+  const record = summariseSuite('s', rows, 1, 1, {
+    scorers: [
+      { id: 'quality', direction: 'min', mean: 0.8, weight: 1 },
+      { id: 'toxicity', direction: 'max', mean: 0.1, weight: 3 },
+      { id: 'never', direction: 'min', mean: 0.5, weight: 1 },
+    ],
+    mean: 0.85,
+  })
+  expect(record.scorers).toEqual([
+    { id: 'quality', mean: 0.8, scored: 2 },
+    { id: 'toxicity', mean: 0.1, scored: 2, direction: 'max', weight: 3 },
+  ])
+  expect(record.meanGates).toEqual([
+    { scorer: 'quality', direction: 'min', threshold: 0.8, mean: 0.8, passed: true },
+    { scorer: 'toxicity', direction: 'max', threshold: 0.1, mean: 0.1, passed: true },
+    { scorer: 'never', direction: 'min', threshold: 0.5, mean: null, passed: false },
+    // (1 * 0.8 + 3 * (1 - 0.1)) / 4 = 0.875
+    { direction: 'min', threshold: 0.85, mean: 0.875, passed: true },
+  ])
+  expect(record.rateGatePassed).toBe(true)
+  expect(record.gatePassed).toBe(false)
+})

@@ -165,6 +165,32 @@ Output: "x"`)
   expect(negated.message).toContain('Scorer "helpfulness" scored 0.5; expected less than 0.4.')
 })
 
+test('toPassScorer with direction "max" passes at or under the threshold, fails above it, and needs a threshold', async () => {
+  const rate = fixedScorer({ score: 0.3 }, 'hallucination')
+  await expect('x').toPassScorer(rate, { direction: 'max', threshold: 0.3 })
+  await expect('x').not.toPassScorer(rate, { direction: 'max', threshold: 0.2 })
+  const error = await failureOf(
+    expect('x').toPassScorer(rate, { direction: 'max', threshold: 0.2 }),
+  )
+  expect(error.message).toContain(
+    'Scorer "hallucination" scored 0.3; expected at most 0.2 (direction "max": lower is better).',
+  )
+  const mean = await failureOf(
+    expect('x').toPassScorer([rate, fixedScorer({ score: 0.5 }, 'toxicity')], {
+      aggregate: 'mean',
+      direction: 'max',
+      threshold: 0.3,
+    }),
+  )
+  expect(mean.message).toContain(
+    'The scorers\' mean score is 0.4; expected at most 0.3 (aggregate "mean", direction "max").',
+  )
+  const missing = await failureOf(expect('x').toPassScorer(rate, { direction: 'max' }))
+  expect(missing.message).toContain(
+    '[rubricate] toPassScorer() got direction "max" (lower is better) without a "threshold", so it could not say how low a score must be.',
+  )
+})
+
 test('toPassScorer uses a rubric scorer’s passed unless a threshold is given', async () => {
   const scaled = fixedScorer({ score: 10, passed: true }, 'rubric')
   await expect('x').toPassScorer(scaled)

@@ -1,4 +1,5 @@
-// Every text rubricate sends to a judge is part of a cassette key: the rubric prompt (under
+// Every text rubricate sends to a judge is part of a cassette key: the simulated user's prompt
+// (under SIMULATED_USER_PROMPT_VERSION), the rubric prompt (under
 // RUBRIC_PROMPT_VERSION) and the judge protocol of prompt mode and the repair turn (under
 // JUDGE_PROTOCOL_VERSION). Each version's text is pinned here by a fingerprint, so rewording a
 // line without bumping its version fails this test instead of silently turning every committed
@@ -6,6 +7,11 @@
 // re-record the examples (`npm run examples:record`).
 import { createHash } from 'node:crypto'
 import { expect, test } from 'vitest'
+import {
+  SIMULATED_USER_INSTRUCTIONS,
+  SIMULATED_USER_PROMPT_VERSION,
+  simulatedUserPrompt,
+} from '../../src/conversation/simulated-user'
 import { JUDGE_PROTOCOL_VERSION, judgeText } from '../../src/judge/judge-protocol'
 import { parseCriteria } from '../../src/rubric/criteria'
 import { rubricReplySchema } from '../../src/rubric/reply-schema'
@@ -18,6 +24,7 @@ import {
 const FINGERPRINTS: Record<string, string> = {
   'rubric-v1': '20df7f24923257be',
   'judge-v1': 'fff82a48058a732f',
+  'simulated-user-v1': '65f9f03957dd9793',
 }
 
 const fingerprint = (parts: readonly string[]) =>
@@ -60,5 +67,20 @@ test('the judge protocol (prompt mode, the repair turn) is the one its version n
   expect({ version: JUDGE_PROTOCOL_VERSION, fingerprint: text }).toEqual({
     version: JUDGE_PROTOCOL_VERSION,
     fingerprint: FINGERPRINTS[JUDGE_PROTOCOL_VERSION],
+  })
+})
+
+test('the simulated user’s prompt is the one its version names', () => {
+  const text = fingerprint([
+    SIMULATED_USER_INSTRUCTIONS,
+    simulatedUserPrompt('A customer charged twice.', 'Get a refund', []),
+    simulatedUserPrompt('A customer.', undefined, [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello, how can I help?' },
+    ]),
+  ])
+  expect({ version: SIMULATED_USER_PROMPT_VERSION, fingerprint: text }).toEqual({
+    version: SIMULATED_USER_PROMPT_VERSION,
+    fingerprint: FINGERPRINTS[SIMULATED_USER_PROMPT_VERSION],
   })
 })

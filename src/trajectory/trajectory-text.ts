@@ -1,0 +1,65 @@
+// An agent's run as a transcript a judge can read: each tool call with its arguments and result,
+// in order, then the final answer. Built from the shapes `toolCalls()` reads.
+import { outputText, stableJson, toolCalls } from '../output'
+import { toolResults } from '../output/tool-results'
+
+// Long results are cut: a judge grades the path, and a 50 kB search result would drown it.
+const RESULT_LIMIT = 1_000
+
+/**
+ * The transcript of an agent's tool calls and their results, numbered, then its final answer:
+ *
+ * ```
+ * 1. lookup_order({"id":"A1"})
+ *    → {"status":"shipped"}
+ * 2. refund({"id":"A1"})
+ *    → (no result recorded)
+ *
+ * Final answer:
+ * Your refund is on its way.
+ * ```
+ *
+ * @example
+ * trajectoryText(await generateText({ model, tools, prompt }))
+ */
+export function trajectoryText(value: unknown): string {
+  const calls = toolCalls(value)
+  const results = toolResults(value)
+  const lines: string[] = []
+  if (calls.length === 0) lines.push('(no tool calls)')
+  calls.forEach((call, index) => {
+    lines.push(`${index + 1}. ${call.name}(${compact(call.args ?? {})})`)
+    const result = call.id !== undefined && results.has(call.id) ? results.get(call.id) : undefined
+    const shown =
+      call.id !== undefined && results.has(call.id)
+        ? cut(typeof result === 'string' ? result : compact(result))
+        : '(no result recorded)'
+    lines.push(`   → ${shown.replace(/\n/g, '\n     ')}`)
+  })
+  const answer = finalAnswer(value)
+  if (answer) lines.push('', 'Final answer:', answer)
+  return lines.join('\n')
+}
+
+function finalAnswer(value: unknown): string {
+  try {
+    const text = outputText(value)
+    // A value with no text of its own prints as JSON: that is not an answer.
+    return text.trim().startsWith('{') || text.trim().startsWith('[') ? '' : text.trim()
+  } catch {
+    return ''
+  }
+}
+
+function cut(text: string): string {
+  return text.length > RESULT_LIMIT ? `${text.slice(0, RESULT_LIMIT)}… (cut)` : text
+}
+
+// One line of JSON, as a call is written; what JSON cannot hold (a cycle) as rubricate's JSON.
+function compact(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return stableJson(value)
+  }
+}
