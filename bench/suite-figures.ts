@@ -24,6 +24,8 @@ export interface SuiteBenchOptions {
   rounds: number
   /** Paired rounds at each of the three other sizes of the fit. Default 3. */
   fitRounds: number
+  /** The build measured. Default the repository's dist/. */
+  dist?: string | undefined
 }
 
 /** One variant of one size: its runs, and its medians paired with `plain`. */
@@ -82,7 +84,7 @@ export async function measureSuite(
 ): Promise<SuiteFigures> {
   const sizes = fitSizes(options.size)
   const cassettes = join(scratch, 'cassettes')
-  await installRubricate(scratch)
+  await installRubricate(scratch, options.dist)
   for (const size of sizes) await writeSuite(scratch, size)
   const largest = { files: options.size.files, tests: options.size.tests * 2 }
   log(`recording the cassettes of ${largest.files} files x ${largest.tests} tests`)

@@ -12,8 +12,8 @@ import { cp, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startFakeOpenAI } from '../src/testing'
 import { keywordJudge } from '../test/support/keyword-judge'
-import { repoRoot, runVitest } from '../test/support/run-vitest'
-import { reapedChildrenCpuMs } from './measure'
+import { repoRoot } from '../test/support/run-vitest'
+import { reapedChildrenCpuMs, runChild } from './measure'
 import { DEAD_JUDGE_URL } from './replay-project'
 
 /** The variants of the suite, in the order a round runs them first. */
@@ -78,13 +78,23 @@ export function variantDir(root: string, size: SuiteSize, variant: SuiteVariant)
   return join(root, `${size.files}x${size.tests}`, variant)
 }
 
-/** Install rubricate from dist/ into `root`'s node_modules; once for every project under `root`. */
-export async function installRubricate(root: string): Promise<void> {
+/**
+ * Install rubricate from `dist` (default the repository's dist/) into `root`'s node_modules; once
+ * for every project under `root`. The copy is what every run measures, whatever is built later.
+ */
+export async function installRubricate(
+  root: string,
+  dist: string = join(repoRoot, 'dist'),
+): Promise<void> {
   const installed = join(root, 'node_modules', 'rubricate')
   await mkdir(installed, { recursive: true })
   await cp(join(repoRoot, 'package.json'), join(installed, 'package.json'))
-  await cp(join(repoRoot, 'dist'), join(installed, 'dist'), { recursive: true })
+  await cp(dist, join(installed, 'dist'), { recursive: true })
 }
+
+const vitestBin = join(repoRoot, 'node_modules/vitest/vitest.mjs')
+// Only what a shell needs: none of this machine's CI, RUBRICATE_* or OPENAI_* variables.
+const PASSED_THROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG']
 
 /** Write the four variants of a suite of `size` under `root`. */
 export async function writeSuite(root: string, size: SuiteSize): Promise<void> {
@@ -127,9 +137,13 @@ export async function runSuiteProject(
 ): Promise<SuiteRun> {
   const before = reapedChildrenCpuMs()
   const started = performance.now()
-  const run = await runVitest(dir, [], {
-    ci,
-    env: { FAKE_OPENAI_URL: DEAD_JUDGE_URL, BENCH_CASSETTES: cassettes, ...extraEnv },
+  const env: NodeJS.ProcessEnv = { NO_COLOR: '1' }
+  for (const name of PASSED_THROUGH) if (process.env[name]) env[name] = process.env[name]
+  if (ci) env.CI = 'true'
+  Object.assign(env, { FAKE_OPENAI_URL: DEAD_JUDGE_URL, BENCH_CASSETTES: cassettes, ...extraEnv })
+  const run = await runChild(process.execPath, [vitestBin, 'run'], {
+    cwd: dir,
+    env,
     timeoutMs: 600_000,
   })
   const wallMs = performance.now() - started

@@ -5,12 +5,14 @@
 //   --rounds N             paired rounds at that size (default 5); --fit-rounds N at the three
 //                          other sizes of the per-file and per-test fit (default 3)
 //   --suite-only           the suite benchmark alone, without the figures below it
+//   --dist <folder>        the suite benchmark measures this build instead of dist/ (a copy of an
+//                          older build, to compare two)
 //   --quick                the same harness in a tiny configuration (seconds, figures meaningless),
 //                          so that `npm test` notices a broken benchmark
 //   --out <file>           write the results there instead of bench/results.json
 //   --keep                 leave the scratch folder
 import { rm, writeFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { CassetteBenchFigures } from './cassettes'
 import type { ConcurrencyFigures } from './concurrency'
@@ -60,6 +62,7 @@ export async function runSuite(argv: string[]): Promise<number> {
       rounds: { type: 'string' },
       'fit-rounds': { type: 'string' },
       'suite-only': { type: 'boolean' },
+      dist: { type: 'string' },
     },
   })
   const base = values.quick ? QUICK : FULL
@@ -72,6 +75,7 @@ export async function runSuite(argv: string[]): Promise<number> {
       },
       rounds: count('--rounds', values.rounds, base.suite.rounds),
       fitRounds: count('--fit-rounds', values['fit-rounds'], base.suite.fitRounds),
+      dist: values.dist === undefined ? undefined : resolve(values.dist),
     },
   }
   const out = values.out ?? join(benchDir, 'results.json')

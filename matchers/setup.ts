@@ -31,8 +31,9 @@ const provided = (inject as (key: string) => unknown)(PROVIDED_OPTIONS_KEY) as
   | undefined
 if (provided) setPluginConfig(deserializePluginOptions(provided))
 
-// rubricate's msw server, listening before any test file code runs, so that agents whose clients
-// are built at module scope are recorded and replayed too. Once per worker; none when the plugin
+// rubricate's msw server, intercepting before any test file code runs, so that agents whose clients
+// are built at module scope are recorded and replayed too; on msw 2 it starts at the worker's first
+// request, through gates installed now (deferred-server.ts). Once per worker; none when the plugin
 // says `cassettes.server: 'external'` (the user attaches rubricate to their own server).
 // Without msw, agents' calls are not intercepted, with one notice: the plugin prints it once per
 // run, so a worker prints it only when there is no plugin.
@@ -43,7 +44,7 @@ const session = startCassetteServer(
     root: provided?.root,
     configFile: provided?.configFile,
   },
-  { announceMissingMsw: !provided },
+  { announceMissingMsw: !provided, deferServer: true },
 )
 const run = getState().run
 // How long a stream may go on being recorded after its test ended, before it is cut.

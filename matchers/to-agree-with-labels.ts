@@ -1,5 +1,4 @@
 import type { MatcherState } from 'vitest'
-import { calibrateJudge } from '../src/calibrate/calibrate-judge'
 import { calibrationRecord, missedThresholds } from '../src/calibrate/calibration-gate'
 import { calibrationTable, disagreementLines } from '../src/calibrate/calibration-table'
 import { withCallContext } from '../src/call-context'
@@ -55,6 +54,8 @@ export function toAgreeWithLabels(
       const opts = checkOptions('toAgreeWithLabels', options, OPTIONS)
       const cassetteMode = cassetteOption('toAgreeWithLabels', opts.cassettes)
       const thresholds = checkThresholds(opts)
+      // Loaded at the first use, not by the setup file (ARCHITECTURE.md §10).
+      const { calibrateJudge } = await import('../src/calibrate/calibrate-judge')
       const result = await withCallContext({ cassetteMode }, () =>
         calibrateJudge({
           judge: received as JudgeInput,

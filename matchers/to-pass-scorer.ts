@@ -4,7 +4,6 @@ import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { mastraAgentRun } from '../src/output'
 import type { JudgeCall, Verdict } from '../src/records'
-import { runCountingModelCalls } from '../src/scorer/model-calls'
 import {
   cassetteOption,
   checkOptions,
@@ -101,6 +100,8 @@ export function toPassScorer(
         agentRun && isAgentScorer(one)
           ? { ...run, output: agentRun.output, input: opts.input ?? agentRun.input }
           : run
+      // Loaded at the first use, not by the setup file (ARCHITECTURE.md §10).
+      const { runCountingModelCalls } = await import('../src/scorer/model-calls')
       const results: Record<string, any>[] = await withCallContext({ cassetteMode }, () =>
         // Every scorer's own model calls (a Mastra scorer's judge) count as judge calls.
         Promise.all(scorers.map((one) => runCountingModelCalls(one, runFor(one)))),

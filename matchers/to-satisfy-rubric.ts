@@ -12,7 +12,6 @@ import {
   scorerName,
 } from './check-options'
 import { rubricFailure } from './failure-message'
-import { rubricScorerFor } from './rubric-scorer-for'
 import { runAssertion } from './run-assertion'
 
 type AsyncResult = Promise<{ pass: boolean; message: () => string }>
@@ -59,6 +58,9 @@ export function toSatisfyRubric(
         const misplaced = RUBRIC_OPTIONS.filter((key) => opts[key] !== undefined)
         if (misplaced.length > 0) throw new UsageError(messages.rubricOptionsWithScorer(misplaced))
       } else {
+        // Loaded at the first rubric assertion, not by the setup file: the rubric scorer, the judge
+        // and zod cost every test file that asserts no rubric about 100 ms of CPU (ARCHITECTURE.md §10).
+        const { rubricScorerFor } = await import('./rubric-scorer-for')
         scorer = rubricScorerFor(criteria, opts)
       }
       if (!isScorer(scorer)) throw new UsageError(messages.invalidCriteria(criteria))

@@ -40,11 +40,6 @@ export interface PreparedSchema {
   json: JsonSchema
   /** Compatible with OpenAI's strict structured outputs (all properties required, no extras). */
   strict: boolean
-  /**
-   * A quick check of rubricate's own schemas: the validated value of a reply the schema certainly
-   * accepts, `undefined` to leave the reply to the schema (which also words every problem).
-   */
-  accept?: ((value: unknown) => { value: unknown } | undefined) | undefined
 }
 
 /** True for anything that implements Standard Schema v1. @internal */
@@ -89,12 +84,8 @@ export function prepareSchema(schema: unknown, where: string): PreparedSchema {
  * (4.2 and 4.6 do). A fixed text keeps every recorded key valid whatever zod a project installs.
  * @internal
  */
-export function fixedSchema(
-  schema: StandardSchemaV1,
-  json: JsonSchema,
-  accept?: PreparedSchema['accept'],
-): PreparedSchema {
-  return { schema, json, strict: isStrictCompatible(json), accept }
+export function fixedSchema(schema: StandardSchemaV1, json: JsonSchema): PreparedSchema {
+  return { schema, json, strict: isStrictCompatible(json) }
 }
 
 const requestSchemas = new WeakMap<PreparedSchema, JsonSchema>()
@@ -130,8 +121,6 @@ export function validateOutput(
   prepared: PreparedSchema,
   value: unknown,
 ): Validated | Promise<Validated> {
-  const accepted = prepared.accept?.(value)
-  if (accepted) return { ok: true, value: accepted.value }
   const result = prepared.schema['~standard'].validate(value)
   return typeof (result as { then?: unknown }).then === 'function'
     ? Promise.resolve(result).then(validated)

@@ -1,5 +1,6 @@
 // Runs Vitest on CommonJS projects (Vite loads their vitest.config.ts as CommonJS, so the
-// rubricate entries it imports are required from dist/*.cjs) that reach the package through a
+// rubricate entries it imports are required: the ES modules of dist/, as Node >= 20.19 requires
+// them) that reach the package through a
 // node_modules/rubricate link made here, as an installed copy would be: test/fixtures/matchers-cjs
 // (hand-written scorers) and test/fixtures/judged-cjs (a fake judge over HTTP, recorded, replayed).
 import { existsSync } from 'node:fs'

@@ -1,7 +1,5 @@
 import { resolveConfig } from '../../config'
-import { isLiveFailure, markLiveFailure } from '../exchange/exchange'
 import { matchEndpoint } from '../store/cassette-key'
-import { runAgentExchange } from './agent-exchange'
 import { errorReply } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
@@ -30,6 +28,12 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
     ((request: Request) => asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(request))))
   return async (input, init) => {
     const request = new Request(input, init)
+    // The exchange engine and the store load at the first request, not with the setup file
+    // (ARCHITECTURE.md §10): most test files make none.
+    const [{ isLiveFailure, markLiveFailure }, { runAgentExchange }] = await Promise.all([
+      import('../exchange/exchange'),
+      import('./agent-exchange'),
+    ])
     try {
       const config = resolveConfig()
       const url = new URL(request.url)

@@ -1,5 +1,4 @@
 import { stateSlot } from '../../state'
-import { isLiveFailure } from '../exchange/exchange'
 import { createCassetteFetch } from './fetch-adapter'
 import { isModelCallUrl } from './msw-handlers'
 import { isRubricateLive } from './rubricate-live'
@@ -56,6 +55,8 @@ export function installInterceptorFallback(): void {
       if (controller.readyState !== PENDING || isRubricateLive() || slot.seen.has(request)) return
       if (!isModelCallUrl(request.url)) return
       slot.seen.add(request)
+      // Loaded at the first model call, not with the setup file (ARCHITECTURE.md §10).
+      const { isLiveFailure } = await import('../exchange/exchange')
       try {
         controller.respondWith(await cassetteFetch(request))
       } catch (error) {

@@ -3,10 +3,8 @@ import type { HttpHandler } from 'msw'
 import { resolveConfig } from '../../config'
 import { isRubricateError } from '../../errors'
 import { messages } from '../../messages'
-import { isLiveFailure } from '../exchange/exchange'
 import { type CassetteSession, cassetteSession } from '../run/cassette-session'
 import { matchEndpoint } from '../store/cassette-key'
-import { runAgentExchange } from './agent-exchange'
 import { acceptsPredicates, UrlPredicate } from './msw-compat'
 import { loadMsw, loadMswVersion } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
@@ -45,6 +43,11 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
       : new UrlPredicate(isModelCall)) as Parameters<typeof http.all>[0],
     async ({ request }) => {
       const session = cassetteSession()
+      // Loaded at the first model call, not with the setup file (ARCHITECTURE.md §10).
+      const [{ isLiveFailure }, { runAgentExchange }] = await Promise.all([
+        import('../exchange/exchange'),
+        import('./agent-exchange'),
+      ])
       try {
         const config = resolveConfig()
         const url = new URL(request.url)

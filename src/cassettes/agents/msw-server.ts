@@ -13,6 +13,7 @@ import {
   cassetteSession,
   setCassetteRunFacts,
 } from '../run/cassette-session'
+import { cancelDeferredServer, deferUntilFirstRequest } from './deferred-server'
 import { installFetchFallback } from './fetch-fallback'
 import { ensureInterceptorFallback, installInterceptorFallback } from './interceptor-fallback'
 import { installTeeGuards, isMswActive, listenOptions } from './msw-compat'
@@ -53,6 +54,11 @@ export interface StartCassetteServerOptions {
    * run in the main process, so a worker that has the plugin's options passes `false`.
    */
   announceMissingMsw?: boolean | undefined
+  /**
+   * Start the server at the worker's first HTTP request rather than now (deferred-server.ts), on
+   * msw 2 outside environments with `XMLHttpRequest`. The setup file passes `true`. Default `false`.
+   */
+  deferServer?: boolean | undefined
 }
 
 /**
@@ -80,11 +86,11 @@ export function startCassetteServer(
       console.warn(messages.mswAbsentNotice())
     slot.announced = true
   } else if (!slot.server && resolveConfig().cassettes.server !== 'external') {
-    const { setupServer } = loadMswNode('The rubricate setup file')
-    const server: OwnServer = setupServer(...createCassetteHandlers())
-    server.listen(listenOptions('bypass'))
-    installTeeGuards(server)
-    slot.server = server
+    if (options.deferServer && !isMsw3() && typeof globalThis.XMLHttpRequest === 'undefined') {
+      deferUntilFirstRequest(startOwnServer)
+    } else {
+      startOwnServer()
+    }
   }
   if (msw && isMsw3()) {
     installInterceptorFallback()
@@ -92,6 +98,15 @@ export function startCassetteServer(
   }
   ensureAgentInterception()
   return cassetteSession()
+}
+
+function startOwnServer(): void {
+  if (slot.server) return
+  const { setupServer } = loadMswNode('The rubricate setup file')
+  const server: OwnServer = setupServer(...createCassetteHandlers())
+  server.listen(listenOptions('bypass'))
+  installTeeGuards(server)
+  slot.server = server
 }
 
 /** Stop the server {@link startCassetteServer} started, if any. @internal */
@@ -174,6 +189,7 @@ export function attachRubricate(server: MswServerLike, options: CassetteHandlerO
   if (target[ATTACHED]) return
   // Before touching the server: without an msw that rubricate can load, say so by this name.
   loadMsw('attachRubricate(server)')
+  cancelDeferredServer()
   if (slot.server && slot.server !== server) stopCassetteServer()
   const ours = createCassetteHandlers(options)
   const reset = server.resetHandlers.bind(server)
