@@ -192,10 +192,6 @@ export const messages = {
     format(
       "The value under test is a streaming result (the AI SDK's streamText or a Mastra stream) whose steps are not known yet. Pass its steps once the stream has finished: `expect(await result.steps).toHaveCalledTool(...)`.",
     ),
-  toolCallsUnknownShape: (value: unknown): string =>
-    format(
-      `No tool calls can be read from ${show(value)}. Pass an OpenAI chat completion or Responses object, an AI SDK generateText result or its steps, a Mastra agent result, or a list of messages.`,
-    ),
   inputIsPromise: (): string =>
     format(
       'The `input` is a Promise, so the judge cannot be shown the task. Await it before passing it: `{ input: await input }`.',
@@ -247,7 +243,7 @@ export const messages = {
     ),
   toolCallsBadExpected: (matcher: string, value: unknown): string =>
     format(
-      `${matcher}() expects a list of tool calls, each a tool name or { name, args? }, but got ${show(value)}.`,
+      `${matcher}() expects a list of tool calls, each a tool name or { name, args?, agent?, handoffTo? }, but got ${show(value)}.`,
     ),
   groundTruthAndExpected: (matcher: string): string =>
     format(
