@@ -549,11 +549,11 @@ export const messages = {
     ),
   processorBadMessages: (id: string | undefined, value: unknown): string =>
     format(
-      `The judge input processor${id ? ` "${id}"` : ''} returned ${show(value)} from processInput, which is not a list of { role, content } messages with text content. Return the messages it was given, changed.`,
+      `The judge input processor${id ? ` "${id}"` : ''} returned ${show(value)} from processInput, which is not a list of { role, content } messages with text content (rubricate's form) nor Mastra's stored messages, { messages, systemMessages } or the message list it was given (a processor written for Mastra). Return the messages it was given, changed.`,
     ),
   processorBadText: (id: string | undefined, value: unknown): string =>
     format(
-      `The judge output processor${id ? ` "${id}"` : ''} returned ${show(value)} from processOutputResult, which is not a string. Return the text it was given, changed.`,
+      `The judge output processor${id ? ` "${id}"` : ''} returned ${show(value)} from processOutputResult, which is neither a string (rubricate's form) nor messages holding an assistant reply with text (a processor written for Mastra). Return the text or the messages it was given, changed.`,
     ),
   invalidEnvJudge: (value: string): string =>
     format(
