@@ -67,6 +67,19 @@ function readOutput(value: unknown): string {
   )
 }
 
+/**
+ * The text a judge would see, or the empty string for a value that has none (a run stopped for
+ * approval, a list rubricate cannot read): for previews of values a scorer, not a judge, reads.
+ * @internal
+ */
+export function textPreview(value: unknown): string {
+  try {
+    return outputText(value)
+  } catch {
+    return ''
+  }
+}
+
 /** True for a Promise or any other object with a `then` method. @internal */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (

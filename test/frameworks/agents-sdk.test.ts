@@ -5,7 +5,7 @@
 import { stripVTControlCharacters } from 'node:util'
 import { run } from '@openai/agents'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { toHaveCalledTool, toHaveToolCalls, toSatisfyRubric } from '../../matchers'
+import { toHaveCalledTool, toHaveToolCalls, toPassScorer, toSatisfyRubric } from '../../matchers'
 import {
   configureRubricate,
   createRubricScorer,
@@ -19,7 +19,7 @@ import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { keywordJudge } from '../support/keyword-judge'
 import { deskModel, FINAL_REPLY, supportDesk } from './agents-sdk-agent'
 
-expect.extend({ toHaveCalledTool, toHaveToolCalls, toSatisfyRubric })
+expect.extend({ toHaveCalledTool, toHaveToolCalls, toPassScorer, toSatisfyRubric })
 
 let server: FakeOpenAI
 let desk: ReturnType<typeof supportDesk>
@@ -148,4 +148,16 @@ test('runUntilComplete takes an agent that returns a RunResult and judges its fi
   expect(loop.complete).toBe(true)
   expect(loop.iterations).toHaveLength(1)
   expect(toolCalls(loop.output)).toEqual(TRAJECTORY)
+})
+
+test('toPassScorer hands a run stopped for approval to a trajectory scorer, which reads its calls', async () => {
+  const gated = supportDesk(server.baseURL, { approveLookups: true })
+  const result = await run(gated.triage, 'What about ticket T1?')
+  const asksToLookUp = {
+    id: 'asks-to-look-up',
+    run: async ({ output }: { output: unknown }) => ({
+      score: toolCalls(output).some((call) => call.name === 'lookup_ticket') ? 1 : 0,
+    }),
+  }
+  await expect(result).toPassScorer(asksToLookUp)
 })
