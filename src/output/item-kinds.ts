@@ -145,8 +145,9 @@ export const UNDERSTOOD_SHAPES =
 export function describeFound(value: unknown): string {
   if (Array.isArray(value)) {
     const index = value.findIndex((item) => itemKind(item) === undefined)
-    if (index < 0) return `a list of ${value.length} entries`
-    return `a list of ${value.length} entries whose entry ${index} is ${describeOne(value[index])}`
+    const entries = `a list of ${value.length} ${value.length === 1 ? 'entry' : 'entries'}`
+    if (index < 0) return entries
+    return `${entries} whose entry ${index} is ${describeOne(value[index])}`
   }
   return describeOne(value)
 }
