@@ -133,10 +133,6 @@ export function itemKind(value: unknown): ItemKind | undefined {
   return undefined
 }
 
-/** The shapes a list of entries may hold, for messages that say what is understood. @internal */
-export const UNDERSTOOD_SHAPES =
-  'an OpenAI Agents SDK RunResult or StreamedRunResult (after `await result.completed`), its `newItems`, `history` or `output`; an OpenAI chat completion or Responses object, or its `output` items; an AI SDK generateText result, its `steps` or `content`; a Mastra agent result; a LangChain AIMessage, a list of LangChain messages, or a LangGraph state with `messages`; an Anthropic message or a Gemini response; or a list of chat messages (objects with a `role`)'
-
 /**
  * A short description of what was found, for a message: the class, the keys, and for a list the
  * first entry that is none of the shapes understood, with its position and `type`.

@@ -1,6 +1,9 @@
 // The messages of reading agent output: what a value under test is, and what to pass instead.
 import { format } from '../messages'
-import { UNDERSTOOD_SHAPES } from './item-kinds'
+
+// The shapes rubricate reads tool calls and replies from, for messages that say what is understood.
+const UNDERSTOOD_SHAPES =
+  'an OpenAI Agents SDK RunResult or StreamedRunResult (after `await result.completed`), its `newItems`, `history` or `output`; an OpenAI chat completion or Responses object, or its `output` items; an AI SDK generateText result, its `steps` or `content`; a Mastra agent result; a LangChain AIMessage, a list of LangChain messages, or a LangGraph state with `messages`; an Anthropic message or a Gemini response; or a list of chat messages (objects with a `role`)'
 
 /** @internal */
 export const outputMessages = {
