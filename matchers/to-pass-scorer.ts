@@ -2,7 +2,7 @@ import type { MatcherState } from 'vitest'
 import { withCallContext } from '../src/call-context'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
-import { mastraAgentRun } from '../src/output'
+import { mastraAgentRun, textPreview } from '../src/output'
 import type { JudgeCall, Verdict } from '../src/records'
 import {
   cassetteOption,
@@ -66,6 +66,9 @@ export function toPassScorer(
     state: this,
     received,
     expectedLabel: several ? 'scorers' : 'scorer',
+    // A scorer may read what no judge would (the tool calls of a run stopped for approval, a
+    // list of its own items): the preview of a value with no text is empty, not an error.
+    preview: textPreview,
     scorerId: () => knownScorerIds(scorer),
     async evaluate() {
       const scorers = checkScorers(scorer)

@@ -9,7 +9,13 @@ export interface ExpectedCall {
   /** Absent: any arguments. */
   args?: unknown
   hasArgs: boolean
+  /** The agent that must have made the call. Absent: any agent. */
+  agent?: string | undefined
+  /** The agent a handoff must have handed to. Absent: any. */
+  handoffTo?: string | undefined
 }
+
+const EXPECTED_KEYS = new Set(['name', 'args', 'agent', 'handoffTo'])
 
 /** How expected arguments are compared. @internal */
 export type ArgsMode = 'exact' | 'subset'
@@ -19,11 +25,25 @@ export function expectedCalls(matcher: string, value: unknown): ExpectedCall[] {
   if (!Array.isArray(value)) throw new UsageError(messages.toolCallsBadExpected(matcher, value))
   return value.map((item: unknown) => {
     if (typeof item === 'string' && item !== '') return { name: item, hasArgs: false }
-    const call = item as { name?: unknown; args?: unknown } | null
-    if (typeof call !== 'object' || call === null || typeof call.name !== 'string' || !call.name) {
+    const call = item as { name?: unknown; args?: unknown; agent?: unknown; handoffTo?: unknown }
+    if (
+      typeof call !== 'object' ||
+      call === null ||
+      typeof call.name !== 'string' ||
+      !call.name ||
+      Object.keys(call).some((key) => !EXPECTED_KEYS.has(key)) ||
+      (call.agent !== undefined && typeof call.agent !== 'string') ||
+      (call.handoffTo !== undefined && typeof call.handoffTo !== 'string')
+    ) {
       throw new UsageError(messages.toolCallsBadExpected(matcher, item))
     }
-    return { name: call.name, args: call.args, hasArgs: 'args' in call }
+    return {
+      name: call.name,
+      args: call.args,
+      hasArgs: 'args' in call,
+      agent: call.agent as string | undefined,
+      handoffTo: call.handoffTo as string | undefined,
+    }
   })
 }
 
@@ -40,6 +60,8 @@ export function callMatches(
   mode: ArgsMode,
 ): boolean {
   if (actual.name !== expected.name) return false
+  if (expected.agent !== undefined && actual.agent !== expected.agent) return false
+  if (expected.handoffTo !== undefined && actual.handoffTo !== expected.handoffTo) return false
   if (!expected.hasArgs) return true
   return mode === 'exact'
     ? state.equals(actual.args, expected.args)
@@ -130,11 +152,13 @@ export function sideBySide(
   labels: { expected: string; actual: string },
 ): string[] {
   const show = (value: unknown) => cell(state.utils.stringify(value, 10, { min: true }))
+  const agents = (call: { agent?: string | undefined; handoffTo?: string | undefined }) =>
+    `${call.agent !== undefined ? ` by ${call.agent}` : ''}${call.handoffTo !== undefined ? ` → ${call.handoffTo}` : ''}`
   const expectedText = (call: ExpectedCall) =>
-    call.hasArgs ? `${call.name} ${show(call.args)}` : `${call.name} (any args)`
+    `${call.hasArgs ? `${call.name} ${show(call.args)}` : `${call.name} (any args)`}${agents(call)}`
   const actualText = (index: number) => {
     const call = actual[index] as ToolCall
-    return `${index + 1}. ${call.name} ${show(call.args)}`
+    return `${index + 1}. ${call.name} ${show(call.args)}${agents(call)}`
   }
   const rows: [string, string][] = []
   const shown = new Set<number>()

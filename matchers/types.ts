@@ -90,8 +90,19 @@ export interface ToAgreeWithLabelsOptions {
 /** A labelled set: a `.jsonl` or `.json` file (relative to the test file's folder, as `describeEval` data), or its examples. */
 export type LabelsInput = string | readonly LabelledExample[]
 
-/** An expected tool call: a tool name (any arguments), or a name and the arguments it must have. */
-export type ExpectedToolCall = string | { name: string; args?: unknown }
+/**
+ * An expected tool call: a tool name (any arguments), or a name and the arguments it must have;
+ * `agent` is the agent that must have made it and `handoffTo` the agent a handoff must have handed
+ * to (OpenAI Agents SDK results).
+ */
+export type ExpectedToolCall =
+  | string
+  | {
+      name: string
+      args?: unknown
+      agent?: string | undefined
+      handoffTo?: string | undefined
+    }
 
 /** Options of `toHaveToolCalls`. */
 export interface ToHaveToolCallsOptions {

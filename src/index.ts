@@ -55,6 +55,8 @@ export type {
   ErrorDecision,
   JudgeMessage,
   JudgeProcessor,
+  JudgeTextProcessor,
+  MastraJudgeProcessor,
   ProcessorAbort,
 } from './judge/processors'
 export type { RetryProcessorOptions } from './judge/retry-processor'

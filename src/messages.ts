@@ -224,10 +224,6 @@ export const messages = {
     format(
       "The value under test is a streaming result (the AI SDK's streamText or a Mastra stream) whose steps are not known yet. Pass its steps once the stream has finished: `expect(await result.steps).toHaveCalledTool(...)`.",
     ),
-  toolCallsUnknownShape: (value: unknown): string =>
-    format(
-      `No tool calls can be read from ${show(value)}. Pass an OpenAI chat completion or Responses object, an AI SDK generateText result or its steps, a Mastra agent result, or a list of messages.`,
-    ),
   inputIsPromise: (): string =>
     format(
       'The `input` is a Promise, so the judge cannot be shown the task. Await it before passing it: `{ input: await input }`.',
@@ -279,7 +275,7 @@ export const messages = {
     ),
   toolCallsBadExpected: (matcher: string, value: unknown): string =>
     format(
-      `${matcher}() expects a list of tool calls, each a tool name or { name, args? }, but got ${show(value)}.`,
+      `${matcher}() expects a list of tool calls, each a tool name or { name, args?, agent?, handoffTo? }, but got ${show(value)}.`,
     ),
   groundTruthAndExpected: (matcher: string): string =>
     format(
@@ -672,11 +668,11 @@ export const messages = {
     ),
   processorBadMessages: (id: string | undefined, value: unknown): string =>
     format(
-      `The judge input processor${id ? ` "${id}"` : ''} returned ${show(value)} from processInput, which is not a list of { role, content } messages with text content. Return the messages it was given, changed.`,
+      `The judge input processor${id ? ` "${id}"` : ''} returned ${show(value)} from processInput, which is not a list of { role, content } messages with text content (rubricate's form) nor Mastra's stored messages, { messages, systemMessages } or the message list it was given (a processor written for Mastra). Return the messages it was given, changed.`,
     ),
   processorBadText: (id: string | undefined, value: unknown): string =>
     format(
-      `The judge output processor${id ? ` "${id}"` : ''} returned ${show(value)} from processOutputResult, which is not a string. Return the text it was given, changed.`,
+      `The judge output processor${id ? ` "${id}"` : ''} returned ${show(value)} from processOutputResult, which is neither a string (rubricate's form) nor messages holding an assistant reply with text (a processor written for Mastra). Return the text or the messages it was given, changed.`,
     ),
   invalidEnvJudge: (value: string): string =>
     format(

@@ -1,6 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
+import {
+  isMastraProcessor,
+  type MastraMessage,
+  mastraMessage,
+  mastraMessageText,
+  mastraRole,
+  messageListOf,
+  returnedMessages,
+} from './mastra-processors'
 
 /** One message of a judge request, as input processors see it. */
 export interface JudgeMessage {
@@ -18,13 +27,12 @@ export interface ErrorDecision {
 }
 
 /**
- * A judge processor (Mastra's `Processor`, for the judge of a scorer): any of the three hooks.
- * `processInput` transforms the messages before they reach the judge (redaction, validation);
- * cassettes key on the request as sent, after it. `processOutputResult` transforms or checks the
- * judge's text before it is parsed. `processAPIError` sees a failed request and may ask for a
- * retry of that request only.
+ * A judge processor in rubricate's text form: any of the three hooks. `processInput` transforms
+ * the messages before they reach the judge (redaction, validation); cassettes key on the request
+ * as sent, after it. `processOutputResult` transforms or checks the judge's text before it is
+ * parsed. `processAPIError` sees a failed request and may ask for a retry of that request only.
  */
-export interface JudgeProcessor {
+export interface JudgeTextProcessor {
   id?: string | undefined
   processInput?(args: {
     messages: JudgeMessage[]
@@ -37,6 +45,37 @@ export interface JudgeProcessor {
     retryCount: number
     abort: ProcessorAbort
   }): ErrorDecision | undefined | Promise<ErrorDecision | undefined>
+}
+
+/**
+ * A processor written for Mastra (its `Processor` from `@mastra/core/processors`, which always has
+ * an `id`), used unchanged: `processInput` gets `{ messages, systemMessages, messageList, state,
+ * abort }` with Mastra's stored messages and returns messages, `{ messages, systemMessages }` or
+ * the list; `processOutputResult` gets the judge's reply as one assistant message (and
+ * `result.text`) and returns messages or the list; `processAPIError` returns `{ retry }`. Its hooks
+ * are typed as Mastra types them, which rubricate does not import, so they are `unknown` here.
+ */
+export interface MastraJudgeProcessor {
+  readonly id: string
+  readonly name?: string | undefined
+  processInput?: unknown
+  processOutputResult?: unknown
+  processAPIError?: unknown
+}
+
+/**
+ * A judge processor (Mastra's `Processor`, for the judge of a scorer): rubricate's text form, or
+ * a processor written for Mastra, used as it is. A class instance, or an object with a field only
+ * Mastra's `Processor` has (`name`, `processInputStep`...), gets Mastra's message format.
+ */
+export type JudgeProcessor = JudgeTextProcessor | MastraJudgeProcessor
+
+// The hooks as called: with the arguments of both forms, their results checked where used.
+interface Hooks {
+  id?: string | undefined
+  processInput?(args: object): unknown
+  processOutputResult?(args: object): unknown
+  processAPIError?(args: object): unknown
 }
 
 /** Retries of a failed judge request that error processors may ask for, by default. */
@@ -58,7 +97,11 @@ export async function processJudgeInput(
   list.push({ role: 'user', content: prompt })
   for (const processor of processors) {
     if (!processor.processInput) continue
-    const out = await processor.processInput({ messages: list, abort })
+    if (isMastraProcessor(processor)) {
+      list = await mastraInput(processor as Hooks, list)
+      continue
+    }
+    const out = await (processor as JudgeTextProcessor).processInput?.({ messages: list, abort })
     if (!Array.isArray(out) || out.some((m) => typeof m?.content !== 'string')) {
       throw new UsageError(messages.processorBadMessages(processor.id, out))
     }
@@ -80,10 +123,67 @@ export async function processJudgeOutput(
   let out = text
   for (const processor of processors ?? []) {
     if (!processor.processOutputResult) continue
-    out = await processor.processOutputResult({ text: out, abort })
-    if (typeof out !== 'string') throw new UsageError(messages.processorBadText(processor.id, out))
+    // One call for both forms: the text form reads `text` and returns a string; Mastra's reads
+    // `messages` (or `result.text`) and returns messages or the list.
+    const reply = [mastraMessage('judge-reply', 'assistant', out)]
+    const list = messageListOf(reply)
+    const returned: unknown = await (processor as Hooks).processOutputResult?.({
+      text: out,
+      messages: reply,
+      messageList: list,
+      result: { text: out, finishReason: 'stop', steps: [] },
+      state: {},
+      retryCount: 0,
+      abort,
+    })
+    const next =
+      typeof returned === 'string' ? returned : replyText(returnedMessages(returned, list, reply))
+    if (next === undefined) throw new UsageError(messages.processorBadText(processor.id, returned))
+    out = next
   }
   return out
+}
+
+// The judge's reply as a Mastra output processor left it: the text of its last assistant message.
+function replyText(returned: { messages: unknown[] } | undefined): string | undefined {
+  if (!returned) return undefined
+  for (let i = returned.messages.length - 1; i >= 0; i--) {
+    const message = returned.messages[i]
+    if (mastraRole(message) === 'assistant') return mastraMessageText(message)
+  }
+  return undefined
+}
+
+// A Mastra input processor over the judge's messages: the system text as Mastra's
+// `systemMessages`, the prompt as stored user messages; what it returns is put back as the
+// judge's `{ role, content }` messages.
+async function mastraInput(processor: Hooks, list: JudgeMessage[]): Promise<JudgeMessage[]> {
+  const systemMessages = list
+    .filter((m) => m.role === 'system')
+    .map((m) => ({ role: 'system', content: m.content }))
+  const given: MastraMessage[] = list
+    .filter((m) => m.role === 'user')
+    .map((m, index) => mastraMessage(`judge-prompt-${index}`, 'user', m.content))
+  const messageList = messageListOf(given)
+  const out = await processor.processInput?.({
+    messages: given,
+    systemMessages,
+    messageList,
+    state: {},
+    retryCount: 0,
+    abort,
+  })
+  const returned = returnedMessages(out, messageList, given)
+  if (!returned) throw new UsageError(messages.processorBadMessages(processor.id, out))
+  const rebuilt: JudgeMessage[] = []
+  for (const message of [...(returned.systemMessages ?? systemMessages), ...returned.messages]) {
+    const content = mastraMessageText(message)
+    if (content === undefined) {
+      throw new UsageError(messages.processorBadMessages(processor.id, out))
+    }
+    rebuilt.push({ role: mastraRole(message) === 'system' ? 'system' : 'user', content })
+  }
+  return rebuilt
 }
 
 /**
@@ -107,7 +207,19 @@ export async function withErrorProcessors<T>(
       if (signal.aborted || retryCount >= budget || !offered(error)) throw error
       let decision: ErrorDecision | undefined
       for (const processor of hooks) {
-        const out = await processor.processAPIError?.({ error, retryCount, abort })
+        // Mastra's arguments too (its StreamErrorRetryProcessor waits on `abortSignal`); the
+        // judge's request is not a Mastra conversation, so its messages are empty.
+        const out = (await (processor as Hooks).processAPIError?.({
+          error,
+          retryCount,
+          abort,
+          abortSignal: signal,
+          messages: [],
+          messageList: messageListOf([]),
+          stepNumber: 0,
+          steps: [],
+          state: {},
+        })) as ErrorDecision | undefined
         if (out?.retry) {
           decision = out
           break

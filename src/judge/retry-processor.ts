@@ -1,6 +1,6 @@
 import { JudgeRequestError } from '../errors'
 import { rejectUnknownKeys } from '../known-keys'
-import type { JudgeProcessor } from './processors'
+import type { JudgeTextProcessor } from './processors'
 
 /** Options of {@link StreamErrorRetryProcessor}, as Mastra documents them. */
 export interface RetryProcessorOptions {
@@ -29,7 +29,7 @@ const CONTEXT_LENGTH = /context[ _-]?length|maximum context|too many tokens|cont
  * @example
  * createScorer({ id: 'quality', description: 'Quality', judge: { errorProcessors: [new StreamErrorRetryProcessor({ maxRetries: 2 })], maxProcessorRetries: 2 } })
  */
-export class StreamErrorRetryProcessor implements JudgeProcessor {
+export class StreamErrorRetryProcessor implements JudgeTextProcessor {
   readonly id = 'stream-error-retry'
   readonly #options: RetryProcessorOptions
 

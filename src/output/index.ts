@@ -1,8 +1,8 @@
 // Agent output and input shapes to the text a judge sees (ARCHITECTURE.md §8.2).
 
 export { mastraAgentRun } from './mastra-run'
-export { contentText, isMessageList } from './message-text'
-export { isThenable, outputText } from './output-text'
+export { contentText } from './message-text'
+export { isThenable, outputText, textPreview } from './output-text'
 export { stableJson } from './stable-json'
 export { taskText } from './task-text'
 export { type ToolCall, toolCalls } from './tool-calls'

@@ -1,6 +1,8 @@
 // Text of chat messages and their content, across the shapes that SDKs and frameworks use:
 // OpenAI chat (`content` string or parts), OpenAI Responses (`output_text` parts), the AI SDK
-// (`content` parts, UI messages with `parts`) and Mastra (`content: { parts, content }`).
+// (`content` parts, UI messages with `parts`), Mastra (`content: { parts, content }`), LangChain
+// (a `type` of `ai`, `human`... in place of a role) and Gemini (`parts`, role `model`).
+import { messageRole } from './item-kinds'
 
 type Loose = Record<string, unknown>
 
@@ -44,13 +46,13 @@ function partText(part: unknown): string | undefined {
   return undefined
 }
 
-/** True for an object with a string `role`: a chat message of any of the shapes above. @internal */
-export function isMessage(value: unknown): value is Loose & { role: string } {
-  return isObject(value) && typeof value.role === 'string'
+/** True for a chat message of any of the shapes above (a `role`, or a LangChain message). @internal */
+export function isMessage(value: unknown): value is Loose {
+  return isObject(value) && messageRole(value) !== undefined
 }
 
 /** True for a non-empty array whose items are all chat messages. @internal */
-export function isMessageList(value: unknown): value is (Loose & { role: string })[] {
+export function isMessageList(value: unknown): value is Loose[] {
   return Array.isArray(value) && value.length > 0 && value.every(isMessage)
 }
 
@@ -63,7 +65,7 @@ export function messageText(message: Loose): string | undefined {
 export function lastText(messages: Loose[], role: string): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]
-    if (message?.role !== role) continue
+    if (message === undefined || messageRole(message) !== role) continue
     const text = messageText(message)
     if (text !== undefined) return text
   }
@@ -73,7 +75,7 @@ export function lastText(messages: Loose[], role: string): string | undefined {
 /** The text of the first message with `role` that has any text. @internal */
 export function firstText(messages: Loose[], role: string): string | undefined {
   for (const message of messages) {
-    if (message.role !== role) continue
+    if (messageRole(message) !== role) continue
     const text = messageText(message)
     if (text !== undefined) return text
   }

@@ -1,6 +1,9 @@
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
-import { contentText, isMessageList, lastText } from './message-text'
+import { agentsFinalOutput, isAgentsRunResult } from './agents-sdk'
+import { describeFound, itemKind } from './item-kinds'
+import { contentText, lastText } from './message-text'
+import { outputMessages } from './output-messages'
 import { binaryLength, stableJson } from './stable-json'
 
 type Loose = Record<string, unknown>
@@ -8,12 +11,18 @@ type Loose = Record<string, unknown>
 /**
  * The text a judge sees for a value under test (ARCHITECTURE.md §8.2). Recognised, in this order:
  * - a string, as is;
- * - a list of chat messages: the last assistant message that has text, its text parts joined;
+ * - an OpenAI Agents SDK `RunResult` or finished `StreamedRunResult`: its `finalOutput`;
+ * - a list of chat messages, protocol items or run items (an Agents SDK `history` or `newItems`,
+ *   a LangGraph state's `messages`): the last assistant reply that has text, its text parts
+ *   joined; a list with an entry of no known shape is a usage error naming it;
  * - an OpenAI chat completion: the first choice's message (its refusal when it refused);
  * - an OpenAI Responses object: `output_text`, else the text parts of its output messages;
  * - an object with a string `text` (AI SDK `generateText` results, Mastra agent results, `{ text }`);
- * - an object with `content`: a string, a list of content parts, or a Mastra stored message;
- * - anything else: JSON with sorted keys, two-space indented.
+ * - an object with `content`: a string, a list of content parts, or a Mastra stored message
+ *   (a LangChain `AIMessage` too);
+ * - a Gemini response: the text parts of its first candidate;
+ * - an object with a list of `messages` (a LangGraph state): the last assistant reply;
+ * - anything else (plain data, a structured output): JSON with sorted keys, two-space indented.
  *
  * `undefined` and `null` give the empty string (the judge is told the output is empty); numbers,
  * booleans and bigints their `String()`; binary data (Buffer, typed arrays, ArrayBuffer, Blob)
@@ -42,6 +51,7 @@ function readOutput(value: unknown): string {
   const bytes = binaryLength(value)
   if (bytes !== undefined) return `[binary: ${bytes} bytes]`
   if (Array.isArray(value)) return listText(value) ?? stableJson(value)
+  if (isAgentsRunResult(value)) return readOutput(agentsFinalOutput(value))
   const object = value as Loose
   const text = readField(object, 'text')
   if (isThenable(text)) throw new UsageError(messages.outputTextIsPromise())
@@ -50,8 +60,24 @@ function readOutput(value: unknown): string {
     responsesText(object) ??
     (typeof text === 'string' ? text : undefined) ??
     contentText(readField(object, 'content')) ??
+    itemText(object) ??
+    geminiText(object) ??
+    stateText(object) ??
     stableJson(value)
   )
+}
+
+/**
+ * The text a judge would see, or the empty string for a value that has none (a run stopped for
+ * approval, a list rubricate cannot read): for previews of values a scorer, not a judge, reads.
+ * @internal
+ */
+export function textPreview(value: unknown): string {
+  try {
+    return outputText(value)
+  } catch {
+    return ''
+  }
 }
 
 /** True for a Promise or any other object with a `then` method. @internal */
@@ -63,12 +89,50 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   )
 }
 
+// A list of entries (messages, items, run items, parts): the last reply. A list of plain data is
+// JSON; a list that looks like a trajectory but holds an entry of no known shape is an error, as
+// the reply may be in the entry that is not understood.
 function listText(list: unknown[]): string | undefined {
-  if (isMessageList(list)) return lastText(list, 'assistant')
-  // A bare list of typed content parts, e.g. an AI SDK `content` array.
-  const typedParts =
-    list.length > 0 && list.every((part) => typeof (part as Loose)?.type === 'string')
-  return typedParts ? contentText(list) : undefined
+  if (list.length === 0) return undefined
+  const kinds = list.map(itemKind)
+  if (kinds.includes(undefined)) {
+    const looksLikeEntries = list.some(
+      (item) =>
+        typeof (item as Loose | null)?.type === 'string' ||
+        typeof (item as Loose | null)?.role === 'string',
+    )
+    if (looksLikeEntries) throw new UsageError(outputMessages.textUnknownShape(describeFound(list)))
+    return undefined
+  }
+  // A bare list of content parts, e.g. an AI SDK `content` array.
+  if (kinds.every((kind) => kind === 'part')) return contentText(list)
+  const messages = list.flatMap((item, index) => {
+    if (kinds[index] === 'message') return [item as Loose]
+    const raw = kinds[index] === 'run-item' ? (item as Loose).rawItem : undefined
+    return itemKind(raw) === 'message' ? [raw as Loose] : []
+  })
+  return lastText(messages, 'assistant')
+}
+
+// One entry of a list on its own: an Agents SDK run item's message, a Responses message item.
+function itemText(object: Loose): string | undefined {
+  if (itemKind(object) !== 'run-item') return undefined
+  const raw = object.rawItem
+  return itemKind(raw) === 'message' ? contentText((raw as Loose).content) : undefined
+}
+
+// A Gemini response (`@google/genai` without its `text` getter, or its JSON).
+function geminiText(object: Loose): string | undefined {
+  const candidates = readField(object, 'candidates')
+  if (!Array.isArray(candidates) || candidates.length === 0) return undefined
+  const content = (candidates[0] as Loose | undefined)?.content as Loose | undefined
+  return typeof content === 'object' && content !== null ? contentText(content.parts) : undefined
+}
+
+// A LangGraph state, or any object whose `messages` are a trajectory: its last reply.
+function stateText(object: Loose): string | undefined {
+  const messages = readField(object, 'messages')
+  return Array.isArray(messages) && messages.length > 0 ? listText(messages) : undefined
 }
 
 function chatCompletionText(object: Loose): string | undefined {

@@ -1,8 +1,13 @@
 // The tool calls an agent made, read from the shapes SDKs and frameworks return: OpenAI chat
-// completions and Responses objects, AI SDK results and steps, Mastra results, and message lists
-// of any of them. Framework-agnostic: the matchers and any scorer can use it.
+// completions and Responses objects, OpenAI Agents SDK results and items, AI SDK results and
+// steps, Mastra results, LangChain messages and LangGraph states, Anthropic messages, Gemini
+// responses, and lists of any of their messages. Framework-agnostic: the matchers, the eval
+// scorers and any scorer of the user's can use it.
 import { UsageError } from '../errors'
 import { messages } from '../messages'
+import { agentsRunItems, isAgentsRunResult } from './agents-sdk'
+import { describeFound, isCallItemType, isLangChainMessage, itemKind } from './item-kinds'
+import { outputMessages } from './output-messages'
 import { isThenable } from './output-text'
 
 type Loose = Record<string, unknown>
@@ -13,24 +18,35 @@ export interface ToolCall {
   name: string
   /** The arguments: parsed from JSON when they came as a JSON string, else as given. */
   args: unknown
-  /** The call's id (`call_id`, `toolCallId`), when the shape has one. */
+  /** The call's id (`call_id`, `callId`, `toolCallId`), when the shape has one. */
   id?: string | undefined
+  /** The agent that made the call, when the result says (an OpenAI Agents SDK result's items). */
+  agent?: string | undefined
+  /**
+   * For a handoff (the Agents SDK's `transfer_to_<agent>` calls): the agent the conversation was
+   * handed to.
+   */
+  handoffTo?: string | undefined
 }
 
 const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null
 
 /**
  * The tool calls in a value, in the order they were made. Recognised:
- * - an OpenAI chat completion (the first choice's `tool_calls`);
- * - an OpenAI Responses object (its `function_call` output items);
- * - an AI SDK `generateText` result (the `toolCalls` of every step), or its list of steps;
+ * - an OpenAI Agents SDK `RunResult` or finished `StreamedRunResult` (its `newItems`: each call
+ *   with the agent that made it, each handoff with the agent it handed to), its `newItems`,
+ *   `history` or `output`;
+ * - an OpenAI chat completion (the first choice's `tool_calls`), a Responses object (its
+ *   `*_call` output items) or its `output`;
+ * - an AI SDK `generateText` result (the `toolCalls` of every step), its steps or its `content`;
  * - a Mastra agent result (every step's `toolCalls`, else its `toolCalls`);
- * - a list of messages: OpenAI chat (`tool_calls`), Responses input items (`function_call`), AI SDK
- *   model messages (`tool-call` parts) and UI messages (`tool-<name>` parts), Mastra messages
- *   (`tool-invocation` parts).
+ * - a LangChain `AIMessage` (its `tool_calls`), a LangGraph state (its `messages`);
+ * - an Anthropic message (`tool_use` blocks), a Gemini response (`functionCall` parts);
+ * - a list of messages or items of any of these shapes.
  *
- * A streaming result whose steps are not known yet (the AI SDK's `streamText`) and a value of no
- * known shape throw `RUBRICATE_USAGE`, saying what to pass instead.
+ * Anything else, and a list with any entry of no known shape, throws `RUBRICATE_USAGE` naming
+ * what was found: reading it as "no calls" would let `.not.toHaveCalledTool()` pass by accident.
+ * So does a streaming result that has not finished.
  *
  * @example
  * toolCalls(await generateText({ model, tools, prompt })) // [{ name: 'lookup_order', args: { id: 'A1' }, id: 'call_1' }]
@@ -38,13 +54,17 @@ const isObject = (value: unknown): value is Loose => typeof value === 'object' &
 export function toolCalls(value: unknown): ToolCall[] {
   if (isThenable(value)) throw new UsageError(messages.toolCallsPromise())
   const found = readCalls(value)
-  if (found === undefined) throw new UsageError(messages.toolCallsUnknownShape(value))
+  if (found === undefined)
+    throw new UsageError(outputMessages.toolCallsUnknownShape(describeFound(value)))
   return found
 }
 
 function readCalls(value: unknown): ToolCall[] | undefined {
   if (Array.isArray(value)) return listCalls(value)
   if (!isObject(value)) return undefined
+  if (isAgentsRunResult(value)) return listCalls(agentsRunItems(value))
+  // One message or item of a list: an AIMessage, an Anthropic message, a Responses item.
+  if (itemKind(value) !== undefined && itemKind(value) !== 'step') return listCalls([value])
   const steps = field(value, 'steps')
   if (isThenable(steps)) throw new UsageError(messages.toolCallsStreaming())
   if (Array.isArray(steps) && steps.length > 0 && steps.every(isStep)) return stepCalls(steps)
@@ -55,21 +75,27 @@ function readCalls(value: unknown): ToolCall[] | undefined {
   }
   const output = field(value, 'output')
   if ((value.object === 'response' || 'output_text' in value) && Array.isArray(output)) {
-    return output.flatMap((item) => itemCall(item) ?? [])
+    return listCalls(output)
+  }
+  const candidates = field(value, 'candidates')
+  if (Array.isArray(candidates)) {
+    const content = (candidates[0] as Loose | undefined)?.content
+    return isObject(content) ? messageCalls(content) : []
   }
   const calls = field(value, 'toolCalls')
   if (isThenable(calls)) throw new UsageError(messages.toolCallsStreaming())
   if (Array.isArray(calls)) return calls.flatMap((call) => partCall(call) ?? [])
-  // An AI SDK or Mastra result with no steps and no toolCalls: its messages, if it has them.
+  // An AI SDK or Mastra result with no steps and no toolCalls, or a LangGraph state: its messages.
   const response = field(value, 'response')
   const responseMessages = isObject(response) ? field(response, 'messages') : undefined
   if (Array.isArray(responseMessages)) return listCalls(responseMessages)
-  if (Array.isArray(field(value, 'messages'))) return listCalls(field(value, 'messages') as [])
+  const stateMessages = field(value, 'messages')
+  if (Array.isArray(stateMessages)) return listCalls(stateMessages)
   return undefined
 }
 
 function isStep(step: unknown): step is Loose {
-  return isObject(step) && Array.isArray(field(step, 'toolCalls'))
+  return itemKind(step) === 'step'
 }
 
 function stepCalls(steps: Loose[]): ToolCall[] {
@@ -78,22 +104,83 @@ function stepCalls(steps: Loose[]): ToolCall[] {
   )
 }
 
-// A list is steps, messages or Responses items; an empty list holds no calls.
+// A list of steps, messages, items, run items or content parts, in any mix; an empty list holds
+// no calls. Any entry of no known shape makes the whole list unreadable: skipping it could hide
+// the one call the test asks about.
 function listCalls(list: unknown[]): ToolCall[] | undefined {
-  if (list.length === 0) return []
-  if (list.every(isStep)) return stepCalls(list)
   const calls: ToolCall[] = []
-  for (const item of list) {
-    if (!isObject(item)) return undefined
-    const call = itemCall(item)
-    if (call) calls.push(call)
-    else if (typeof item.role === 'string') calls.push(...messageCalls(item))
-    else if (typeof item.type !== 'string') return undefined
+  const handoffs = new Map<string, string>()
+  for (const entry of list) {
+    const kind = itemKind(entry)
+    if (kind === undefined) return undefined
+    const item = entry as Loose
+    if (kind === 'step') calls.push(...stepCalls([item]))
+    else if (kind === 'message') calls.push(...messageCalls(item))
+    else if (kind === 'run-item') runItem(item, calls, handoffs)
+    else if (kind === 'item') {
+      const call = itemCall(item)
+      if (call) calls.push(call)
+      else noteHandoff(item, handoffs)
+    } else {
+      const call = partCall(item)
+      if (call) calls.push(call)
+    }
   }
-  return calls
+  if (handoffs.size === 0) return calls
+  return calls.map((call) => {
+    const target = call.id === undefined ? undefined : handoffs.get(call.id)
+    return target === undefined || call.handoffTo !== undefined
+      ? call
+      : { ...call, handoffTo: target }
+  })
 }
 
-// One message of any shape: OpenAI's `tool_calls`, then tool parts in `content` or `parts`.
+// An Agents SDK run item: a call (with the agent that made it), or a handoff's output (naming the
+// agent handed to, matched to its call by id).
+function runItem(item: Loose, calls: ToolCall[], handoffs: Map<string, string>): void {
+  const raw = item.rawItem
+  if (item.type === 'handoff_output_item') {
+    const id = callIdOf(raw)
+    const target = agentName(item.targetAgent)
+    if (id !== undefined && target !== undefined) handoffs.set(id, target)
+    return
+  }
+  if (item.type === 'tool_approval_item') return // its call is a tool_call_item of its own
+  const call = itemCall(raw)
+  if (!call) return
+  const agent = agentName(item.agent)
+  calls.push(agent === undefined ? call : { ...call, agent })
+}
+
+// A handoff's output as a plain item (the Agents SDK's `history`): `{"assistant":"<agent>"}`.
+function noteHandoff(item: Loose, handoffs: Map<string, string>): void {
+  if (item.type !== 'function_call_result' && item.type !== 'function_call_output') return
+  const id = callIdOf(item)
+  const output = isObject(item.output) ? item.output.text : item.output
+  if (id === undefined || typeof output !== 'string' || !output.startsWith('{"assistant"')) return
+  try {
+    const parsed = JSON.parse(output) as Loose
+    if (typeof parsed.assistant === 'string' && Object.keys(parsed).length === 1) {
+      handoffs.set(id, parsed.assistant)
+    }
+  } catch {
+    // Not a handoff's output after all.
+  }
+}
+
+function agentName(agent: unknown): string | undefined {
+  const name = isObject(agent) ? agent.name : undefined
+  return typeof name === 'string' ? name : undefined
+}
+
+function callIdOf(item: unknown): string | undefined {
+  if (!isObject(item)) return undefined
+  const id = item.callId ?? item.call_id ?? item.id
+  return typeof id === 'string' ? id : undefined
+}
+
+// One message of any shape: a LangChain message's `tool_calls` (its content may repeat them as
+// provider blocks), OpenAI's `tool_calls`, then tool parts in `content` or `parts`.
 function messageCalls(message: Loose): ToolCall[] {
   const calls: ToolCall[] = []
   if (Array.isArray(message.tool_calls)) {
@@ -102,13 +189,14 @@ function messageCalls(message: Loose): ToolCall[] {
       if (found) calls.push(found)
     }
   }
+  if (isLangChainMessage(message)) return calls
   const content = message.content
   const parts = Array.isArray(content)
     ? content
     : isObject(content) && Array.isArray(content.parts)
       ? content.parts // Mastra's stored message: { format: 2, parts }
       : Array.isArray(message.parts)
-        ? message.parts // AI SDK UI message
+        ? message.parts // AI SDK UI message, Gemini content
         : []
   for (const part of parts) {
     const found = partCall(part)
@@ -117,12 +205,29 @@ function messageCalls(message: Loose): ToolCall[] {
   return calls
 }
 
-// A Responses item of type `function_call`.
+// A Responses or Agents SDK protocol item that is a tool call: `function_call` and the hosted and
+// built-in tools' `*_call` items (named by their `name`, else by their type: `web_search_call` is
+// `web_search`).
 function itemCall(item: unknown): ToolCall | undefined {
-  if (!isObject(item) || item.type !== 'function_call' || typeof item.name !== 'string') {
+  if (!isObject(item) || typeof item.type !== 'string' || !isCallItemType(item.type)) {
     return undefined
   }
-  return call(item.name, item.arguments, item.call_id ?? item.id)
+  const name = typeof item.name === 'string' ? item.name : item.type.replace(/_call$/, '')
+  const args =
+    'arguments' in item
+      ? item.arguments
+      : 'args' in item
+        ? item.args // LangChain's { type: 'tool_call', name, args }
+        : 'input' in item
+          ? item.input
+          : 'action' in item
+            ? item.action
+            : 'operation' in item
+              ? item.operation
+              : 'code' in item
+                ? item.code
+                : {}
+  return call(name, args, item.callId ?? item.call_id ?? item.id)
 }
 
 // One call of any of the shapes; undefined for a part that is not a tool call (text, results).
@@ -131,7 +236,16 @@ function partCall(part: unknown): ToolCall | undefined {
   // OpenAI chat: { id, type: 'function', function: { name, arguments } }
   const fn = part.function
   if (isObject(fn) && typeof fn.name === 'string') return call(fn.name, fn.arguments, part.id)
-  if (part.type === 'function_call') return itemCall(part)
+  // LangChain: { type: 'tool_call', name, args, id }; Anthropic: { type: 'tool_use', name, input, id }
+  if ((part.type === 'tool_call' || part.type === 'tool_use') && typeof part.name === 'string') {
+    return call(part.name, part.type === 'tool_use' ? part.input : part.args, part.id)
+  }
+  if (typeof part.type === 'string' && isCallItemType(part.type)) return itemCall(part)
+  // Gemini: { functionCall: { name, args, id? } }
+  const functionCall = part.functionCall
+  if (isObject(functionCall) && typeof functionCall.name === 'string') {
+    return call(functionCall.name, functionCall.args ?? {}, functionCall.id)
+  }
   // Mastra stream chunk: { type: 'tool-call', payload: { toolCallId, toolName, args } }
   const payload = part.payload
   if (part.type === 'tool-call' && isObject(payload) && typeof payload.toolName === 'string') {

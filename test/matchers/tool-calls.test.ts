@@ -251,13 +251,13 @@ test('unordered matching finds a pairing a greedy pass would miss', () => {
 
 test('bad input to the tool-call matchers is a usage error that says what to pass', () => {
   expect(() => expect({ text: 'hi' }).toHaveCalledTool('x')).toThrowError(
-    '[rubricate] No tool calls can be read from {"text":"hi"}. Pass an OpenAI chat completion or Responses object, an AI SDK generateText result or its steps, a Mastra agent result, or a list of messages.',
+    '[rubricate] No tool calls can be read from an object with keys "text", so rubricate cannot tell which tools were called (reading it as "no calls" would let `.not.toHaveCalledTool(...)` pass although a tool was called). Pass an OpenAI Agents SDK RunResult or StreamedRunResult (after `await result.completed`), its `newItems`, `history` or `output`; an OpenAI chat completion or Responses object, or its `output` items; an AI SDK generateText result, its `steps` or `content`; a Mastra agent result; a LangChain AIMessage, a list of LangChain messages, or a LangGraph state with `messages`; an Anthropic message or a Gemini response; or a list of chat messages (objects with a `role`). For another framework, map its result to a list of chat messages with `tool_calls`.',
   )
   expect(() => expect([]).toHaveCalledTool('')).toThrowError(
     `[rubricate] toHaveCalledTool() expects the tool's name as a non-empty string, but got "".`,
   )
   expect(() => expect([]).toHaveToolCalls('search' as never)).toThrowError(
-    '[rubricate] toHaveToolCalls() expects a list of tool calls, each a tool name or { name, args? }, but got "search".',
+    '[rubricate] toHaveToolCalls() expects a list of tool calls, each a tool name or { name, args?, agent?, handoffTo? }, but got "search".',
   )
   expect(() => expect([]).toHaveToolCalls([], { order: true } as never)).toThrowError(
     '[rubricate] toHaveToolCalls() options got an unknown option "order". Did you mean "ordered"? Known options: "ordered", "args".',

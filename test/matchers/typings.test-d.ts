@@ -81,6 +81,11 @@ test('the tool-call matchers are synchronous and take names or { name, args }', 
     }),
   ).toBeVoid()
   expectTypeOf(expect([]).not.toHaveToolCalls([])).toBeVoid()
+  expectTypeOf(
+    expect({}).toHaveToolCalls([
+      { name: 'transfer_to_Billing', agent: 'Triage', handoffTo: 'Billing' },
+    ]),
+  ).toBeVoid()
 })
 
 test('what must not compile', () => {
@@ -112,6 +117,8 @@ test('what must not compile', () => {
   expect({}).toHaveCalledTool(42)
   // @ts-expect-error: an expected call needs a name
   expect({}).toHaveToolCalls([{ args: {} }])
+  // @ts-expect-error: a handoff's target is an agent's name
+  expect({}).toHaveToolCalls([{ name: 'transfer_to_Billing', handoffTo: { name: 'Billing' } }])
   // @ts-expect-error: args is 'exact' or 'subset'
   expect({}).toHaveToolCalls([], { args: 'fuzzy' })
 })

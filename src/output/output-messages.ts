@@ -1,0 +1,30 @@
+// The messages of reading agent output: what a value under test is, and what to pass instead.
+import { format } from '../messages'
+
+// The shapes rubricate reads tool calls and replies from, for messages that say what is understood.
+const UNDERSTOOD_SHAPES =
+  'an OpenAI Agents SDK RunResult or StreamedRunResult (after `await result.completed`), its `newItems`, `history` or `output`; an OpenAI chat completion or Responses object, or its `output` items; an AI SDK generateText result, its `steps` or `content`; a Mastra agent result; a LangChain AIMessage, a list of LangChain messages, or a LangGraph state with `messages`; an Anthropic message or a Gemini response; or a list of chat messages (objects with a `role`)'
+
+/** @internal */
+export const outputMessages = {
+  toolCallsUnknownShape: (found: string): string =>
+    format(
+      `No tool calls can be read from ${found}, so rubricate cannot tell which tools were called (reading it as "no calls" would let \`.not.toHaveCalledTool(...)\` pass although a tool was called). Pass ${UNDERSTOOD_SHAPES}. For another framework, map its result to a list of chat messages with \`tool_calls\`.`,
+    ),
+  textUnknownShape: (found: string): string =>
+    format(
+      `The value under test is ${found}, which is not a shape rubricate reads a reply from, so the judge would be shown the wrong text. Pass the reply as a string, or ${UNDERSTOOD_SHAPES}.`,
+    ),
+  agentsStreamRunning: (): string =>
+    format(
+      'The value under test is an OpenAI Agents SDK StreamedRunResult whose run has not finished, so its items and final output are not known yet. Wait for it first: `await result.completed` (or consume the stream to its end), then pass `result`.',
+    ),
+  agentsStreamFailed: (error: string): string =>
+    format(
+      `The value under test is an OpenAI Agents SDK StreamedRunResult whose run failed (${JSON.stringify(error)}), so it has no final output or complete trajectory to judge. Fix the run's error; \`await result.completed\` rethrows it.`,
+    ),
+  agentsRunInterrupted: (pending: number): string =>
+    format(
+      `The value under test is an OpenAI Agents SDK run stopped for the approval of ${pending} tool call${pending === 1 ? '' : 's'} (\`result.interruptions\`), so it has no final output to judge. Approve or reject them and resume the run (\`run(agent, result.state)\`), then pass that result; its tool calls so far can be checked with toHaveCalledTool().`,
+    ),
+}

@@ -1,0 +1,85 @@
+// LangChain.js and LangGraph results as they are (issue 29): the real `@langchain/openai` model and
+// a LangGraph ReAct agent against a fake Chat Completions server on loopback; the matchers and
+// helpers read an AIMessage, a message list and a graph state with no adapter.
+import { HumanMessage, SystemMessage } from '@langchain/core/messages'
+import { tool } from '@langchain/core/tools'
+import { createReactAgent } from '@langchain/langgraph/prebuilt'
+import { ChatOpenAI } from '@langchain/openai'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { z } from 'zod'
+import { toHaveCalledTool, toHaveToolCalls, toSatisfyRubric } from '../../matchers'
+import {
+  configureRubricate,
+  outputText,
+  resetRubricateConfig,
+  taskText,
+  toolCalls,
+} from '../../src'
+import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
+import { keywordJudge } from '../support/keyword-judge'
+
+expect.extend({ toHaveCalledTool, toHaveToolCalls, toSatisfyRubric })
+
+let server: FakeOpenAI
+let model: ChatOpenAI
+
+const lookup = tool(async ({ id }) => `ticket ${id}: open`, {
+  name: 'lookup_ticket',
+  description: 'Look a ticket up by its id.',
+  schema: z.object({ id: z.string() }),
+})
+
+beforeAll(async () => {
+  server = await startFakeOpenAI({
+    reply: (request) => {
+      if (request.body.model === 'gpt-judge') return keywordJudge(request)
+      const sent = JSON.stringify(request.body.messages)
+      if (sent.includes('ticket T1: open')) return 'Ticket T1 is open.'
+      return fakeReply.text('', {
+        toolCalls: [{ id: 'call_lookup', name: 'lookup_ticket', arguments: '{"id":"T1"}' }],
+      })
+    },
+  })
+  model = new ChatOpenAI({
+    model: 'gpt-agent',
+    apiKey: 'sk-test',
+    maxRetries: 0,
+    configuration: { baseURL: server.baseURL },
+  })
+  configureRubricate({
+    judge: { model: 'gpt-judge', baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0 },
+    cassettes: { mode: 'off' },
+  })
+})
+
+afterAll(async () => {
+  resetRubricateConfig()
+  await server.close()
+})
+
+const LOOKUP = { name: 'lookup_ticket', args: { id: 'T1' }, id: 'call_lookup' }
+
+test("an AIMessage's tool_calls are read as they are", async () => {
+  const message = await model.bindTools([lookup]).invoke('What about ticket T1?')
+  expect(toolCalls(message)).toEqual([LOOKUP])
+  expect(message).toHaveCalledTool('lookup_ticket', { id: 'T1' })
+  expect(message).not.toHaveCalledTool('refund')
+})
+
+test("a LangGraph agent's state: its calls, its last reply for the judge, its task", async () => {
+  const agent = createReactAgent({ llm: model, tools: [lookup] })
+  const state = await agent.invoke({
+    messages: [new SystemMessage('Be brief.'), new HumanMessage('What about ticket T1?')],
+  })
+  expect(toolCalls(state)).toEqual([LOOKUP])
+  expect(toolCalls(state.messages)).toEqual([LOOKUP])
+  expect(state).toHaveToolCalls([{ name: 'lookup_ticket', args: { id: 'T1' } }])
+  expect(outputText(state)).toBe('Ticket T1 is open.')
+  expect(outputText(state.messages)).toBe('Ticket T1 is open.')
+  expect(taskText(state.messages)).toBe('What about ticket T1?')
+  server.clearRequests()
+  await expect(state).toSatisfyRubric('- Mentions Ticket T1 is open', { input: state.messages })
+  const prompt: string = server.requests[0]?.body.messages.at(-1).content
+  expect(prompt).toContain('What about ticket T1?')
+  expect(prompt).not.toContain('lc_kwargs')
+})
