@@ -8,6 +8,7 @@ import net from 'node:net'
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
+import { configureRubricate } from '../../src'
 import { withCallContext } from '../../src/call-context'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
 import { messages } from '../../src/messages'
@@ -113,7 +114,9 @@ describe('9. Silent live calls', () => {
 
   test('under CI, a request to a known provider host that no pattern matches is a miss, never a network call', async () => {
     process.env.CI = 'true'
-    // A pattern that matches nothing here: the call is a miss all the same.
+    // A pattern that matches nothing here (it would need a RegExp): the call is a miss all the same,
+    // and the file's usage says so, for the summary to report the pattern.
+    configureRubricate({ cassettes: { match: ['usage'] } })
     const reply = await fetch('https://api.anthropic.com/v1/organizations/usage_report?limit=5', {
       headers: { 'x-api-key': 'sk-ant-test-key-2' },
     })
