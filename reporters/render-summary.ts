@@ -52,7 +52,13 @@ export function summaryRows(summary: RunSummary, c: Colors): [title: string, tex
     lines.push(['Judge', judgeParts.join(sep)])
   }
   // Only when an agent made a call: it says whether any went live.
-  if (summary.agents.calls > 0) lines.push(['Agents', callsText(summary.agents, c)])
+  if (summary.agents.calls > 0) {
+    const { tokens } = summary.agents
+    const tokensText = tokens
+      ? `${sep}tokens ${thousands(tokens.live)} live, ${thousands(tokens.replayed)} replayed`
+      : ''
+    lines.push(['Agents', `${callsText(summary.agents, c)}${tokensText}`])
+  }
   const cassetteParts: string[] = []
   if (cassettes.misses.length > 0) {
     const tests = cassettes.misses.map((miss) =>
@@ -68,6 +74,13 @@ export function summaryRows(summary: RunSummary, c: Colors): [title: string, tex
   if (cassettes.unused !== undefined && cassettes.unused > 0) {
     cassetteParts.push(
       `${c.yellow(count(cassettes.unused, 'entry', 'entries'))} unused by this complete run ${c.dim('(npx rubricate cassettes prune deletes unused entries)')}`,
+    )
+  }
+  const unmatched = cassettes.unmatchedPatterns
+  if (unmatched) {
+    const names = unmatched.patterns.map((pattern) => `"${pattern}"`).join(', ')
+    cassetteParts.push(
+      `${c.yellow(`cassettes.match ${unmatched.patterns.length === 1 ? 'pattern' : 'patterns'} ${names} matched no request`)}, while calls to provider hosts matched none (${unmatched.hostOnly.join(', ')}) ${c.dim('(a string pattern ends the path after a / or a :; these calls were still recorded by their host)')}`,
     )
   }
   if (cassetteParts.length > 0) lines.push(['Cassettes', cassetteParts.join(sep)])

@@ -44,6 +44,11 @@ export interface RunSummary {
     misses: (CassetteMissRecord & { file: string })[]
     /** Entries no test used; counted only after a complete run. */
     unused?: number | undefined
+    /**
+     * `cassettes.match` patterns that matched no request of the run, while some model calls were
+     * recorded only because of their provider host (a few named): the pattern is likely wrong.
+     */
+    unmatchedPatterns?: { patterns: string[]; hostOnly: string[] } | undefined
   }
 }
 
@@ -118,7 +123,10 @@ export function summariseRun(
   judge.unpricedModels = [...unpriced].sort()
   const modes = new Set<string>()
   const misses: RunSummary['cassettes']['misses'] = []
-  const agents = { calls: 0, replayed: 0, recorded: 0, live: 0, failed: 0 }
+  const agents: RunSummary['agents'] = { calls: 0, replayed: 0, recorded: 0, live: 0, failed: 0 }
+  const configured = new Set<string>()
+  const matched = new Set<string>()
+  const hostOnly = new Set<string>()
   for (const file of report.files) {
     if (!file.cassettes) continue
     modes.add(file.cassettes.mode)
@@ -128,7 +136,16 @@ export function summariseRun(
         agents[outcome] += counts[outcome]
         agents.calls += counts[outcome]
       }
+      if (counts.tokens) {
+        agents.tokens ??= { live: 0, replayed: 0 }
+        agents.tokens.live += counts.tokens.live
+        agents.tokens.replayed += counts.tokens.replayed
+      }
     }
+    const patterns = file.cassettes.patterns
+    for (const pattern of patterns?.configured ?? []) configured.add(pattern)
+    for (const pattern of patterns?.matched ?? []) matched.add(pattern)
+    for (const call of patterns?.hostOnly ?? []) hostOnly.add(call)
     for (const miss of file.cassettes.misses) misses.push({ ...miss, file: file.file })
   }
   return {
@@ -143,6 +160,17 @@ export function summariseRun(
       modes: [...modes].sort(),
       misses,
       ...(options.unused === undefined ? {} : { unused: options.unused }),
+      ...unmatchedPatterns(configured, matched, hostOnly),
     },
   }
+}
+
+function unmatchedPatterns(
+  configured: Set<string>,
+  matched: Set<string>,
+  hostOnly: Set<string>,
+): { unmatchedPatterns?: { patterns: string[]; hostOnly: string[] } } {
+  const patterns = [...configured].filter((pattern) => !matched.has(pattern)).sort()
+  if (patterns.length === 0 || hostOnly.size === 0) return {}
+  return { unmatchedPatterns: { patterns, hostOnly: [...hostOnly].sort().slice(0, 3) } }
 }

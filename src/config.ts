@@ -41,8 +41,20 @@ export interface CassetteOptions {
   mode?: CassetteMode | undefined
   /** Folder of cassette files, relative to the project root. Default `'__cassettes__'`. */
   dir?: string | undefined
-  /** Extra URL path patterns of agent model calls to record, e.g. `/\/v1\/messages$/`. */
+  /**
+   * More URL path patterns of agent model calls to record, on top of the built-in endpoints: a
+   * string ends the path after a `/` or a `:` (`'/v1/rerank'`, `':predict'`), a RegExp matches
+   * anywhere in it. Default `[]`.
+   */
   match?: (string | RegExp)[] | undefined
+  /**
+   * More hosts of model providers, on top of the built-in list (OpenAI, Azure OpenAI, Anthropic,
+   * Google AI and Vertex, Mistral, Cohere, Groq, Together, Fireworks, OpenRouter, DeepSeek, xAI,
+   * Bedrock runtime): every request to one is a model call, recorded and replayed, and in replay
+   * mode never sent. An entry matches the host and its subdomains; `*` stands for part of a
+   * label (`'llm.*.example.com'`). Default `[]`.
+   */
+  providerHosts?: string[] | undefined
   /** Last change to an entry before it is written (after the built-in redaction). */
   redact?: ((entry: any) => any) | undefined
   /**
@@ -101,6 +113,7 @@ export interface ResolvedConfig {
     ci: CiDetection
     dir: string
     match: (string | RegExp)[]
+    providerHosts: string[]
     redact: ((entry: any) => any) | undefined
     normalize: ((text: string) => string) | undefined
     maxAge: string | number | undefined
@@ -217,6 +230,7 @@ function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedC
       ci,
       dir: isAbsolute(dir) ? dir : resolve(root, dir),
       match: pick((c) => c.cassettes?.match)?.value ?? [],
+      providerHosts: pick((c) => c.cassettes?.providerHosts)?.value ?? [],
       redact: pick((c) => c.cassettes?.redact)?.value,
       normalize: pick((c) => c.cassettes?.normalize)?.value,
       maxAge: pick((c) => c.cassettes?.maxAge)?.value,
@@ -300,6 +314,7 @@ const KNOWN_CASSETTE_KEYS = new Set([
   'mode',
   'dir',
   'match',
+  'providerHosts',
   'redact',
   'normalize',
   'maxAge',
@@ -327,6 +342,13 @@ export function validateConfig(config: RubricateConfig, where: string): void {
   const normalize = config.cassettes?.normalize
   if (normalize !== undefined && typeof normalize !== 'function') {
     throw new UsageError(messages.notFunction(`${where} cassettes.normalize`, normalize))
+  }
+  const hosts = config.cassettes?.providerHosts
+  if (
+    hosts !== undefined &&
+    !(Array.isArray(hosts) && hosts.every((host) => typeof host === 'string' && host.trim()))
+  ) {
+    throw new UsageError(messages.notHostList(`${where} cassettes.providerHosts`, hosts))
   }
   const blockNetwork = config.cassettes?.blockNetwork
   if (blockNetwork !== undefined && typeof blockNetwork !== 'boolean') {

@@ -169,6 +169,10 @@ export const messages = {
     ),
   invalidChoice: (where: string, value: unknown, choices: readonly string[]): string =>
     format(`${where} is ${show(value)}, which is not supported. Use one of ${list(choices)}.`),
+  notHostList: (where: string, value: unknown): string =>
+    format(
+      `${where} is ${show(value)}, which is not a list of host names. Give host names such as ["llm.internal.example.com", "*.my-gateway.example"].`,
+    ),
   notBoolean: (where: string, value: unknown): string =>
     format(`${where} is ${show(value)}, which is not a boolean. Use true or false.`),
   notFunctionResult: (where: string, value: unknown): string =>
@@ -1072,6 +1076,14 @@ export const messages = {
   networkBlocked: (host: string, test: string | undefined, mswInstalled = true): string =>
     format(
       `${test ? `The test "${test}"` : 'A test'} opened a connection to "${host}" in replay mode, and no cassette served it: cassettes.blockNetwork refuses every connection outside loopback. ${mswInstalled ? "If it is a model call, rubricate never saw it: attach rubricate to your own msw server with attachRubricate(server) (and cassettes.server: 'external'), point the client at the msw-patched fetch, or record it" : 'If it is a model call, rubricate never saw it because msw is not installed, and without msw no agent call is recorded or replayed: install it (npm i -D msw), then record it'} (RUBRICATE_CASSETTES=auto with a key, then commit the cassette folder). If the test needs "${host}", mock it, or set cassettes.blockNetwork to false.`,
+    ),
+  providerConnectionRefused: (
+    host: string,
+    test: string | undefined,
+    mswInstalled = true,
+  ): string =>
+    format(
+      `${test ? `The test "${test}"` : 'A test'} opened a connection to the model provider "${host}" in replay mode, and no cassette served it: in replay mode (CI) no connection to a known provider host is ever opened. ${mswInstalled ? "rubricate never saw this call: a client that does not use the global fetch or node:http (a native binding, a custom agent), or a server of your own msw that rubricate is not attached to (attachRubricate(server), with cassettes.server: 'external')" : 'rubricate never saw this call because msw is not installed, and without msw no agent call is recorded or replayed: install it (npm i -D msw)'}. Record it (RUBRICATE_CASSETTES=auto with a key, then commit the cassette folder), or mock the call in the test.`,
     ),
   mswTooOld: (what: string, version: string): string =>
     format(

@@ -22,6 +22,7 @@ export interface ProvidedOptions {
     /** Absolute: resolved against the project root. */
     dir: string
     match?: SerializedPattern[] | undefined
+    providerHosts?: string[] | undefined
     maxAge?: string | number | undefined
     server?: 'internal' | 'external' | undefined
     replayTimings?: boolean | undefined
@@ -68,6 +69,7 @@ export function serializePluginOptions(
       match: cassettes.match?.map((pattern) =>
         typeof pattern === 'string' ? pattern : { source: pattern.source, flags: pattern.flags },
       ),
+      providerHosts: cassettes.providerHosts,
       maxAge: cassettes.maxAge,
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,
@@ -95,6 +97,7 @@ export function deserializePluginOptions(provided: ProvidedOptions): RubricateCo
       match: cassettes.match?.map((pattern) =>
         typeof pattern === 'string' ? pattern : new RegExp(pattern.source, pattern.flags),
       ),
+      providerHosts: cassettes.providerHosts,
       maxAge: cassettes.maxAge,
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,

@@ -303,6 +303,12 @@ export interface CassetteUsageRecord {
   misses: CassetteMissRecord[]
   /** The agents' own model calls while the file ran (absent in records of older runs). */
   agentCalls?: AgentCallCounts | undefined
+  /**
+   * The `cassettes.match` patterns in effect, those that matched a request, and the calls (host
+   * and path) that were model calls only by their provider host: a pattern that matched nothing
+   * in a run with such calls is reported (absent when there were neither patterns nor such calls).
+   */
+  patterns?: { configured: string[]; matched: string[]; hostOnly: string[] } | undefined
 }
 
 /**
@@ -316,6 +322,11 @@ export interface AgentCallCounts {
   recorded: number
   live: number
   failed: number
+  /**
+   * Tokens of those calls, from each format's usage fields (streams included): replayed, and live
+   * (recorded or not). Absent in records of older runs.
+   */
+  tokens?: { live: number; replayed: number } | undefined
 }
 
 /** The test an assertion or a model call belongs to; passed down so messages name the right test. */

@@ -13,6 +13,17 @@ export type {
   FakeUsage,
 } from './fake-reply'
 
+// Fake Anthropic Messages and Gemini servers
+export { startFakeAnthropic } from './fake-anthropic'
+export type { FakeAnthropicOptions } from './fake-anthropic'
+export { startFakeGemini } from './fake-gemini'
+export type { FakeGeminiOptions } from './fake-gemini'
+export type {
+  FakeProviderReply,
+  FakeProviderReplyInput,
+  FakeProviderServer,
+} from './fake-provider-server'
+
 // Rules-based rubric judge, for startFakeOpenAI
 export { fakeRubricJudge } from './fake-rubric-judge'
 export type {

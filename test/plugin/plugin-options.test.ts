@@ -108,6 +108,23 @@ test('a test timeout the user set, or a replaying run, keeps the test timeout as
   expect(testPart(configHook(rubricate())({}))).toEqual({ testTimeout: 60_000 })
 })
 
+test('cassettes.providerHosts crosses to the workers, and anything but a list of host names is a usage error', () => {
+  const provided = serializePluginOptions(
+    { cassettes: { providerHosts: ['llm.corp.example'] } },
+    context,
+  )
+  expect(provided.cassettes).toEqual({
+    dir: '/project/__cassettes__',
+    providerHosts: ['llm.corp.example'],
+  })
+  expect(deserializePluginOptions(provided).cassettes?.providerHosts).toEqual(['llm.corp.example'])
+  expect(() =>
+    rubricate({ cassettes: { providerHosts: 'llm.corp.example' as never } }),
+  ).toThrowError(
+    '[rubricate] rubricate() plugin cassettes.providerHosts is "llm.corp.example", which is not a list of host names. Give host names such as ["llm.internal.example.com", "*.my-gateway.example"].',
+  )
+})
+
 test('cassettes.blockNetwork crosses to the workers, and anything but a boolean is a usage error', () => {
   const provided = serializePluginOptions({ cassettes: { blockNetwork: true } }, context)
   expect(provided.cassettes).toEqual({ dir: '/project/__cassettes__', blockNetwork: true })

@@ -102,6 +102,76 @@ test("the agents' calls of every file are summed, and shown only when there were
   expect(renderSummary(summariseRun(base, {}), plain)).toHaveLength(2)
 })
 
+test("the agents' tokens of every file are summed into the Agents line", () => {
+  const base: RunReport = report(record({ judgeCalls: [call('replayed')] }))
+  const file = (name: string, tokens: { live: number; replayed: number } | undefined) => ({
+    file: name,
+    tests: [],
+    cassettes: {
+      mode: 'auto' as const,
+      dir: '/c',
+      used: [],
+      misses: [],
+      agentCalls: { replayed: 1, recorded: 1, live: 0, failed: 0, ...(tokens ? { tokens } : {}) },
+    },
+  })
+  const summary = summariseRun(
+    {
+      ...base,
+      files: [
+        ...base.files,
+        file('a.test.ts', { live: 1200, replayed: 30 }),
+        file('b.test.ts', undefined),
+        file('c.test.ts', { live: 0, replayed: 70 }),
+      ],
+    },
+    {},
+  )
+  expect(summary.agents.tokens).toEqual({ live: 1200, replayed: 100 })
+  expect(renderSummary(summary, plain)[2]).toBe(
+    '     Agents  6 calls: 3 replayed, 3 live (all recorded into cassettes) · tokens 1,200 live, 100 replayed',
+  )
+})
+
+test('a match pattern that matched nothing, in a run with calls recorded only by their provider host, is reported', () => {
+  const base: RunReport = report(record({ judgeCalls: [call('replayed')] }))
+  const file = (
+    name: string,
+    patterns: { configured: string[]; matched: string[]; hostOnly: string[] },
+  ) => ({
+    file: name,
+    tests: [],
+    cassettes: { mode: 'auto' as const, dir: '/c', used: [], misses: [], patterns },
+  })
+  const withHostCalls = {
+    ...base,
+    files: [
+      ...base.files,
+      file('a.test.ts', {
+        configured: [':predict', '/v1/rerank'],
+        matched: ['/v1/rerank'],
+        hostOnly: [],
+      }),
+      file('b.test.ts', {
+        configured: [':predict', '/v1/rerank'],
+        matched: [],
+        hostOnly: ['api.cohere.com/v2/chat'],
+      }),
+    ],
+  }
+  const summary = summariseRun(withHostCalls, {})
+  expect(summary.cassettes.unmatchedPatterns).toEqual({
+    patterns: [':predict'],
+    hostOnly: ['api.cohere.com/v2/chat'],
+  })
+  expect(renderSummary(summary, plain).at(-1)).toBe(
+    '  Cassettes  cassettes.match pattern ":predict" matched no request, while calls to provider hosts matched none (api.cohere.com/v2/chat) (a string pattern ends the path after a / or a :; these calls were still recorded by their host)',
+  )
+  // Without such calls, an unused pattern is no sign of a mistake: nothing is said.
+  const quiet = { ...withHostCalls, files: withHostCalls.files.slice(0, -1) }
+  expect(summariseRun(quiet, {}).cassettes.unmatchedPatterns).toBeUndefined()
+})
+
 test('prices from options win over the built-in table, and unknown models are listed', () => {
   const summary = summariseRun(
     report(

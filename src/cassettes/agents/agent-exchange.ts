@@ -3,6 +3,8 @@ import type { ResolvedConfig } from '../../config'
 import { runExchange } from '../exchange/exchange'
 import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
 import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
+import type { ModelEndpoint } from '../store/model-endpoint'
+import { replyTokens } from '../store/reply-formats'
 
 /**
  * Record or replay one of the agent's model calls (the msw handlers and `createCassetteFetch`
@@ -13,7 +15,7 @@ import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
 export async function runAgentExchange(
   request: Request,
   url: URL,
-  endpoint: string,
+  { endpoint, queryInKey }: ModelEndpoint,
   config: ResolvedConfig,
   live: () => Promise<Response>,
 ): Promise<Response> {
@@ -29,6 +31,7 @@ export async function runAgentExchange(
       endpoint,
       body,
       url,
+      queryInKey,
       headers: request.headers,
       redact: config.cassettes.redact,
       normalize: config.cassettes.normalize,
@@ -75,6 +78,7 @@ export async function runAgentExchange(
           }
         : {}),
       onExchange: (event) => {
+        if (!counted) countTokens(session, event)
         count(event.source)
         if (!returned) heard = event
         else {
@@ -91,6 +95,13 @@ export async function runAgentExchange(
     count('failed')
     throw error
   }
+}
+
+/** Count an agent call's tokens, from its format's usage fields, into the run's Agents line. */
+function countTokens(session: ReturnType<typeof cassetteSession>, event: ExchangeEvent): void {
+  const tokens = replyTokens(event.reply?.())
+  if (tokens !== undefined)
+    session.countAgentTokens(event.source === 'replayed' ? 'replayed' : 'live', tokens)
 }
 
 function modelNamed(body: string): string | undefined {

@@ -1,6 +1,5 @@
 import { resolveConfig } from '../../config'
-import { matchEndpoint } from '../store/cassette-key'
-import { errorReply } from './msw-handlers'
+import { errorReply, modelCallEndpoint } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
 
@@ -8,7 +7,10 @@ import { asRubricateLive } from './rubricate-live'
 export interface CassetteFetchOptions {
   /** The `fetch` that makes live calls. Default: the global `fetch` at the time of each call. */
   fetch?: typeof fetch | undefined
-  /** More URL path patterns of model calls to record, on top of the built-in ones. Default `[]`. */
+  /**
+   * More URL path patterns of model calls to record, on top of the built-in endpoints, the known
+   * provider hosts and `cassettes.match`. Default `[]`.
+   */
   match?: (string | RegExp)[] | undefined
 }
 
@@ -37,10 +39,7 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
     try {
       const config = resolveConfig()
       const url = new URL(request.url)
-      const endpoint = matchEndpoint(url.pathname, [
-        ...config.cassettes.match,
-        ...(options.match ?? []),
-      ])
+      const endpoint = modelCallEndpoint(url, options.match)
       if (!endpoint) return await base(request).catch(markLiveFailure)
       return await runAgentExchange(request, url, endpoint, config, () => base(request))
     } catch (error) {

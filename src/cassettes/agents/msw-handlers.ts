@@ -4,25 +4,29 @@ import { resolveConfig } from '../../config'
 import { isRubricateError } from '../../errors'
 import { messages } from '../../messages'
 import { type CassetteSession, cassetteSession } from '../run/cassette-session'
-import { matchEndpoint } from '../store/cassette-key'
+import { type ModelEndpoint, modelEndpoint } from '../store/model-endpoint'
 import { acceptsPredicates, UrlPredicate } from './msw-compat'
 import { loadMsw, loadMswVersion } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
 
 export interface CassetteHandlerOptions {
   /**
-   * More URL path patterns of model calls to record, on top of the built-in endpoints and of
-   * `cassettes.match` (a string suffix such as `'/v1/messages'`, or a RegExp). Default `[]`.
+   * More URL path patterns of model calls to record, on top of the built-in endpoints, the known
+   * provider hosts and `cassettes.match` (a string that ends the path after a `/` or a `:`, such
+   * as `'/v1/rerank'` or `':predict'`, or a RegExp). Default `[]`.
    */
   match?: (string | RegExp)[] | undefined
 }
 
 /**
  * msw request handlers that record and replay your own model calls (your agent's) and the HTTP
- * calls you name: requests of any method whose path ends in `/chat/completions`, `/completions`,
- * `/responses`, `/embeddings`, `/api/chat` or a `match` pattern (a tool's `GET /weather` too),
- * plain and streamed. Every other request is left to your handlers and to
- * `onUnhandledRequest`. A replay-mode miss answers an OpenAI-shaped HTTP 400 with
+ * calls you name, plain and streamed, requests of any method: paths that end in
+ * `/chat/completions`, `/completions`, `/responses`, `/embeddings`, `/api/chat`; the native APIs
+ * (Anthropic's `/v1/messages`, Gemini's and Vertex's `models/<model>:generateContent` and
+ * `:streamGenerateContent`, Bedrock runtime's `model/<id>/converse`, the OpenAI Conversations
+ * API); every request to a known model provider's host (`cassettes.providerHosts` adds more); and
+ * a `match` pattern (a tool's `GET /weather` too). Every other request is left to your handlers
+ * and to `onUnhandledRequest`. A replay-mode miss answers an OpenAI-shaped HTTP 400 with
  * `x-should-retry: false` (so SDKs do not retry) and is recorded in the cassette session, which
  * fails the test file even when your code swallowed the error.
  *
@@ -51,8 +55,12 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
       try {
         const config = resolveConfig()
         const url = new URL(request.url)
-        const patterns = [...config.cassettes.match, ...(options.match ?? [])]
-        const endpoint = matchEndpoint(url.pathname, patterns) ?? url.pathname
+        // The predicate took it for a model call: an endpoint is always found here.
+        const endpoint = modelCallEndpoint(url, options.match) ?? {
+          endpoint: url.pathname.replace(/^\/+/, ''),
+          queryInKey: true,
+          by: 'pattern' as const,
+        }
         return await runAgentExchange(request, url, endpoint, config, () =>
           asRubricateLive(() => globalThis.fetch(bypass(request))),
         )
@@ -68,18 +76,34 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
 }
 
 /**
- * Whether `href` is a model call the agents' cassettes record: its path ends in a built-in
- * endpoint, a `cassettes.match` pattern or one of `extra`. An invalid configuration counts as one,
- * so that the cassettes answer with the error instead of msw passing the request on.
+ * Whether `href` is a model call the agents' cassettes record: a built-in endpoint (OpenAI-shaped
+ * or a provider's native API), a `cassettes.match` pattern or one of `extra`, or a request to a
+ * known provider host (`cassettes.providerHosts` too). An invalid configuration counts as one, so
+ * that the cassettes answer with the error instead of msw passing the request on.
  * @internal
  */
 export function isModelCallUrl(href: string, extra: readonly (string | RegExp)[] = []): boolean {
   try {
-    const patterns = [...resolveConfig().cassettes.match, ...extra]
-    return matchEndpoint(new URL(href).pathname, patterns) !== undefined
+    return modelCallEndpoint(new URL(href), extra) !== undefined
   } catch {
     return true
   }
+}
+
+/**
+ * The endpoint of a model call to `url` under the configuration in effect, with `extra` patterns;
+ * `undefined` for a request that is not one. Each pattern that matches is noted, so that a pattern
+ * that never matched can be reported (ARCHITECTURE.md §7.3).
+ * @internal
+ */
+export function modelCallEndpoint(
+  url: URL,
+  extra: readonly (string | RegExp)[] = [],
+): ModelEndpoint | undefined {
+  const { match, providerHosts } = resolveConfig().cassettes
+  const found = modelEndpoint(url, [...match, ...extra], providerHosts)
+  if (found) cassetteSession().notePatternUse(found, url)
+  return found
 }
 
 /**

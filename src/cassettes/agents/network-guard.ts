@@ -6,12 +6,15 @@ import { messages } from '../../messages'
 import { testLabel } from '../../paths'
 import { stateSlot } from '../../state'
 import { cassetteSession } from '../run/cassette-session'
+import { isProviderHost } from '../store/model-endpoint'
 import { isMswInstalled } from './msw-loader'
 import { isRubricateLive } from './rubricate-live'
 
 /**
- * `cassettes.blockNetwork`: in replay mode, a connection outside loopback is refused before it
- * opens, and the refusal fails the test file even when the code under test swallows the error. A
+ * In replay mode a connection to a known model provider's host (`cassettes.providerHosts` too) is
+ * always refused before it opens: a model call that no cassette handler saw never reaches the
+ * provider. `cassettes.blockNetwork` extends this to every connection outside loopback: it is
+ * refused before it opens, and the refusal fails the test file even when the code under test swallows the error. A
  * replay needs no network, so such a connection is a model call rubricate never saw (a client that
  * bypasses msw, a server of the user's that rubricate is not attached to, a default public base
  * URL) or some other service the test depends on. Loopback stays open: local fakes and databases.
@@ -36,7 +39,8 @@ export function installNetworkGuard(): void {
     this: net.Socket,
     ...args: unknown[]
   ): net.Socket {
-    if (!isGuarding()) return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
+    const guard = guarding()
+    if (guard === 'off') return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
     // net.connect() passes its normalised arguments as one array: [options, callback].
     const normalised = Array.isArray(args[0])
     const first = normalised ? (args[0] as unknown[])[0] : args[0]
@@ -47,14 +51,18 @@ export function installNetworkGuard(): void {
     const host = String(
       options ? (options.host ?? 'localhost') : typeof args[1] === 'string' ? args[1] : 'localhost',
     )
+    const provider = isProviderHost(host, guard.providers)
+    if (!provider && !guard.everything) {
+      return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
+    }
     if (net.isIP(host)) {
-      if (!LOOPBACK.test(host)) return refuse(this, host)
+      if (!LOOPBACK.test(host)) return refuse(this, host, provider)
     } else if (host !== 'localhost') {
       // A name is allowed only when it resolves to loopback. msw 3 connects the socket of a mocked
       // request with a lookup of its own that answers loopback: that request never leaves.
       const lookup = options?.lookup
-      if (typeof lookup !== 'function') return refuse(this, host)
-      const guarded = { ...options, lookup: loopbackOnly(lookup as Lookup, host) }
+      if (typeof lookup !== 'function') return refuse(this, host, provider)
+      const guarded = { ...options, lookup: loopbackOnly(lookup as Lookup, host, provider) }
       // In place: net marks its normalised array, and a copy would be normalised again.
       if (normalised) (args[0] as unknown[])[0] = guarded
       else args[0] = guarded
@@ -69,24 +77,30 @@ export function installNetworkGuard(): void {
  * lets through inside its own promise, where a throw became an unhandled rejection and the request
  * hung.
  */
-function refuse(socket: net.Socket, host: string): net.Socket {
-  const error = refusal(host)
+function refuse(socket: net.Socket, host: string, provider = false): net.Socket {
+  const error = refusal(host, provider)
   process.nextTick(() => socket.destroy(error))
   return socket
 }
 
-function isGuarding(): boolean {
-  if (isRubricateLive()) return false
+/**
+ * What the guard refuses now: nothing outside replay mode and for rubricate's own live requests;
+ * in replay mode the provider hosts (the extra ones are returned), and everything outside
+ * loopback too with `blockNetwork`.
+ */
+function guarding(): 'off' | { providers: readonly string[]; everything: boolean } {
+  if (isRubricateLive()) return 'off'
   try {
     const { cassettes } = resolveConfig()
-    return cassettes.mode === 'replay' && cassettes.blockNetwork
+    if (cassettes.mode !== 'replay') return 'off'
+    return { providers: cassettes.providerHosts, everything: cassettes.blockNetwork }
   } catch {
     // An invalid configuration is reported where it is used; a connection is no place for it.
-    return false
+    return 'off'
   }
 }
 
-function loopbackOnly(lookup: Lookup, host: string): Lookup {
+function loopbackOnly(lookup: Lookup, host: string, provider: boolean): Lookup {
   return (hostname, options, callback) =>
     lookup(hostname, options, (error, address, family) => {
       if (error) return callback(error, address, family)
@@ -94,17 +108,20 @@ function loopbackOnly(lookup: Lookup, host: string): Lookup {
         ? address.map((entry: { address: string }) => entry.address)
         : [String(address)]
       if (addresses.some((entry) => !LOOPBACK.test(entry))) {
-        return callback(refusal(host), undefined)
+        return callback(refusal(host, provider), undefined)
       }
       return callback(null, address, family)
     })
 }
 
 /** The refusal, also kept in the cassette session so that a swallowed one fails the file. */
-function refusal(host: string): Error {
+function refusal(host: string, provider = false): Error {
   const test = runningTest()?.identity
+  const label = test ? testLabel(test) : undefined
   const error = new NetworkBlockedError(
-    messages.networkBlocked(host, test ? testLabel(test) : undefined, isMswInstalled()),
+    provider
+      ? messages.providerConnectionRefused(host, label, isMswInstalled())
+      : messages.networkBlocked(host, label, isMswInstalled()),
   )
   const session = cassetteSession()
   // SDKs retry a failed connection: one error per test and host is enough.

@@ -25,6 +25,7 @@ import {
 import { requestModel } from '../store/cassette-key'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { warnIfOld } from '../store/max-age'
+import { streamUsage } from '../store/reply-formats'
 import { buildMiss } from './cassette-miss'
 import { isRecordableStatus, readsCassettes } from './cassette-mode'
 import { type PreparedRequest, refreshPrepared, runHook } from './prepared-request'
@@ -365,26 +366,12 @@ async function record(
 }
 
 /**
- * The last event of a stream that carries `usage` (OpenAI's final chunk with
- * `stream_options.include_usage`, the Responses API's `response.completed`), parsed; `undefined`
- * when none does.
+ * The reply that carries a stream's usage, in its format's shape (OpenAI's last chunk with
+ * `usage`, the Responses API's completed response, Anthropic's message with its final usage,
+ * Gemini's last chunk with `usageMetadata`), parsed by the one stream reader; `undefined` when
+ * none does.
  * @internal
  */
 export function usageEvent(chunks: readonly SseChunk[]): unknown {
-  for (let i = chunks.length - 1; i >= 0; i--) {
-    const chunk = chunks[i]?.chunk ?? ''
-    if (!chunk.includes('"usage"')) continue
-    for (const line of chunk.split('\n').reverse()) {
-      const data = line.startsWith('data:') ? line.slice(5).trim() : line.trim()
-      if (!data.startsWith('{') || !data.includes('"usage"')) continue
-      try {
-        const event = JSON.parse(data) as { usage?: unknown; response?: { usage?: unknown } }
-        if (event.usage) return event
-        if (event.response?.usage) return event.response
-      } catch {
-        // Not JSON: an event of another shape.
-      }
-    }
-  }
-  return undefined
+  return streamUsage(chunks)
 }

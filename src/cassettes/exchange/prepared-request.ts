@@ -33,6 +33,11 @@ export interface RequestInput {
   /** The raw body text, or an already parsed value (`cached()` passes its `JudgeRequest`). */
   body: string | unknown
   url?: URL | undefined
+  /**
+   * Key the query of a POST too (a provider's native API, a `match` pattern, a provider host),
+   * without its secret-named parameters. Default: only the query of a request that is not a POST.
+   */
+  queryInKey?: boolean | undefined
   headers?: Headers | [string, string][] | undefined
   redact?: RedactHook | undefined
   /** The user's `cassettes.normalize`, run on every string of the body after redaction. */
@@ -52,7 +57,7 @@ export interface PreparedRequest {
   key: string
   /** The `describeEval` trial, part of the key and stored with the entry; unset outside trials. */
   trial: number | undefined
-  /** The body's `model`, if any. */
+  /** The model the request names: the body's `model`, else the one in its path. */
   model: string | undefined
   /** The secrets of this exchange, for redacting the reply and the rescan. */
   secrets: SecretSet
@@ -110,7 +115,7 @@ function prepareWith(input: RequestInput, env: Secret[]): PreparedRequest {
   )
   if (input.normalize) body = normalizeStrings(body, input.normalize)
   if (input.redact) body = keyBody(hookRequest(input.redact, input.method, input.endpoint, body))
-  const rawQuery = keyQuery(input.method, input.url)
+  const rawQuery = keyQuery(input.method, input.url, input.queryInKey)
   const query = rawQuery && (redactJson(rawQuery, secrets) as RequestQuery)
   return {
     method: input.method,
@@ -119,7 +124,7 @@ function prepareWith(input: RequestInput, env: Secret[]): PreparedRequest {
     query,
     key: computeKey(input.endpoint, body, input.trial, input.method, query),
     trial: input.trial,
-    model: requestModel(body),
+    model: requestModel(body, input.url?.pathname),
     secrets,
     envSecrets: env,
     input,

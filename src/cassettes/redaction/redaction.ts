@@ -34,6 +34,11 @@ const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|(^|_)P
 const SECRET_HEADER_NAME = /auth|key|token|secret|cookie|signature/i
 const SECRET_QUERY_NAME = /key|token|secret|password|sig|auth/i
 
+/** Whether a query parameter's name says it carries a credential (Gemini's `key`). @internal */
+export function isSecretQueryName(name: string): boolean {
+  return SECRET_QUERY_NAME.test(name)
+}
+
 // Reading `process.env` crosses into C++ for every name: listing 80 variables costs about 30 µs,
 // a tenth of the replay budget. So the names are listed at most once a second (and afresh before
 // every write, see `freshEnvSecrets`), while the values of the listed names and of the usual

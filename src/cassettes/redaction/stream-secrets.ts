@@ -1,4 +1,5 @@
 import type { SseChunk } from '../store/cassette-entry'
+import { streamEvents } from '../store/stream-events'
 import type { SecretSet } from './redaction'
 
 /**
@@ -6,7 +7,8 @@ import type { SecretSet } from './redaction'
  * echoes a key streams it in token-sized pieces: each event is redacted on its own and no event
  * holds the whole key, yet a replay puts it back together. So the text of each JSON field is
  * joined across the events (`choices[0].delta.content`, the Responses API's `delta`, the
- * `message.content` of Ollama's NDJSON lines...), as is the raw stream, and scanned for the
+ * `message.content` of Ollama's NDJSON lines, Anthropic's `delta.text`, Gemini's
+ * `candidates[0].content.parts[0].text`...), as is the raw stream, and scanned for the
  * secrets this exchange knows of. The generic `sk-...` pattern is left out here: joined fragments
  * of ordinary text would match it by chance.
  * @internal
@@ -19,18 +21,8 @@ export function findSecretInStream(
   const inRaw = knownSecretIn(raw, set)
   if (inRaw) return { label: inRaw, path: 'response.sse' }
   const joined = new Map<string, string>()
-  for (const line of raw.split(/\r?\n/)) {
-    // An SSE event's `data:` line, or a whole NDJSON line (Ollama's `message.content`).
-    const data = line.startsWith('data:') ? line.slice(5) : line
-    if (!/^\s*[{[]/.test(data)) continue
-    let event: unknown
-    try {
-      event = JSON.parse(data)
-    } catch {
-      continue
-    }
-    collect(event, '', joined)
-  }
+  // Each SSE event's data (all its `data:` lines), or each NDJSON line (Ollama's `message.content`).
+  for (const { json } of streamEvents(chunks)) if (json !== undefined) collect(json, '', joined)
   for (const [path, text] of joined) {
     const label = knownSecretIn(text, set)
     if (label) return { label, path: `response.sse[*]${path ? `.${path}` : ''}` }

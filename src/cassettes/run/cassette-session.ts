@@ -35,6 +35,8 @@ export type AgentCallOutcome = keyof AgentCallCounts
 
 export class CassetteSession {
   #agentCalls: AgentCallCounts = noAgentCalls()
+  readonly #patternsMatched = new Set<string>()
+  readonly #hostOnlyCalls = new Set<string>()
   readonly #used = new Set<string>()
   #misses: CassetteMissRecord[] = []
   #errors: Error[] = []
@@ -77,6 +79,16 @@ export class CassetteSession {
       misses: this.#misses,
       agentCalls: this.#agentCalls,
     }
+    const configured = resolveConfig().cassettes.match.map(patternLabel)
+    if (configured.length > 0 || this.#hostOnlyCalls.size > 0) {
+      usage.patterns = {
+        configured,
+        matched: [...this.#patternsMatched].sort(),
+        hostOnly: [...this.#hostOnlyCalls].sort(),
+      }
+    }
+    this.#patternsMatched.clear()
+    this.#hostOnlyCalls.clear()
     this.#used.clear()
     this.#misses = []
     this.#agentCalls = noAgentCalls()
@@ -98,6 +110,23 @@ export class CassetteSession {
   /** Count one of the agent's model calls. @internal */
   countAgentCall(outcome: AgentCallOutcome): void {
     this.#agentCalls[outcome]++
+  }
+
+  /** Count the tokens of one of the agent's model calls, replayed or live. @internal */
+  countAgentTokens(source: 'replayed' | 'live', tokens: number): void {
+    this.#agentCalls.tokens ??= { live: 0, replayed: 0 }
+    this.#agentCalls.tokens[source] += tokens
+  }
+
+  /**
+   * Note what made a request a model call: the pattern that matched it, or its provider host
+   * alone (a few such calls are kept, by host and path, to name in the report). @internal
+   */
+  notePatternUse(found: { by: string; pattern?: string | RegExp | undefined }, url: URL): void {
+    if (found.pattern !== undefined) this.#patternsMatched.add(patternLabel(found.pattern))
+    else if (found.by === 'host' && this.#hostOnlyCalls.size < 5) {
+      this.#hostOnlyCalls.add(`${url.host}${url.pathname}`)
+    }
   }
 
   /** @internal */
@@ -152,6 +181,11 @@ export class CassetteSession {
     this.#pending.add(settled)
     void settled.then(() => this.#pending.delete(settled))
   }
+}
+
+/** A `match` pattern as the report names it: the string, or the RegExp's literal. @internal */
+export function patternLabel(pattern: string | RegExp): string {
+  return typeof pattern === 'string' ? pattern : String(pattern)
 }
 
 function noAgentCalls(): AgentCallCounts {

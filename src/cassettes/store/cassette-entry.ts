@@ -6,6 +6,7 @@ import {
   type SchemaLoader,
   type SharedSchema,
 } from './entry-encoding'
+import { streamedText } from './reply-formats'
 
 /**
  * One recorded exchange, one file (ARCHITECTURE 7.2). Pretty-printed with a fixed order at the top
@@ -116,37 +117,6 @@ export function serializeEntry(entry: CassetteEntry): { text: string; schema?: S
     response,
   }
   return { text: `${JSON.stringify(ordered, null, 2)}\n`, ...(schema ? { schema } : {}) }
-}
-
-/**
- * The text a streamed reply said: the content deltas of OpenAI chat or Responses events, or of
- * Ollama's NDJSON lines, joined; `undefined` when the events carry none.
- * @internal
- */
-export function streamedText(chunks: readonly SseChunk[]): string | undefined {
-  let text = ''
-  let found = false
-  for (const { chunk } of chunks) {
-    for (const line of chunk.split('\n')) {
-      const data = line.startsWith('data:') ? line.slice(5).trim() : line.trim()
-      if (!data.startsWith('{')) continue
-      let event: any
-      try {
-        event = JSON.parse(data)
-      } catch {
-        continue
-      }
-      const piece =
-        event?.choices?.[0]?.delta?.content ??
-        (event?.type === 'response.output_text.delta' ? event.delta : undefined) ??
-        event?.message?.content
-      if (typeof piece === 'string') {
-        text += piece
-        found = true
-      }
-    }
-  }
-  return found ? text : undefined
 }
 
 /**

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto'
+import { isSecretQueryName } from '../redaction/redaction'
 import { canonicalJson } from './canonical-json'
 
 /**
@@ -78,8 +79,9 @@ export type RequestQuery = Record<string, string | string[]>
 /**
  * The key of a request to `endpoint` with the (redacted) `body`. A `trial` (a `describeEval` row
  * run several times) is part of the key only when set, so keys without one never change. So are
- * the method and the query of a request that is not a POST (a tool's `GET /weather?city=Paris`):
- * a model call is a POST, and its keys stay as they were.
+ * the method of a request that is not a POST (a tool's `GET /weather?city=Paris`) and a `query`
+ * ({@link keyQuery}): an OpenAI-shaped model call is a POST without one, and its keys stay as
+ * they were.
  * @internal
  */
 export function computeKey(
@@ -91,10 +93,8 @@ export function computeKey(
 ): string {
   const keyed: Record<string, unknown> = { v: KEY_VERSION, endpoint, body: keyBody(body) }
   if (trial !== undefined) keyed.trial = trial
-  if (method.toUpperCase() !== 'POST') {
-    keyed.method = method.toUpperCase()
-    if (query && Object.keys(query).length > 0) keyed.query = query
-  }
+  if (method.toUpperCase() !== 'POST') keyed.method = method.toUpperCase()
+  if (query && Object.keys(query).length > 0) keyed.query = query
   return sha256Hex(canonicalJson(keyed))
 }
 
@@ -108,26 +108,44 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * The query of a request that is not a POST, for its key: `undefined` for a POST (whose query, such
- * as Azure's `api-version`, is not part of the key) and for a URL without one.
+ * The query of a request for its key: that of a request that is not a POST (its secret-looking
+ * values are redacted by the caller), and with `always` (an endpoint that is not OpenAI-shaped,
+ * such as Gemini's `?alt=sse`) that of a POST too, without its secret-named parameters (Gemini's
+ * `key`): whether the key travels in a header or in the query changes no key. `undefined` for an
+ * OpenAI-shaped POST (Azure's `api-version` is not part of its key) and for a URL without one.
  * @internal
  */
-export function keyQuery(method: string, url: URL | undefined): RequestQuery | undefined {
-  if (!url || method.toUpperCase() === 'POST' || url.search.length <= 1) return undefined
+export function keyQuery(
+  method: string,
+  url: URL | undefined,
+  always = false,
+): RequestQuery | undefined {
+  if (!url || url.search.length <= 1 || (!always && method.toUpperCase() === 'POST')) {
+    return undefined
+  }
   const query: RequestQuery = {}
   for (const [name, value] of url.searchParams) {
+    if (always && isSecretQueryName(name)) continue
     const seen = query[name]
     query[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value]
   }
   return query
 }
 
-/** The model a request names: the body's `model`, else an Azure deployment in the URL. @internal */
+/**
+ * The model a request names: the body's `model`, else the one in its path (an Azure deployment,
+ * Gemini's and Vertex's `models/<model>:<method>`, Bedrock's `model/<id>/`).
+ * @internal
+ */
 export function requestModel(body: unknown, pathname?: string): string | undefined {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const model = (body as Record<string, unknown>).model
     if (typeof model === 'string') return model
   }
-  const deployment = pathname ? /\/deployments\/([^/]+)\//.exec(pathname) : null
-  return deployment?.[1] ? decodeURIComponent(deployment[1]) : undefined
+  const inPath = pathname
+    ? (/\/deployments\/([^/]+)\//.exec(pathname) ??
+      /\/models\/([^/:]+):[A-Za-z]+\/?$/.exec(pathname) ??
+      /\/model\/([^/]+)\/[a-z-]+\/?$/.exec(pathname))
+    : null
+  return inPath?.[1] ? decodeURIComponent(inPath[1]) : undefined
 }

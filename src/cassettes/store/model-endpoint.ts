@@ -1,0 +1,154 @@
+import { BUILT_IN_ENDPOINTS } from './cassette-key'
+
+/**
+ * Which requests are model calls, and the endpoint part of their key (ARCHITECTURE.md §7.3). A
+ * request is a model call when its path ends in an OpenAI-shaped endpoint (the keys of old
+ * cassettes: the suffix alone, no query), has the shape of a provider's native API (Anthropic
+ * Messages, Gemini and Vertex `models/<model>:<method>`, Bedrock runtime, the OpenAI
+ * Conversations API), matches a `cassettes.match` pattern, or goes to a known model provider's
+ * host. Every endpoint but the OpenAI-shaped ones is keyed with the model it names in its path and
+ * with its query (secret-named parameters such as Gemini's `key` left out): `gemini-2.5-pro` and
+ * `gemini-2.5-flash` are two keys, and so are a plain and an `?alt=sse` stream.
+ */
+
+/** A model call's endpoint, as keyed and stored. @internal */
+export interface ModelEndpoint {
+  /** The endpoint part of the key, stored as the entry's `request.endpoint`. */
+  endpoint: string
+  /** Whether the request's query (without secret-named parameters) is part of the key. */
+  queryInKey: boolean
+  /** What made it a model call: a built-in endpoint, a `cassettes.match` pattern, or its host. */
+  by: 'built-in' | 'pattern' | 'host'
+  /** The pattern that matched, when one did. */
+  pattern?: string | RegExp | undefined
+}
+
+/**
+ * Hosts of model providers whose every request is a model call, recorded and replayed like one
+ * (in replay mode a miss, never a network call). An entry matches the host itself and its
+ * subdomains; `*` stands for part of one label. Extended with `cassettes.providerHosts`.
+ * @internal
+ */
+export const PROVIDER_HOSTS: readonly string[] = [
+  'api.openai.com',
+  'openai.azure.com',
+  'cognitiveservices.azure.com',
+  'services.ai.azure.com',
+  'api.anthropic.com',
+  'generativelanguage.googleapis.com',
+  'aiplatform.googleapis.com',
+  '*-aiplatform.googleapis.com',
+  'api.mistral.ai',
+  'api.cohere.com',
+  'api.cohere.ai',
+  'api.groq.com',
+  'api.together.xyz',
+  'api.together.ai',
+  'api.fireworks.ai',
+  'openrouter.ai',
+  'api.deepseek.com',
+  'api.x.ai',
+  'bedrock-runtime.*.amazonaws.com',
+  'bedrock-runtime-fips.*.amazonaws.com',
+]
+
+// Native APIs, by the shape of their path: [pattern, endpoint built from the match]. The endpoint
+// starts where the provider's API does, so a proxy's prefix or a Vertex project is not keyed.
+const NATIVE_SHAPES: readonly [RegExp, (found: RegExpExecArray) => string][] = [
+  // Anthropic Messages (also on Vertex/Bedrock proxies that keep the path), and its token count.
+  [/(?:^|\/)(v1\/messages(?:\/count_tokens)?)$/, (found) => found[1] as string],
+  // Gemini (`/v1beta/models/gemini-2.5-pro:generateContent`) and Vertex
+  // (`/v1/projects/p/locations/l/publishers/google/models/gemini-2.5-pro:streamGenerateContent`).
+  [/(?:^|\/)(models\/[^/:]+:[A-Za-z]+)$/, (found) => found[1] as string],
+  // Bedrock runtime: `/model/<id>/converse`, `converse-stream`, `invoke`, `invoke-with-response-stream`.
+  [
+    /(?:^|\/)(model\/[^/]+\/(?:converse|converse-stream|invoke|invoke-with-response-stream))$/,
+    (found) => found[1] as string,
+  ],
+  // The OpenAI Conversations API, and the Responses API's calls on one response: after `v1/`,
+  // so that an app's own `/api/conversations` is not taken for a model call.
+  [
+    /(?:^|\/)v1\/(conversations(?:\/[^/]+(?:\/items(?:\/[^/]+)?)?)?)$/,
+    (found) => found[1] as string,
+  ],
+  [/(?:^|\/)v1\/(responses\/[^/]+(?:\/input_items|\/cancel)?)$/, (found) => found[1] as string],
+]
+
+/**
+ * The endpoint of a model call to `url`, or `undefined` for a request that is not one.
+ * `patterns` are `cassettes.match` (a string matches the end of the path after a `/` or a `:`,
+ * a RegExp anywhere in it); `hosts` are added to {@link PROVIDER_HOSTS}.
+ * @internal
+ */
+export function modelEndpoint(
+  url: URL,
+  patterns: readonly (string | RegExp)[] = [],
+  hosts: readonly string[] = [],
+): ModelEndpoint | undefined {
+  const path = trimmedPath(url.pathname)
+  for (const suffix of BUILT_IN_ENDPOINTS) {
+    if (endsAfter(path, suffix, '/')) return { endpoint: suffix, queryInKey: false, by: 'built-in' }
+  }
+  for (const [shape, endpoint] of NATIVE_SHAPES) {
+    const found = shape.exec(path)
+    if (found) return { endpoint: endpoint(found), queryInKey: true, by: 'built-in' }
+  }
+  // Below the origin: the path holds what the provider keys its reply by (often the model).
+  const below = path.replace(/^\/+/, '') || '/'
+  const pattern = matchingPattern(path, patterns)
+  if (pattern !== undefined) return { endpoint: below, queryInKey: true, by: 'pattern', pattern }
+  if (isProviderHost(url.hostname, hosts)) return { endpoint: below, queryInKey: true, by: 'host' }
+  return undefined
+}
+
+/** The first of `patterns` that matches `pathname`, if any. @internal */
+export function matchingPattern(
+  pathname: string,
+  patterns: readonly (string | RegExp)[],
+): string | RegExp | undefined {
+  const path = trimmedPath(pathname)
+  for (const pattern of patterns) {
+    if (typeof pattern === 'string') {
+      // `':generateContent'` ends the last segment; `'/v1/messages'` is whole segments.
+      const suffix = pattern.replace(/^\/+|\/+$/g, '')
+      if (!suffix) continue
+      if (suffix.startsWith(':') ? path.endsWith(suffix) : endsAfter(path, suffix, '/:')) {
+        return pattern
+      }
+    } else {
+      pattern.lastIndex = 0
+      if (pattern.test(path)) return pattern
+    }
+  }
+  return undefined
+}
+
+/** Whether `hostname` is a known model provider's (or one of `extra`). @internal */
+export function isProviderHost(hostname: string, extra: readonly string[] = []): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '')
+  return (
+    PROVIDER_HOSTS.some((entry) => hostMatches(host, entry)) ||
+    extra.some((entry) => hostMatches(host, entry.toLowerCase()))
+  )
+}
+
+function hostMatches(host: string, entry: string): boolean {
+  const bare = entry.replace(/^\*?\./, '')
+  if (!bare.includes('*')) return host === bare || host.endsWith(`.${bare}`)
+  const source = bare
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^.]*')
+  return new RegExp(`(^|\\.)${source}$`).test(host)
+}
+
+function trimmedPath(pathname: string): string {
+  return pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
+}
+
+/** `path` ends with `suffix`, which starts it or follows one of `separators`. */
+function endsAfter(path: string, suffix: string, separators: string): boolean {
+  if (!path.endsWith(suffix)) return false
+  const before = path.length - suffix.length - 1
+  return before < 0 || separators.includes(path[before] as string)
+}

@@ -1,0 +1,128 @@
+import { type StreamEvent, streamEvents } from './stream-events'
+
+/**
+ * What rubricate reads out of the replies of each provider's format, plain and streamed: the text
+ * a stream said (the entry's `streamedText`), the reply that carries a stream's usage, and the
+ * tokens a reply counts. Formats: OpenAI Chat Completions, legacy Completions, Responses and
+ * Embeddings; Anthropic Messages; Gemini and Vertex `generateContent`; Ollama's `/api/chat`;
+ * Bedrock's Converse.
+ */
+
+/**
+ * The text a streamed reply said: the text deltas of OpenAI chat, legacy completion and
+ * Responses events, Anthropic's `text_delta`s, the text parts of Gemini's chunks (thoughts left
+ * out), or Ollama's NDJSON lines, joined; `undefined` when the events carry none.
+ * @internal
+ */
+export function streamedText(chunks: readonly { chunk: string }[]): string | undefined {
+  let text = ''
+  let found = false
+  for (const { json } of streamEvents(chunks)) {
+    const piece = textPiece(json as any)
+    if (piece !== undefined) {
+      text += piece
+      found = true
+    }
+  }
+  return found ? text : undefined
+}
+
+function textPiece(event: any): string | undefined {
+  if (event === null || typeof event !== 'object') return undefined
+  const choice = event.choices?.[0]
+  if (typeof choice?.delta?.content === 'string') return choice.delta.content
+  if (typeof choice?.text === 'string') return choice.text
+  if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') {
+    return event.delta
+  }
+  if (event.type === 'content_block_delta' && event.delta?.type === 'text_delta') {
+    return typeof event.delta.text === 'string' ? event.delta.text : undefined
+  }
+  const parts = event.candidates?.[0]?.content?.parts
+  if (Array.isArray(parts)) {
+    const texts = parts.filter((part: any) => typeof part?.text === 'string' && !part.thought)
+    return texts.length > 0 ? texts.map((part: any) => part.text).join('') : undefined
+  }
+  if (typeof event.message?.content === 'string') return event.message.content
+  return undefined
+}
+
+/**
+ * The reply that carries a stream's usage, in its format's own shape, parsed; `undefined` when
+ * no event carries any. OpenAI chat: the last chunk with `usage` (`stream_options.include_usage`);
+ * Responses: the `response` of `response.completed`; Anthropic: `message_start`'s message with the
+ * cumulative usage of the last `message_delta` over it; Gemini: the last chunk with
+ * `usageMetadata`; Ollama: the last line with its counts.
+ * @internal
+ */
+export function streamUsage(chunks: readonly { chunk: string }[]): unknown {
+  // A stream without a word of usage is not parsed: most judge streams, every replayed one.
+  if (!chunks.some(({ chunk }) => /usage|eval_count/i.test(chunk))) return undefined
+  const events = streamEvents(chunks)
+  const start = events.find((event) => typeOf(event) === 'message_start')
+  if (start) return anthropicUsage(start, events)
+  for (let i = events.length - 1; i >= 0; i--) {
+    const json = events[i]?.json as any
+    if (json === null || typeof json !== 'object') continue
+    if (json.usage) return json
+    if (json.response?.usage) return json.response
+    if (json.usageMetadata || json.eval_count !== undefined) return json
+  }
+  return undefined
+}
+
+function typeOf(event: StreamEvent): string | undefined {
+  return event.event ?? (event.json as { type?: string } | undefined)?.type
+}
+
+function anthropicUsage(start: StreamEvent, events: StreamEvent[]): unknown {
+  const message = (start.json as { message?: { usage?: object } } | undefined)?.message
+  let usage = { ...message?.usage }
+  for (const event of events) {
+    const delta = (event.json as { type?: string; usage?: object } | undefined)?.usage
+    if (typeOf(event) === 'message_delta' && delta) usage = { ...usage, ...delta }
+  }
+  return { ...message, usage }
+}
+
+/**
+ * The tokens a reply counts (a stream's: {@link streamUsage} first), from its format's usage
+ * fields; `undefined` when it has none. Anthropic's input includes cache reads and writes.
+ * @internal
+ */
+export function replyTokens(reply: unknown): number | undefined {
+  if (reply === null || typeof reply !== 'object') return undefined
+  const json = reply as any
+  const usage = json.usage
+  if (usage && typeof usage === 'object') {
+    if (isCount(usage.total_tokens)) return usage.total_tokens
+    if (isCount(usage.totalTokens)) return usage.totalTokens
+    const parts = [
+      usage.input_tokens,
+      usage.output_tokens,
+      usage.cache_creation_input_tokens,
+      usage.cache_read_input_tokens,
+      usage.prompt_tokens,
+      usage.completion_tokens,
+    ].filter(isCount)
+    if (parts.length > 0) return parts.reduce((sum, n) => sum + n, 0)
+  }
+  const meta = json.usageMetadata
+  if (meta && typeof meta === 'object') {
+    if (isCount(meta.totalTokenCount)) return meta.totalTokenCount
+    const parts = [meta.promptTokenCount, meta.candidatesTokenCount, meta.thoughtsTokenCount]
+    const counted = parts.filter(isCount)
+    if (counted.length > 0) return counted.reduce((sum, n) => sum + n, 0)
+  }
+  if (isCount(json.eval_count) || isCount(json.prompt_eval_count)) {
+    return (
+      (isCount(json.prompt_eval_count) ? json.prompt_eval_count : 0) +
+      (isCount(json.eval_count) ? json.eval_count : 0)
+    )
+  }
+  return undefined
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0
+}
