@@ -12,7 +12,7 @@ export default defineConfig({
   lastUpdated: false,
   themeConfig: {
     nav: [
-      { text: 'Guide', link: '/guide/getting-started' },
+      { text: 'Guide', link: '/guide/getting-started-init' },
       { text: 'Reference', link: '/reference/matchers' },
       { text: 'CLI', link: '/reference/cli' },
       { text: 'Errors', link: '/errors/' },
@@ -21,12 +21,16 @@ export default defineConfig({
       {
         text: 'Guide',
         items: [
+          { text: 'From an empty folder', link: '/guide/getting-started-init' },
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'Cassettes', link: '/guide/cassettes' },
+          { text: 'Reviewing cassettes', link: '/guide/reviewing-cassettes' },
+          { text: 'Model providers and CI', link: '/guide/providers' },
           { text: 'CI', link: '/guide/ci' },
           { text: 'Judges', link: '/guide/judges' },
           { text: 'Scorers', link: '/guide/scorers' },
           { text: 'Dataset evals', link: '/guide/dataset-evals' },
+          { text: 'Gates, trajectories, conversations', link: '/guide/evals' },
           { text: 'An agent that corrects itself', link: '/guide/loop' },
           { text: 'Calibrate the judge', link: '/guide/calibration' },
           { text: 'Reporter and report page', link: '/guide/reporter' },
@@ -45,6 +49,7 @@ export default defineConfig({
           { text: 'Cassette format', link: '/reference/cassette-format' },
           { text: 'Testing helpers', link: '/reference/testing' },
           { text: 'CLI', link: '/reference/cli' },
+          { text: 'What rubricate prints and writes', link: '/reference/output-safety' },
           { text: 'Error codes', link: '/errors/' },
           { text: 'Tested versions', link: '/reference/versions' },
         ],
