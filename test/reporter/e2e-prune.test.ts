@@ -111,10 +111,10 @@ test('after a run of one file, or before any run, prune refuses and says why', a
     'was not complete: it was filtered to files matching "refund.test.ts".',
   )
   expect(await prune('--force')).toEqual({
-    code: 1,
+    code: 2,
     stdout: '',
     stderr:
-      '[rubricate] "rubricate cassettes prune" got an unknown argument "--force". Usage: rubricate cassettes prune [--dry-run] [--dir <folder>] [--config <vitest config>] [--root <project folder>]\n',
+      '[rubricate] "rubricate cassettes prune" has no option "--force" (it takes --dry-run, --root, --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.\n',
   })
   expect(await entries()).toHaveLength(3)
 })
