@@ -174,7 +174,7 @@ test('answers', () => {
 })
 `
 
-describe('13. Cassette upkeep and review', () => {
+describe('16. Cassette upkeep and review', () => {
   test('prune keeps the recording of a test that failed before its judge call when a passing test shares its name', async () => {
     const root = await copyFixture('prune')
     onTestFinished(() => removeCopy(root))
