@@ -222,10 +222,11 @@ test('the optional and required markers of a criterion are read as their old pat
     texts(pieces, 20_000, 17).filter((line) => old(line).description !== ''),
     (line) => {
       const [parsed] = parseCriteria([line], 'test')
+      if (!parsed) throw new Error(`no criterion in ${JSON.stringify(line)}`)
       return {
-        description: parsed?.description,
-        required: parsed?.required,
-        markedRequired: parsed?.markedRequired,
+        description: parsed.description,
+        required: parsed.required,
+        markedRequired: parsed.markedRequired,
       }
     },
     old,

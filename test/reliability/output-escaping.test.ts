@@ -13,7 +13,25 @@ import { markdownCell } from '../../src/output-safety/markdown-text'
 import { redactedValue } from '../../src/output-safety/redacted-value'
 import { terminalText } from '../../src/output-safety/terminal-text'
 import { recordAnnotations } from '../../src/record-annotations'
-import { rubric, verdict } from '../fixtures/records'
+import type { RubricateRecord, Verdict } from '../../src/records'
+
+function verdict(criterion: string, satisfied: boolean, reasoning = 'It does.'): Verdict {
+  return { id: 'c1', criterion, required: true, satisfied, reasoning }
+}
+
+function rubric(verdicts: Verdict[], extra: Partial<RubricateRecord> = {}): RubricateRecord {
+  return {
+    v: 1,
+    kind: 'rubric',
+    status: verdicts.every((v) => v.satisfied) ? 'pass' : 'fail',
+    negated: false,
+    verdicts,
+    judgeCalls: [],
+    durationMs: 1,
+    outputPreview: 'reply',
+    ...extra,
+  }
+}
 
 const TOKEN = 'Qz9-Tok-4417-abc'
 const HOSTILE = `Quotes ${TOKEN}.\n::error file=a.ts::owned\n  ::stop-commands::x\u3000\n\u3000::add-mask::y\r::warning::z \u001b[2J\u0007\u0000\u009b31m | <img src=x onerror=alert(1)>`

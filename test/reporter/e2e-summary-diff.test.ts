@@ -51,7 +51,7 @@ test('a re-record that flips a required verdict shows it in the job summary', as
     "### Verdicts changed by this run's recordings in __cassettes__ (against HEAD): 1 required verdict flipped",
   )
   expect(markdown).toContain(
-    '| support.test.ts > answers a refund question | flipped | **[required]** Mentions refund | met | not met | gpt-4.1-mini |',
+    '| support.test.ts &gt; answers a refund question | flipped | **[required]** Mentions refund | met | not met | gpt-4.1-mini |',
   )
   // Only what changed: the verdicts both judges agree on are in the run's own table, not here.
   const section = markdown.slice(markdown.indexOf('### Verdicts changed'))
