@@ -905,6 +905,20 @@ export const messages = {
     format(
       `Refused to write the cassette entry ${entry}: its streamed reply spells out ${label} across several events at "${path}", where no single event holds all of it, so redaction cannot remove it. Nothing was written. The model echoed the secret: change the prompt so that it does not, or remove the pieces in cassettes.redact(entry).`,
     ),
+  cassetteMissOccurrence: (occurrence: number): string =>
+    `the test's request number ${occurrence} with this exact body; each identical request of a test is answered by the reply recorded for it, in order, and this one was made more often than it was recorded. Record it again, or set cassettes.repeatReplies to true to answer it with the last recorded reply.`,
+  redactHookResult: (value: unknown): string =>
+    format(
+      `Your cassettes.redact hook returned ${show(value)}, not a cassette entry. It is called with an entry ({ request, response }) and must return it, changed or not (or return nothing to keep it as it was); it must not be async.`,
+    ),
+  normalizeHookFailed: (reason: string): string =>
+    format(
+      `Your cassettes.normalize hook threw: ${reason}. It is called with each string of a request body (after secret redaction) and must return the string to key in its place. Fix the hook in configureRubricate({ cassettes: { normalize } }).`,
+    ),
+  normalizeMerged: (first: string, second: string, [was, is]: [string, string]): string =>
+    format(
+      `Your cassettes.normalize hook made two different requests one cassette key, so one test would be served the other's reply: "${first}" sent …${was}… and "${second}" sent …${is}…, which normalise to the same request. Normalise only what changes from run to run (a date, a generated id), not what tells requests apart, or give the tests inputs that differ after normalising.`,
+    ),
   redactHookFailed: (reason: string): string =>
     format(
       `Your cassettes.redact hook threw: ${reason}. It is called with the request alone ("response" is undefined) before keying, and with the whole entry before writing; it must return the entry.`,

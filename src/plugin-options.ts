@@ -26,6 +26,7 @@ export interface ProvidedOptions {
     server?: 'internal' | 'external' | undefined
     replayTimings?: boolean | undefined
     blockNetwork?: boolean | undefined
+    repeatReplies?: boolean | undefined
   }
   judgeConcurrency?: number | undefined
   maxLiveCalls?: number | undefined
@@ -72,6 +73,7 @@ export function serializePluginOptions(
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,
       blockNetwork: cassettes.blockNetwork,
+      repeatReplies: cassettes.repeatReplies,
     }),
     judgeConcurrency: options.judgeConcurrency,
     maxLiveCalls: options.maxLiveCalls,
@@ -99,6 +101,7 @@ export function deserializePluginOptions(provided: ProvidedOptions): RubricateCo
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,
       blockNetwork: cassettes.blockNetwork,
+      repeatReplies: cassettes.repeatReplies,
     }),
     judgeConcurrency: provided.judgeConcurrency,
     maxLiveCalls: provided.maxLiveCalls,

@@ -4,7 +4,7 @@ import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
-import { judgeFetch, judgeMayGoLive, redactUrl, replayedJudgeReply } from './cassette-bridge'
+import { judgeFetch, judgeMayGoLive, redactUrl } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
 import { isStructuredOutputRejection } from './structured-output'
@@ -92,23 +92,21 @@ export async function completeWithEndpoint(
   signal: AbortSignal,
   onRequest: () => void,
 ): Promise<JudgeReply> {
-  const prepared = prepareCompletion(endpoint, request)
-  return prepared.replayed ?? liveCompletion(endpoint, request, prepared, signal, onRequest)
+  return liveCompletion(endpoint, request, prepareCompletion(endpoint, request), signal, onRequest)
 }
 
-/** A completion request checked and built, and its recorded reply when the cassettes hold one. @internal */
+/** A completion request checked and built, as the SDK will send it. @internal */
 export interface PreparedCompletion {
   baseURL: string
   apiKey: string | undefined
   params: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming
-  /** The reply read straight from the cassettes; unset when the request must go through the SDK. */
-  replayed: JudgeReply | undefined
 }
 
 /**
- * The first, synchronous part of {@link completeWithEndpoint}: check the base URL, build the
- * request, and answer it from the cassettes when they hold its reply. A replayed judge call then
- * costs no promise of its own. Throws `RUBRICATE_USAGE` for a base URL that cannot be used.
+ * The first part of {@link completeWithEndpoint}: check the base URL and build the request's
+ * parameters. The SDK alone builds the HTTP request from them (URL, headers, body); the
+ * cassettes see it in the SDK's `fetch`, so there is one request, built once.
+ * Throws `RUBRICATE_USAGE` for a base URL that cannot be used.
  * @internal
  */
 export function prepareCompletion(
@@ -128,17 +126,7 @@ export function prepareCompletion(
     )
   }
   const apiKey = endpoint.apiKey ?? nonEmpty(process.env.OPENAI_API_KEY)
-  const params = body(endpoint.model, request)
-  const json = replayedJudgeReply({
-    url: endpointURL(baseURL, endpoint.query),
-    headers: [
-      ['authorization', `Bearer ${apiKey ?? NO_KEY}`],
-      ...Object.entries(endpoint.headers ?? {}),
-    ],
-    body: params,
-  })
-  const replayed = json === undefined ? undefined : completionReply(json)
-  return { baseURL, apiKey, params, replayed }
+  return { baseURL, apiKey, params: body(endpoint.model, request) }
 }
 
 /**
@@ -347,36 +335,18 @@ function connectionDetail(error: Error): string {
     : error.message
 }
 
-// The URL the SDK calls for a chat completion, as the SDK builds it. Kept per base URL (and
-// query) when there is no query, as every judge call of a run asks for the same few: parsing a
-// URL costs a few microseconds on the replay path. Nothing writes to the URL it returns.
-const endpointURLs = new Map<string, URL>()
-
-function endpointURL(baseURL: string, query: Record<string, string> | undefined): URL {
-  const kept = query === undefined ? endpointURLs.get(baseURL) : undefined
-  if (kept) return kept
-  const url = new URL(`${baseURL.endsWith('/') ? baseURL.slice(0, -1) : baseURL}/chat/completions`)
-  for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value)
-  if (query === undefined && endpointURLs.size < 64) endpointURLs.set(baseURL, url)
-  return url
-}
-
 // "localhost:11434" parses as a URL with the scheme "localhost:"; only http(s) reaches a server.
 // A URL with `user:password@` is refused by fetch itself ("Request cannot be constructed from a
 // URL that includes credentials"), which the SDK would retry as a connection error. A query
 // string is kept by the SDK in front of the path it appends ("/v1?api-key=k/chat/completions").
 type URLProblem = 'not-http' | 'credentials' | 'query' | undefined
-const urlProblems = new Map<string, URLProblem>()
 
 function baseURLProblem(value: string): URLProblem {
-  if (urlProblems.has(value)) return urlProblems.get(value)
-  let problem: URLProblem
   const url = URL.canParse(value) ? new URL(value) : undefined
-  if (!url || !/^https?:$/.test(url.protocol)) problem = 'not-http'
-  else if (url.username || url.password) problem = 'credentials'
-  else if (url.search) problem = 'query'
-  if (urlProblems.size < 64) urlProblems.set(value, problem)
-  return problem
+  if (!url || !/^https?:$/.test(url.protocol)) return 'not-http'
+  if (url.username || url.password) return 'credentials'
+  if (url.search) return 'query'
+  return undefined
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

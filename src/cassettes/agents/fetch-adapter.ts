@@ -38,7 +38,7 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
         ...(options.match ?? []),
       ])
       if (!endpoint) return await base(request).catch(markLiveFailure)
-      return await runAgentExchange(request, url, endpoint, config, () => base(request))
+      return await runAgentExchange(request, url, endpoint, config, base)
     } catch (error) {
       if (isLiveFailure(error)) throw error
       return errorReply(error)

@@ -50,8 +50,8 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
         const url = new URL(request.url)
         const patterns = [...config.cassettes.match, ...(options.match ?? [])]
         const endpoint = matchEndpoint(url.pathname, patterns) ?? url.pathname
-        return await runAgentExchange(request, url, endpoint, config, () =>
-          asRubricateLive(() => globalThis.fetch(bypass(request))),
+        return await runAgentExchange(request, url, endpoint, config, (sent) =>
+          asRubricateLive(() => globalThis.fetch(bypass(sent))),
         )
       } catch (error) {
         // Never throw from a handler: msw turns it into a 500 that SDKs retry.

@@ -1,6 +1,6 @@
 import { envSecrets, findSecret, secretSet } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
-import { computeKey } from '../store/cassette-key'
+import { requestKey } from '../store/cassette-key'
 import { CassetteStore } from '../store/cassette-store'
 
 /** One thing wrong with a cassette folder. @internal */
@@ -52,13 +52,7 @@ export async function verifyCassettes(
       })
       continue
     }
-    const computed = computeKey(
-      entry.request.endpoint,
-      entry.request.body,
-      entry.request.trial,
-      entry.request.method,
-      entry.request.query,
-    )
+    const computed = requestKey(entry.request)
     if (computed !== entry.key) {
       problems.push({
         file,

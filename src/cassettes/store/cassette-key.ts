@@ -88,6 +88,7 @@ export function computeKey(
   trial?: number | undefined,
   method = 'POST',
   query?: RequestQuery | undefined,
+  sequence: KeySequence = {},
 ): string {
   const keyed: Record<string, unknown> = { v: KEY_VERSION, endpoint, body: keyBody(body) }
   if (trial !== undefined) keyed.trial = trial
@@ -95,7 +96,37 @@ export function computeKey(
     keyed.method = method.toUpperCase()
     if (query && Object.keys(query).length > 0) keyed.query = query
   }
+  if (sequence.occurrence !== undefined) keyed.occurrence = sequence.occurrence
+  if (sequence.hook !== undefined) keyed.hook = sequence.hook
   return sha256Hex(canonicalJson(keyed))
+}
+
+/**
+ * What tells apart requests whose bodies key the same. Each is part of the key only when set, so
+ * every key recorded before they existed stays as it was.
+ * @internal
+ */
+export interface KeySequence {
+  /** The n-th identical request of one test, from 2 (the first has none). */
+  occurrence?: number | undefined
+  /** A digest of the body before the `cassettes.redact` hook changed it. */
+  hook?: string | undefined
+}
+
+/** The key of a stored request, as {@link computeKey} computed it when it was recorded. @internal */
+export function requestKey(request: {
+  endpoint: string
+  body: unknown
+  method: string
+  trial?: number | undefined
+  query?: RequestQuery | undefined
+  occurrence?: number | undefined
+  hook?: string | undefined
+}): string {
+  return computeKey(request.endpoint, request.body, request.trial, request.method, request.query, {
+    occurrence: request.occurrence,
+    hook: request.hook,
+  })
 }
 
 /**
