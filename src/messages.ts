@@ -594,6 +594,10 @@ export const messages = {
     format(
       `The judge "${model}" at "${url}" answered HTTP 200, but with ${what} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (it usually ends in "/v1"), not at a web page, a proxy's login page or another API.`,
     ),
+  judgeDeadline: (model: string, url: string, deadlineMs: number, requests: number): string =>
+    format(
+      `The judge "${model}" at "${url}" gave no usable reply within ${deadlineMs} ms (deadlineMs), after ${requests} ${requests === 1 ? 'request' : 'requests'}, so the call was stopped. The provider is slow or not answering; try again later, or raise deadlineMs (and timeoutMs, the bound of each request) in the judge object.`,
+    ),
   judgeAborted: (model: string): string =>
     format(
       `The call to the judge "${model}" was aborted before it finished (for example by the test timeout). If the judge is slow, raise the test's timeout; calls replayed from cassettes answer at once.`,

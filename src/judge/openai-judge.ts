@@ -1,5 +1,6 @@
 /** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
 import { AsyncLocalStorage } from 'node:async_hooks'
+import * as timers from 'node:timers'
 import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
@@ -38,6 +39,17 @@ export const DEFAULT_MAX_RETRIES = 2
  * @internal
  */
 export const DEFAULT_TIMEOUT_MS = 60_000
+// Captured when rubricate loads, as the retry sleep is (`retry-delay.ts`): `vi.useFakeTimers()`
+// replaces the global timers and the methods of the timers module.
+const setRealTimeout = timers.setTimeout
+const clearRealTimeout = timers.clearTimeout
+
+/**
+ * How long one judge call may take in all, retries and waits included, when the judge object
+ * sets no `deadlineMs`, in milliseconds.
+ * @internal
+ */
+export const DEFAULT_DEADLINE_MS = 120_000
 // The SDK refuses to construct without a key. A placeholder lets replayed calls (which never reach
 // the provider) work with no key; a live call then gets a 401 that we explain.
 const NO_KEY = 'rubricate-no-api-key'
@@ -147,50 +159,88 @@ export async function liveCompletion(
     throw new UsageError(messages.judgeKeyMissing(endpoint.model, request.missingKey))
   }
   const timeoutMs = endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const deadlineMs = endpoint.deadlineMs ?? DEFAULT_DEADLINE_MS
   const maxRetries = endpoint.maxRetries ?? DEFAULT_MAX_RETRIES
-  const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
-  const scope: RequestScope = { requests: 0, onRequest }
-  const sdk = await import('openai')
-  const context = {
-    endpoint,
-    baseURL,
-    keyless: !apiKey,
-    signal,
-    requests: 0,
-    fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
+  // The whole call's bound, on a timer held here until the call ends: `AbortSignal.timeout`'s
+  // timer is let go once nothing holds its signal, and inside Vitest a collection then lost it
+  // (a request hung for minutes). The timer is the real one, captured at load.
+  const deadline = new AbortController()
+  const deadlineTimer = setRealTimeout(() => deadline.abort(), deadlineMs)
+  try {
+    return await attempts(signal, deadline.signal, deadlineMs)
+  } finally {
+    clearRealTimeout(deadlineTimer)
   }
-  for (let retry = 0; ; retry++) {
-    // The SDK's own timeout runs on the global clock, which fake timers stop.
-    const attempt = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
-    let failure: unknown
-    try {
-      const completion = await transportErrors.run(scope, () =>
-        client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs }),
-      )
-      const reply = completionReply(completion as unknown)
-      if (!reply) {
-        throw new JudgeRequestError(
-          messages.judgeNotACompletion(endpoint.model, baseURL, bodyPreview(completion)),
-          200,
-        )
-      }
-      return reply
-    } catch (error) {
-      if (scope.error) throw scope.error
-      failure = attempt.aborted && !signal.aborted ? new sdk.APIConnectionTimeoutError() : error
+  async function attempts(
+    caller: AbortSignal,
+    bound: AbortSignal,
+    boundMs: number,
+  ): Promise<JudgeReply> {
+    const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
+    const scope: RequestScope = { requests: 0, onRequest }
+    const sdk = await import('openai')
+    const context = {
+      endpoint,
+      baseURL,
+      keyless: !apiKey,
+      signal,
+      requests: 0,
+      fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
     }
-    const retried =
-      retry < maxRetries &&
-      !signal.aborted &&
-      failure instanceof sdk.APIError &&
-      !(failure instanceof sdk.APIUserAbortError) &&
-      isRetryable(failure.status, failure.headers as Headers | undefined)
-    if (!retried) throw await translate(failure, { ...context, requests: scope.requests })
-    const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
-    try {
-      await sleep(retryDelayMs(headers, retry), signal)
-    } catch {
-      throw new JudgeRequestError(messages.judgeAborted(endpoint.model))
+    for (let retry = 0; ; retry++) {
+      if (bound.aborted)
+        throw new JudgeRequestError(
+          messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
+        )
+      // Each request's own timeout, held like the call's (see above).
+      const timeout = new AbortController()
+      const timer = setRealTimeout(() => timeout.abort(), timeoutMs)
+      const attempt = AbortSignal.any([caller, bound, timeout.signal])
+      let failure: unknown
+      try {
+        const completion = await transportErrors.run(scope, () =>
+          client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs }),
+        )
+        const reply = completionReply(completion as unknown)
+        if (!reply) {
+          throw new JudgeRequestError(
+            messages.judgeNotACompletion(endpoint.model, baseURL, bodyPreview(completion)),
+            200,
+          )
+        }
+        return reply
+      } catch (error) {
+        if (scope.error) throw scope.error
+        if (bound.aborted && !caller.aborted) {
+          throw new JudgeRequestError(
+            messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
+            undefined,
+            { cause: error },
+          )
+        }
+        failure = attempt.aborted && !caller.aborted ? new sdk.APIConnectionTimeoutError() : error
+      } finally {
+        clearRealTimeout(timer)
+      }
+      const retried =
+        retry < maxRetries &&
+        !caller.aborted &&
+        failure instanceof sdk.APIError &&
+        !(failure instanceof sdk.APIUserAbortError) &&
+        isRetryable(failure.status, failure.headers as Headers | undefined)
+      if (!retried)
+        throw await translate(failure, { ...context, signal: caller, requests: scope.requests })
+      const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
+      try {
+        await sleep(retryDelayMs(headers, retry), AbortSignal.any([caller, bound]))
+      } catch {
+        if (bound.aborted && !caller.aborted) {
+          throw new JudgeRequestError(
+            messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
+          )
+        }
+        throw new JudgeRequestError(messages.judgeAborted(endpoint.model))
+      }
     }
   }
 }

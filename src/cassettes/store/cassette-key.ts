@@ -20,6 +20,16 @@ export const BUILT_IN_ENDPOINTS: readonly string[] = [
   'api/chat',
 ]
 
+/**
+ * The stateful endpoints of OpenAI's API, recorded by default: a conversation and its items
+ * (`/conversations`, `/conversations/{id}`, `/conversations/{id}/items[/{item}]`, GET included)
+ * and a stored response (`/responses/{id}`, its `input_items`, `cancel`). The endpoint is the
+ * path from `conversations` or `responses` on, ids included, so each conversation keys apart.
+ * @internal
+ */
+export const STATEFUL_ENDPOINT: RegExp =
+  /(?:^|\/)(conversations(?:\/[^/]+(?:\/items(?:\/[^/]+)?)?)?|responses\/[^/]+(?:\/input_items|\/cancel)?)$/
+
 /** Request fields that never change the reply, so they are left out of the key. @internal */
 export const NON_SEMANTIC_FIELDS: readonly string[] = [
   'user',
@@ -47,6 +57,8 @@ export function matchEndpoint(
       return suffix
     }
   }
+  const stateful = STATEFUL_ENDPOINT.exec(path)
+  if (stateful?.[1]) return stateful[1]
   for (const pattern of patterns) {
     if (typeof pattern === 'string') {
       const suffix = pattern.replace(/^\/+|\/+$/g, '')
