@@ -6,6 +6,12 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
+/** A function call a fake response makes. */
+export interface FakeFunctionCall {
+  call: string
+  arguments: Record<string, unknown>
+}
+
 export interface FakeStatefulOpenAI {
   baseURL: string
   /** `METHOD /path` of every request received. */
@@ -16,8 +22,11 @@ export interface FakeStatefulOpenAI {
 export interface FakeStatefulOptions {
   /** Marks every id this server issues. */
   tag: string
-  /** The text of a response, from its request body and how many responses came before. */
-  answer?: ((body: Record<string, unknown>, count: number) => string) | undefined
+  /**
+   * The answer to a Responses request, from its body and how many responses came before: a text,
+   * or a function call (`{ call: name, arguments }`), given a `call_id` this server issues.
+   */
+  answer?: ((body: Record<string, unknown>, count: number) => string | FakeFunctionCall) | undefined
   /** Milliseconds before each response is answered. Default `0`. */
   delayMs?: number | undefined
 }
@@ -54,6 +63,23 @@ export async function startFakeStatefulOpenAI(
         const responseId = id('resp')
         responses.add(responseId)
         const said = options.answer?.(body, responses.size) ?? `answer ${responses.size}`
+        const item =
+          typeof said === 'string'
+            ? {
+                id: id('msg'),
+                type: 'message',
+                role: 'assistant',
+                status: 'completed',
+                content: [{ type: 'output_text', text: said, annotations: [] }],
+              }
+            : {
+                id: id('fc'),
+                type: 'function_call',
+                status: 'completed',
+                call_id: id('call'),
+                name: said.call,
+                arguments: JSON.stringify(said.arguments),
+              }
         return send(200, {
           id: responseId,
           object: 'response',
@@ -61,22 +87,31 @@ export async function startFakeStatefulOpenAI(
           status: 'completed',
           model: body.model,
           previous_response_id: previous ?? null,
-          output: [
-            {
-              id: id('msg'),
-              type: 'message',
-              role: 'assistant',
-              status: 'completed',
-              content: [{ type: 'output_text', text: said, annotations: [] }],
-            },
-          ],
-          usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 },
+          output: [item],
+          usage: {
+            input_tokens: 5,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: 3,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: 8,
+          },
         })
       }
       if (request.method === 'POST' && path === '/v1/conversations') {
         const conversationId = id('conv')
-        conversations.set(conversationId, [...((body.items as unknown[]) ?? [])])
+        conversations.set(
+          conversationId,
+          ((body.items as Record<string, unknown>[]) ?? []).map((item) => ({
+            id: id('item'),
+            ...item,
+          })),
+        )
         return send(200, { id: conversationId, object: 'conversation', created_at: 1_700_000_000 })
+      }
+      const conversation = /^\/v1\/conversations\/([^/]+)$/.exec(path)
+      if (conversation?.[1] && request.method === 'GET') {
+        if (!conversations.has(conversation[1])) return notFound('conversation')
+        return send(200, { id: conversation[1], object: 'conversation', created_at: 1_700_000_000 })
       }
       const items = /^\/v1\/conversations\/([^/]+)\/items$/.exec(path)
       if (items?.[1]) {
@@ -90,7 +125,13 @@ export async function startFakeStatefulOpenAI(
           list.push(...added)
           return send(200, { object: 'list', data: added, has_more: false })
         }
-        return send(200, { object: 'list', data: list, has_more: false })
+        return send(200, {
+          object: 'list',
+          data: list,
+          first_id: (list[0] as { id?: string } | undefined)?.id ?? null,
+          last_id: (list.at(-1) as { id?: string } | undefined)?.id ?? null,
+          has_more: false,
+        })
       }
       return notFound('route')
     })
