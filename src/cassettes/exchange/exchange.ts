@@ -233,19 +233,14 @@ async function liveAndRecord(
         if (event !== undefined) input.onLiveJson(event)
       }
       try {
-        // The client has read the live stream, ids and all: what is stored must carry the same
-        // ids, or the next request of a chain would not find its entry.
-        const written = await record(
-          input,
-          request,
-          store,
-          {
-            status: live.status,
-            headers: storedHeaders(live.headers),
-            sse: chunks,
-          },
-          { sameIds: true },
-        )
+        // The client has read the live stream, ids and all. A stream unchanged but for its ids
+        // keeps its stored entry (no churn); a chain that carries a streamed reply's id on into
+        // the next request is then recorded with the live id (ARCHITECTURE.md §7.10).
+        const written = await record(input, request, store, {
+          status: live.status,
+          headers: storedHeaders(live.headers),
+          sse: chunks,
+        })
         finish(written !== undefined, written?.key, usage)
       } catch (error) {
         finish(false)
