@@ -69,7 +69,7 @@ interface Found {
  */
 export class CassetteStore {
   readonly dir: string
-  readonly #writing = new Map<string, Promise<string>>()
+  readonly #writing = new Map<string, Promise<unknown>>()
   /** Where each key read or written by this process lies. */
   readonly #located = new Map<string, string>()
   /** The entry file names of each test folder read, by key prefix. */
@@ -165,14 +165,17 @@ export class CassetteStore {
     options: { reformat?: boolean; sameIds?: boolean } = {},
   ): Promise<{ file: string; kept: CassetteEntry | undefined }> {
     const pending = this.#writing.get(entry.key)
-    if (pending) return pending.then(() => this.record(entry, options))
+    if (pending)
+      return pending.then(
+        () => this.record(entry, options),
+        () => this.record(entry, options),
+      )
     const done = this.#writeNow(entry, options.reformat === true, options.sameIds === true).finally(
       () => this.#writing.delete(entry.key),
     )
-    this.#writing.set(
-      entry.key,
-      done.then((written) => written.file),
-    )
+    // The caller's own promise, not one derived from it: a failed write is the caller's to
+    // handle, and a derived promise nobody awaits would be an unhandled rejection.
+    this.#writing.set(entry.key, done)
     return done
   }
 
