@@ -12,15 +12,13 @@ import { configureRubricate, resetRubricateConfig } from '../src'
 import { withCallContext } from '../src/call-context'
 import { listenOptions } from '../src/cassettes/agents/msw-compat'
 import { startCassetteServer, stopCassetteServer } from '../src/cassettes/agents/msw-server'
-import { judgeFetch, replayedJudgeReply } from '../src/judge/cassette-bridge'
+import { judgeFetch } from '../src/judge/cassette-bridge'
 import { startFakeOpenAI } from '../src/testing'
 
 /** Medians in milliseconds per call. */
 export interface CassetteBenchFigures {
   /** `judgeFetch` serving a recorded 4 KB judge request: key, read, parse, validate, Response. */
   judgeReplayMs: number
-  /** The same request served by `replayedJudgeReply`, the judge's path to a hit (no SDK, no Response). */
-  judgeDirectReplayMs: number
   /** The same through the openai SDK, as the judge makes it. */
   judgeReplayWithSdkMs: number
   /** The openai SDK with an instant in-memory fetch: the floor under the line above. */
@@ -108,16 +106,6 @@ export async function benchCassettes(
     const judgeReplayMs = await median(iterations, () =>
       withCallContext({ test }, () => judgeFetch(url, init()).then((r) => r.text())),
     )
-    const direct = {
-      url: new URL(url),
-      headers: [['authorization', 'Bearer sk-bench-0123456789']] as [string, string][],
-      body: request,
-    }
-    const judgeDirectReplayMs = await median(iterations, async () => {
-      if (withCallContext({ test }, () => replayedJudgeReply(direct)) === undefined) {
-        throw new Error('The direct replay path missed the recorded entry.')
-      }
-    })
     const judgeReplayWithSdkMs = await median(iterations, () =>
       client.chat.completions.create(request),
     )
@@ -136,7 +124,6 @@ export async function benchCassettes(
     ).finally(() => plain.close())
     return {
       judgeReplayMs,
-      judgeDirectReplayMs,
       judgeReplayWithSdkMs,
       sdkBaselineMs,
       mswReplayMs,

@@ -206,9 +206,10 @@ export async function runSuite(argv: string[]): Promise<number> {
       {
         id: 'judge-replay-call',
         label: 'Judge replay path per call (micro)',
-        value: micro.judgeDirectReplayMs,
+        value: micro.judgeReplayWithSdkMs,
         unit: 'ms',
-        detail: `straight from the store (replayedJudgeReply); judgeFetch, the path through the SDK, ${micro.judgeReplayMs} ms alone and ${micro.judgeReplayWithSdkMs} ms with the openai SDK (the SDK alone ${micro.sdkBaselineMs} ms); ${micro.requestBytes} B request; ${micro.iterations} calls`,
+        target: { op: '<', limit: 0.3 },
+        detail: `the judge's one path, through the openai SDK and the engine's exchange; judgeFetch alone ${micro.judgeReplayMs} ms (the SDK alone ${micro.sdkBaselineMs} ms); ${micro.requestBytes} B request; ${micro.iterations} calls`,
         data: micro,
       },
       {

@@ -26,6 +26,11 @@ export interface ExchangeEvent {
 export interface CallContext {
   /** The test the call belongs to: named in cassette misses and stored as `recordedBy`. */
   test?: TestIdentity | undefined
+  /**
+   * How many times the running test has made each request so far, by key: the n-th identical
+   * request is answered by the n-th reply recorded for it (ARCHITECTURE.md §7.10).
+   */
+  sequence?: Map<string, number> | undefined
   /** Vitest's task of that test, opaque here (the core never imports Vitest): see {@link runAsTest}. */
   task?: object | undefined
   /** Aborts the call (the test's signal: fires on timeout). */
@@ -110,6 +115,8 @@ export interface ModelCallsAsJudge {
 export interface RunningTest {
   identity: TestIdentity
   task?: object | undefined
+  /** The test's request counts (see {@link CallContext.sequence}); fresh for every run of it. */
+  sequence?: Map<string, number> | undefined
 }
 
 // The tests running in this worker now (several under test.concurrent), in the shared state.
@@ -126,9 +133,14 @@ export async function runAsTest<T>(
   signal: AbortSignal | undefined,
   fn: () => T | Promise<T>,
 ): Promise<T> {
+  // A retried test starts its sequence again, as it makes its requests again.
+  test.sequence = new Map()
   const done = markTestRunning(test)
   try {
-    return await withCallContext({ test: test.identity, task: test.task, signal }, fn)
+    return await withCallContext(
+      { test: test.identity, task: test.task, signal, sequence: test.sequence },
+      fn,
+    )
   } finally {
     done()
   }
@@ -151,7 +163,9 @@ export function markTestRunning(test: RunningTest): () => void {
  */
 export function runningTest(): (RunningTest & { exact: boolean }) | undefined {
   const context = storage.getStore()
-  if (context?.test) return { identity: context.test, task: context.task, exact: true }
+  if (context?.test) {
+    return { identity: context.test, task: context.task, sequence: context.sequence, exact: true }
+  }
   if (running.size !== 1) return undefined
   const [only] = running
   return only && { ...only, exact: false }

@@ -77,6 +77,12 @@ export interface CassetteOptions {
    * recommended on CI.
    */
   blockNetwork?: boolean | undefined
+  /**
+   * In replay mode, answer a test that makes an identical request more often than it was
+   * recorded with the last reply recorded for it. Default `false`: the extra request is a miss,
+   * as a real server may answer identical requests differently in turn (a poll, a retry).
+   */
+  repeatReplies?: boolean | undefined
 }
 
 /** Everything that can be configured, at any level of ARCHITECTURE.md §4.3. */
@@ -120,6 +126,7 @@ export interface ResolvedConfig {
     server: 'internal' | 'external'
     replayTimings: boolean
     blockNetwork: boolean
+    repeatReplies: boolean
   }
   judgeConcurrency: number
   maxLiveCalls: number | undefined
@@ -237,6 +244,7 @@ function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedC
       server: pick((c) => c.cassettes?.server)?.value ?? 'internal',
       replayTimings: pick((c) => c.cassettes?.replayTimings)?.value ?? false,
       blockNetwork: pick((c) => c.cassettes?.blockNetwork)?.value ?? false,
+      repeatReplies: pick((c) => c.cassettes?.repeatReplies)?.value ?? false,
     },
     judgeConcurrency: pick((c) => c.judgeConcurrency)?.value ?? 8,
     maxLiveCalls: pick((c) => c.maxLiveCalls)?.value,
@@ -321,6 +329,7 @@ const KNOWN_CASSETTE_KEYS = new Set([
   'server',
   'replayTimings',
   'blockNetwork',
+  'repeatReplies',
 ])
 
 /** Reject unknown keys and bad values up front, so a typo is not silently ignored. @internal */
@@ -350,9 +359,11 @@ export function validateConfig(config: RubricateConfig, where: string): void {
   ) {
     throw new UsageError(messages.notHostList(`${where} cassettes.providerHosts`, hosts))
   }
-  const blockNetwork = config.cassettes?.blockNetwork
-  if (blockNetwork !== undefined && typeof blockNetwork !== 'boolean') {
-    throw new UsageError(messages.notBoolean(`${where} cassettes.blockNetwork`, blockNetwork))
+  for (const key of ['blockNetwork', 'repeatReplies'] as const) {
+    const value = config.cassettes?.[key]
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new UsageError(messages.notBoolean(`${where} cassettes.${key}`, value))
+    }
   }
   for (const key of ['judgeConcurrency', 'maxLiveCalls'] as const) {
     const value = config[key]

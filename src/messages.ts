@@ -717,6 +717,10 @@ export const messages = {
     format(
       `The judge "${model}" at "${url}" answered HTTP 200, but with ${what} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (it usually ends in "/v1"), not at a web page, a proxy's login page or another API.`,
     ),
+  judgeDeadline: (model: string, url: string, deadlineMs: number, requests: number): string =>
+    format(
+      `The judge "${model}" at "${url}" gave no usable reply within ${deadlineMs} ms (deadlineMs), after ${requests} ${requests === 1 ? 'request' : 'requests'}, so the call was stopped. The provider is slow or not answering; try again later, or raise deadlineMs (and timeoutMs, the bound of each request) in the judge object.`,
+    ),
   judgeAborted: (model: string): string =>
     format(
       `The call to the judge "${model}" was aborted before it finished (for example by the test timeout). If the judge is slow, raise the test's timeout; calls replayed from cassettes answer at once.`,
@@ -1036,6 +1040,20 @@ export const messages = {
   secretInStream: (entry: string, label: string, path: string): string =>
     format(
       `Refused to write the cassette entry ${entry}: its streamed reply spells out ${label} across several events at "${path}", where no single event holds all of it, so redaction cannot remove it. Nothing was written. The model echoed the secret: change the prompt so that it does not, or remove the pieces in cassettes.redact(entry).`,
+    ),
+  cassetteMissOccurrence: (occurrence: number): string =>
+    `the test's request number ${occurrence} with this exact body; each identical request of a test is answered by the reply recorded for it, in order, and this one was made more often than it was recorded. Record it again, or set cassettes.repeatReplies to true to answer it with the last recorded reply.`,
+  redactHookResult: (value: unknown): string =>
+    format(
+      `Your cassettes.redact hook returned ${show(value)}, not a cassette entry. It is called with an entry ({ request, response }) and must return it, changed or not (or return nothing to keep it as it was); it must not be async.`,
+    ),
+  normalizeHookFailed: (reason: string): string =>
+    format(
+      `Your cassettes.normalize hook threw: ${reason}. It is called with each string of a request body (after secret redaction) and must return the string to key in its place. Fix the hook in configureRubricate({ cassettes: { normalize } }).`,
+    ),
+  normalizeMerged: (first: string, second: string, [was, is]: [string, string]): string =>
+    format(
+      `Your cassettes.normalize hook made two different requests one cassette key, so one test would be served the other's reply: "${first}" sent …${was}… and "${second}" sent …${is}…, which normalise to the same request. Normalise only what changes from run to run (a date, a generated id), not what tells requests apart, or give the tests inputs that differ after normalising.`,
     ),
   redactHookFailed: (reason: string): string =>
     format(

@@ -27,6 +27,7 @@ export interface ProvidedOptions {
     server?: 'internal' | 'external' | undefined
     replayTimings?: boolean | undefined
     blockNetwork?: boolean | undefined
+    repeatReplies?: boolean | undefined
   }
   judgeConcurrency?: number | undefined
   maxLiveCalls?: number | undefined
@@ -74,6 +75,7 @@ export function serializePluginOptions(
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,
       blockNetwork: cassettes.blockNetwork,
+      repeatReplies: cassettes.repeatReplies,
     }),
     judgeConcurrency: options.judgeConcurrency,
     maxLiveCalls: options.maxLiveCalls,
@@ -102,6 +104,7 @@ export function deserializePluginOptions(provided: ProvidedOptions): RubricateCo
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,
       blockNetwork: cassettes.blockNetwork,
+      repeatReplies: cassettes.repeatReplies,
     }),
     judgeConcurrency: provided.judgeConcurrency,
     maxLiveCalls: provided.maxLiveCalls,

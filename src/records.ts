@@ -78,6 +78,13 @@ export interface OpenAICompatibleJudge {
   maxRetries?: number | undefined
   /** Timeout of each request (each retry has its own), in milliseconds. Default `60000`. */
   timeoutMs?: number | undefined
+  /**
+   * Hard bound on one judge call, every request, retry and wait between them included, in
+   * milliseconds, on the real clock (fake timers and garbage collection do not stop it). Default
+   * `120000`: a judge that never answers fails its call within two minutes, even with
+   * `--testTimeout=0`.
+   */
+  deadlineMs?: number | undefined
 }
 
 /**

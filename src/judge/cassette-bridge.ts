@@ -3,15 +3,11 @@
 import { type CallContext, currentCallContext, type ModelCallsAsJudge } from '../call-context'
 import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
-import { readsCassettes } from '../cassettes/exchange/cassette-mode'
-import { type ExchangeInput, runExchange } from '../cassettes/exchange/exchange'
+import { type ExchangeInput, exchange } from '../cassettes/exchange/exchange'
 import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
-import { cassetteSession } from '../cassettes/run/cassette-session'
 import { matchEndpoint, requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
-import { warnIfOld } from '../cassettes/store/max-age'
 import { type ResolvedConfig, resolveConfig } from '../config'
-import { testLabel } from '../paths'
 import type { JudgeModel, JudgeReply } from '../records'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
@@ -23,10 +19,10 @@ export { canonicalJson } from '../cassettes/store/canonical-json'
 export { deepFreeze } from '../cassettes/store/deep-frozen'
 
 /**
- * The judge's path to the cassettes (ARCHITECTURE.md §7.1): straight to the store, never through msw, so no
- * retry hang, no `onUnhandledRequest` surprise and a fraction of a millisecond per replay. Both
- * functions read the mode, the test, the prompt version and the exchange listener from
- * `currentCallContext()`.
+ * The judge's path to the cassettes (ARCHITECTURE.md §7.1): the SDK's `fetch` and `cached()` hand
+ * every request to the engine's one `exchange`, never through msw, so no retry hang and no
+ * `onUnhandledRequest` surprise. Both read the mode, the test, the prompt version and the
+ * exchange listener from `currentCallContext()`.
  */
 
 /**
@@ -59,10 +55,15 @@ export const judgeFetch: typeof fetch = async (input, init) => {
   )
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
   const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
-  const live = async (): Promise<Response> => {
+  const live = async (rewrite?: (text: string) => string): Promise<Response> => {
     context.onLiveRequest?.()
     try {
-      const request = new Request(input, { ...init, body: bodyText === '' ? null : bodyText })
+      const body = rewrite && bodyText !== '' ? rewrite(bodyText) : bodyText
+      const request = new Request(rewrite ? rewrite(url.href) : input, {
+        ...init,
+        ...(input instanceof Request ? { method, headers: input.headers } : {}),
+        body: body === '' ? null : body,
+      })
       return await asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(request)))
     } catch (error) {
       context.onExchange?.({ source: 'live' })
@@ -76,7 +77,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
     model ??= requestModel(safeJson(bodyText))
     return model
   }
-  return runExchange({
+  return exchange({
     ...judgeSide(config, context, modelOf),
     // A request no cassette endpoint matches goes live as it is.
     mode: endpoint ? undefined : 'off',
@@ -153,57 +154,6 @@ function countLiveCost(config: ResolvedConfig, model: string | undefined, json: 
   addLiveCost(config, model ?? named, usageOf(json))
 }
 
-/** A request the judge is about to send with the SDK, as {@link replayedJudgeReply} takes it. @internal */
-export interface SdkRequest {
-  /** The URL the SDK will call: base URL, endpoint path and default query. */
-  url: URL
-  /** The headers that may carry secrets: the SDK's `Authorization` and the judge's own headers. */
-  headers: [string, string][]
-  /** The body the SDK will send (as JSON). */
-  body: unknown
-}
-
-/**
- * The recorded JSON reply to a request the judge would send through the SDK, read straight from
- * the store: the SDK, `fetch` and the `Response`s between them cost more than everything else on
- * the replay path together. `undefined` whenever this shortcut does not answer: the mode reads no
- * cassettes, there is no usable entry (none, not a 2xx JSON reply, a corrupt file), or a `redact`
- * hook is set (it must see each request once). The judge then goes through the SDK and
- * {@link judgeFetch}, which replays, misses, records, goes live or fails exactly as it always
- * does. A request keyed differently here than there could only miss here, never be served wrong.
- * @internal
- */
-export function replayedJudgeReply(request: SdkRequest): unknown {
-  const context = currentCallContext()
-  const config = resolveConfig({ cassettes: context.cassetteMode })
-  if (!readsCassettes(config.cassettes.mode) || config.cassettes.redact) return undefined
-  const endpoint = matchEndpoint(request.url.pathname, config.cassettes.match)
-  if (!endpoint) return undefined
-  const key = prepareRequest({
-    method: 'POST',
-    endpoint,
-    body: request.body,
-    url: request.url,
-    headers: request.headers,
-    normalize: config.cassettes.normalize,
-  }).key
-  const store = storeFor(config.cassettes.dir)
-  let entry: ReturnType<typeof store.read>
-  try {
-    entry = store.read(key, context.test && testLabel(context.test))
-    if (entry) warnIfOld(entry, store.file(entry.key), config.cassettes.maxAge)
-  } catch {
-    // The SDK path reports it, as the error a user knows (a corrupt file, a bad maxAge).
-    return undefined
-  }
-  const response = entry?.response
-  if (!entry || !response || response.status < 200 || response.status > 299) return undefined
-  if (response.json === undefined) return undefined
-  cassetteSession().markUsed(entry.key)
-  context.onExchange?.({ source: 'replayed', key: entry.key, file: store.relativeFile(entry.key) })
-  return response.json
-}
-
 /** False when the current call's cassette mode is `replay`: nothing may reach the network. @internal */
 export function judgeMayGoLive(): boolean {
   const context = currentCallContext()
@@ -244,7 +194,7 @@ export function cached(model: JudgeModel): JudgeModel {
           redact: config.cassettes.redact,
           normalize: config.cassettes.normalize,
         })
-      const response = await runExchange({
+      const response = await exchange({
         ...judgeSide(config, context, () => model.id),
         prepare,
         url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),

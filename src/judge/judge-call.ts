@@ -300,7 +300,6 @@ function send(
       temperature: endpoint.temperature,
     }
     const prepared = prepareCompletion(endpoint, request)
-    if (prepared.replayed) return prepared.replayed
     return raceAbort(
       liveCompletion(endpoint, request, prepared, ownSignal(signal), onRequest),
       signal,

@@ -29,6 +29,7 @@ const ENDPOINT_KEYS: readonly string[] = [
   'jsonPromptInjection',
   'maxRetries',
   'timeoutMs',
+  'deadlineMs',
 ]
 
 /**
@@ -90,7 +91,8 @@ export function checkEndpointTypes(
   const fail = (key: string, expected: string, got: string): never => {
     throw new UsageError(messages.judgeOptionType(where, key, expected, got))
   }
-  const { apiKey, baseURL, headers, query, temperature, maxRetries, timeoutMs } = endpoint
+  const { apiKey, baseURL, headers, query, temperature, maxRetries, timeoutMs, deadlineMs } =
+    endpoint
   if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey.trim() === '')) {
     fail('apiKey', 'a non-empty string (or left out, to use OPENAI_API_KEY)', kindOf(apiKey))
   }
@@ -118,6 +120,20 @@ export function checkEndpointTypes(
     )
   ) {
     fail('timeoutMs', `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`, show(timeoutMs))
+  }
+  if (
+    deadlineMs !== undefined &&
+    !(
+      Number.isInteger(deadlineMs) &&
+      (deadlineMs as number) > 0 &&
+      (deadlineMs as number) <= MAX_TIMEOUT_MS
+    )
+  ) {
+    fail(
+      'deadlineMs',
+      `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`,
+      show(deadlineMs),
+    )
   }
 }
 

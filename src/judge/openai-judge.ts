@@ -1,10 +1,11 @@
 /** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
 import { AsyncLocalStorage } from 'node:async_hooks'
+import * as timers from 'node:timers'
 import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records'
-import { judgeFetch, judgeMayGoLive, redactUrl, replayedJudgeReply } from './cassette-bridge'
+import { judgeFetch, judgeMayGoLive, redactUrl } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
 import { isStructuredOutputRejection } from './structured-output'
@@ -38,6 +39,17 @@ export const DEFAULT_MAX_RETRIES = 2
  * @internal
  */
 export const DEFAULT_TIMEOUT_MS = 60_000
+// Captured when rubricate loads, as the retry sleep is (`retry-delay.ts`): `vi.useFakeTimers()`
+// replaces the global timers and the methods of the timers module.
+const setRealTimeout = timers.setTimeout
+const clearRealTimeout = timers.clearTimeout
+
+/**
+ * How long one judge call may take in all, retries and waits included, when the judge object
+ * sets no `deadlineMs`, in milliseconds.
+ * @internal
+ */
+export const DEFAULT_DEADLINE_MS = 120_000
 // The SDK refuses to construct without a key. A placeholder lets replayed calls (which never reach
 // the provider) work with no key; a live call then gets a 401 that we explain.
 const NO_KEY = 'rubricate-no-api-key'
@@ -92,23 +104,21 @@ export async function completeWithEndpoint(
   signal: AbortSignal,
   onRequest: () => void,
 ): Promise<JudgeReply> {
-  const prepared = prepareCompletion(endpoint, request)
-  return prepared.replayed ?? liveCompletion(endpoint, request, prepared, signal, onRequest)
+  return liveCompletion(endpoint, request, prepareCompletion(endpoint, request), signal, onRequest)
 }
 
-/** A completion request checked and built, and its recorded reply when the cassettes hold one. @internal */
+/** A completion request checked and built, as the SDK will send it. @internal */
 export interface PreparedCompletion {
   baseURL: string
   apiKey: string | undefined
   params: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming
-  /** The reply read straight from the cassettes; unset when the request must go through the SDK. */
-  replayed: JudgeReply | undefined
 }
 
 /**
- * The first, synchronous part of {@link completeWithEndpoint}: check the base URL, build the
- * request, and answer it from the cassettes when they hold its reply. A replayed judge call then
- * costs no promise of its own. Throws `RUBRICATE_USAGE` for a base URL that cannot be used.
+ * The first part of {@link completeWithEndpoint}: check the base URL and build the request's
+ * parameters. The SDK alone builds the HTTP request from them (URL, headers, body); the
+ * cassettes see it in the SDK's `fetch`, so there is one request, built once.
+ * Throws `RUBRICATE_USAGE` for a base URL that cannot be used.
  * @internal
  */
 export function prepareCompletion(
@@ -128,17 +138,7 @@ export function prepareCompletion(
     )
   }
   const apiKey = endpoint.apiKey ?? nonEmpty(process.env.OPENAI_API_KEY)
-  const params = body(endpoint.model, request)
-  const json = replayedJudgeReply({
-    url: endpointURL(baseURL, endpoint.query),
-    headers: [
-      ['authorization', `Bearer ${apiKey ?? NO_KEY}`],
-      ...Object.entries(endpoint.headers ?? {}),
-    ],
-    body: params,
-  })
-  const replayed = json === undefined ? undefined : completionReply(json)
-  return { baseURL, apiKey, params, replayed }
+  return { baseURL, apiKey, params: body(endpoint.model, request) }
 }
 
 /**
@@ -159,50 +159,88 @@ export async function liveCompletion(
     throw new UsageError(messages.judgeKeyMissing(endpoint.model, request.missingKey))
   }
   const timeoutMs = endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const deadlineMs = endpoint.deadlineMs ?? DEFAULT_DEADLINE_MS
   const maxRetries = endpoint.maxRetries ?? DEFAULT_MAX_RETRIES
-  const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
-  const scope: RequestScope = { requests: 0, onRequest }
-  const sdk = await import('openai')
-  const context = {
-    endpoint,
-    baseURL,
-    keyless: !apiKey,
-    signal,
-    requests: 0,
-    fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
+  // The whole call's bound, on a timer held here until the call ends: `AbortSignal.timeout`'s
+  // timer is let go once nothing holds its signal, and inside Vitest a collection then lost it
+  // (a request hung for minutes). The timer is the real one, captured at load.
+  const deadline = new AbortController()
+  const deadlineTimer = setRealTimeout(() => deadline.abort(), deadlineMs)
+  try {
+    return await attempts(signal, deadline.signal, deadlineMs)
+  } finally {
+    clearRealTimeout(deadlineTimer)
   }
-  for (let retry = 0; ; retry++) {
-    // The SDK's own timeout runs on the global clock, which fake timers stop.
-    const attempt = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
-    let failure: unknown
-    try {
-      const completion = await transportErrors.run(scope, () =>
-        client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs }),
-      )
-      const reply = completionReply(completion as unknown)
-      if (!reply) {
-        throw new JudgeRequestError(
-          messages.judgeNotACompletion(endpoint.model, baseURL, bodyPreview(completion)),
-          200,
-        )
-      }
-      return reply
-    } catch (error) {
-      if (scope.error) throw scope.error
-      failure = attempt.aborted && !signal.aborted ? new sdk.APIConnectionTimeoutError() : error
+  async function attempts(
+    caller: AbortSignal,
+    bound: AbortSignal,
+    boundMs: number,
+  ): Promise<JudgeReply> {
+    const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
+    const scope: RequestScope = { requests: 0, onRequest }
+    const sdk = await import('openai')
+    const context = {
+      endpoint,
+      baseURL,
+      keyless: !apiKey,
+      signal,
+      requests: 0,
+      fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
     }
-    const retried =
-      retry < maxRetries &&
-      !signal.aborted &&
-      failure instanceof sdk.APIError &&
-      !(failure instanceof sdk.APIUserAbortError) &&
-      isRetryable(failure.status, failure.headers as Headers | undefined)
-    if (!retried) throw await translate(failure, { ...context, requests: scope.requests })
-    const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
-    try {
-      await sleep(retryDelayMs(headers, retry), signal)
-    } catch {
-      throw new JudgeRequestError(messages.judgeAborted(endpoint.model))
+    for (let retry = 0; ; retry++) {
+      if (bound.aborted)
+        throw new JudgeRequestError(
+          messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
+        )
+      // Each request's own timeout, held like the call's (see above).
+      const timeout = new AbortController()
+      const timer = setRealTimeout(() => timeout.abort(), timeoutMs)
+      const attempt = AbortSignal.any([caller, bound, timeout.signal])
+      let failure: unknown
+      try {
+        const completion = await transportErrors.run(scope, () =>
+          client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs }),
+        )
+        const reply = completionReply(completion as unknown)
+        if (!reply) {
+          throw new JudgeRequestError(
+            messages.judgeNotACompletion(endpoint.model, baseURL, bodyPreview(completion)),
+            200,
+          )
+        }
+        return reply
+      } catch (error) {
+        if (scope.error) throw scope.error
+        if (bound.aborted && !caller.aborted) {
+          throw new JudgeRequestError(
+            messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
+            undefined,
+            { cause: error },
+          )
+        }
+        failure = attempt.aborted && !caller.aborted ? new sdk.APIConnectionTimeoutError() : error
+      } finally {
+        clearRealTimeout(timer)
+      }
+      const retried =
+        retry < maxRetries &&
+        !caller.aborted &&
+        failure instanceof sdk.APIError &&
+        !(failure instanceof sdk.APIUserAbortError) &&
+        isRetryable(failure.status, failure.headers as Headers | undefined)
+      if (!retried)
+        throw await translate(failure, { ...context, signal: caller, requests: scope.requests })
+      const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
+      try {
+        await sleep(retryDelayMs(headers, retry), AbortSignal.any([caller, bound]))
+      } catch {
+        if (bound.aborted && !caller.aborted) {
+          throw new JudgeRequestError(
+            messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
+          )
+        }
+        throw new JudgeRequestError(messages.judgeAborted(endpoint.model))
+      }
     }
   }
 }
@@ -347,36 +385,18 @@ function connectionDetail(error: Error): string {
     : error.message
 }
 
-// The URL the SDK calls for a chat completion, as the SDK builds it. Kept per base URL (and
-// query) when there is no query, as every judge call of a run asks for the same few: parsing a
-// URL costs a few microseconds on the replay path. Nothing writes to the URL it returns.
-const endpointURLs = new Map<string, URL>()
-
-function endpointURL(baseURL: string, query: Record<string, string> | undefined): URL {
-  const kept = query === undefined ? endpointURLs.get(baseURL) : undefined
-  if (kept) return kept
-  const url = new URL(`${baseURL.endsWith('/') ? baseURL.slice(0, -1) : baseURL}/chat/completions`)
-  for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value)
-  if (query === undefined && endpointURLs.size < 64) endpointURLs.set(baseURL, url)
-  return url
-}
-
 // "localhost:11434" parses as a URL with the scheme "localhost:"; only http(s) reaches a server.
 // A URL with `user:password@` is refused by fetch itself ("Request cannot be constructed from a
 // URL that includes credentials"), which the SDK would retry as a connection error. A query
 // string is kept by the SDK in front of the path it appends ("/v1?api-key=k/chat/completions").
 type URLProblem = 'not-http' | 'credentials' | 'query' | undefined
-const urlProblems = new Map<string, URLProblem>()
 
 function baseURLProblem(value: string): URLProblem {
-  if (urlProblems.has(value)) return urlProblems.get(value)
-  let problem: URLProblem
   const url = URL.canParse(value) ? new URL(value) : undefined
-  if (!url || !/^https?:$/.test(url.protocol)) problem = 'not-http'
-  else if (url.username || url.password) problem = 'credentials'
-  else if (url.search) problem = 'query'
-  if (urlProblems.size < 64) urlProblems.set(value, problem)
-  return problem
+  if (!url || !/^https?:$/.test(url.protocol)) return 'not-http'
+  if (url.username || url.password) return 'credentials'
+  if (url.search) return 'query'
+  return undefined
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -95,7 +95,9 @@ test('the endpoint is the matched suffix, whatever the host and path prefix', ()
 
 test('other paths are not model calls unless a match pattern names them', () => {
   expect(matchEndpoint('/v1/models')).toBeUndefined()
-  expect(matchEndpoint('/v1/responses/resp_123')).toBeUndefined()
+  // A stored response is a stateful endpoint, recorded by default with its id.
+  expect(matchEndpoint('/v1/responses/resp_123')).toBe('responses/resp_123')
+  expect(matchEndpoint('/v1/conversations/conv_1/items')).toBe('conversations/conv_1/items')
   expect(matchEndpoint('/v1/chat/completions2')).toBeUndefined()
   expect(matchEndpoint('/v1/messages')).toBeUndefined()
   expect(matchEndpoint('/v1/messages', ['/v1/messages'])).toBe('v1/messages')

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { configureRubricate, createScorer, rootCause } from '../../src'
+import { runAsTest } from '../../src/call-context'
 import { getState } from '../../src/state'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
@@ -102,19 +103,31 @@ test('judgeConcurrency bounds the live judge calls in flight in a worker', async
   expect(most).toBe(2)
 })
 
-test('identical judge calls made at once by one worker reach the judge once', async () => {
+test('identical judge calls made at once in one test are each recorded, and replay each its own reply', async () => {
   configureRubricate({ cassettes: { mode: 'auto' } })
-  server = await startFakeOpenAI({ reply: fakeReply.delay(30, 'ok') })
+  let n = 0
+  server = await startFakeOpenAI({ reply: () => fakeReply.delay(30, `reply ${++n}`) })
   const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }
-  const results = await Promise.all(Array.from({ length: 5 }, () => ask(judge, 'same')))
-  expect(server.requests).toHaveLength(1)
-  expect(results.map((r) => r.judgeCalls[0]?.source).sort()).toEqual([
-    'recorded',
-    'replayed',
-    'replayed',
-    'replayed',
-    'replayed',
-  ])
+  const identity = { file: join(root, 'a.test.ts'), name: 'asks three times' }
+  const askThrice = () =>
+    runAsTest({ identity }, undefined, () =>
+      Promise.all(Array.from({ length: 3 }, () => ask(judge, 'same'))),
+    )
+  const recorded = await askThrice()
+  expect(server.requests).toHaveLength(3)
+  expect(recorded.map((r) => r.judgeCalls[0]?.source)).toEqual(['recorded', 'recorded', 'recorded'])
+  expect(await entriesUnder(folder.dir)).toHaveLength(3)
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  const replayed = await askThrice()
+  expect(server.requests).toHaveLength(3)
+  const replies = (runs: typeof recorded) => runs.map((r) => r.judgeCalls[0]?.cassetteKey).sort()
+  expect(replies(replayed)).toEqual(replies(recorded))
+  expect(new Set(replies(replayed)).size).toBe(3)
+  // A fourth identical request was never recorded: a miss, not the third reply again.
+  const fourth = await runAsTest({ identity }, undefined, () =>
+    Promise.allSettled(Array.from({ length: 4 }, () => ask(judge, 'same'))),
+  )
+  expect(fourth.filter((r) => r.status === 'rejected')).toHaveLength(1)
 })
 
 test('maxAge warns once about a replayed entry recorded longer ago', async () => {

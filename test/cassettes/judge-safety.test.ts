@@ -112,9 +112,17 @@ test('the redact hook sees the request before keying and the whole entry before 
   const [entry] = await entriesUnder(folder.dir)
   expect(entry.request.body.messages.at(-1).content).toBe('Score it as of <date>')
   expect(entry.response.json.id).toBe('fixed')
+  // The key keeps a digest of what the hook replaced: the same request replays, another date
+  // (a request the hook made look the same) is not served this reply (cassettes.normalize is
+  // for keying volatile parts alike).
+  expect(entry.request.hook).toMatch(/^[0-9a-f]{16}$/)
   configureRubricate({ cassettes: { mode: 'replay' } })
-  const replayed = await scorerFor(judge, 'Score it as of 2027-12-31').run({ output: 'x' })
+  const replayed = await scorerFor(judge, 'Score it as of 2026-01-01').run({ output: 'x' })
   expect(replayed.judgeCalls[0]?.source).toBe('replayed')
+  const other = rootCause(
+    await rejectionOf(scorerFor(judge, 'Score it as of 2027-12-31').run({ output: 'x' })),
+  )
+  expect(other).toMatchObject({ code: 'RUBRICATE_CASSETTE_MISS' })
 })
 
 test('a replay run and its misses work when no scratch file can be written', async () => {

@@ -208,6 +208,7 @@ test('other requests pass untouched, and off mode records nothing', async () => 
   server = await startFakeOpenAI({ reply: fakeReply.raw({ status: 200, body: { ok: true } }) })
   expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ ok: true })
   expect(await (await fetch(`${server.baseURL}/files/file_1`)).json()).toEqual({ ok: true })
+  expect(await (await fetch(`${server.baseURL}/models`)).json()).toEqual({ ok: true })
   configureRubricate({ cassettes: { mode: 'off' } })
   server.setReply('live')
   const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test' })

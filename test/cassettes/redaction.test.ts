@@ -80,19 +80,12 @@ test('URLs shown in messages lose their userinfo and secret query parameters', (
   )
 })
 
-test('what is worked out once per set of secrets follows the secrets: a changed key, another header or another text is redacted afresh', () => {
+test('a changed key, another header or another text is redacted with the secrets of its own set', () => {
   const instructions = `You are a grader. ${'Judge each criterion on its own. '.repeat(20)}`
   const first = secretSet(
     [{ value: 'env-secret-AAAA1111', label: 'MY_TOKEN' }],
     requestSecrets(undefined, [['authorization', 'Bearer sk-first-0123456789']]),
   )
-  // The same secrets give back the same set, frozen.
-  expect(
-    secretSet(
-      [{ value: 'env-secret-AAAA1111', label: 'MY_TOKEN' }],
-      requestSecrets(undefined, [['authorization', 'Bearer sk-first-0123456789']]),
-    ),
-  ).toBe(first)
   expect(Object.isFrozen(first.secrets)).toBe(true)
   const rotated = secretSet(
     [{ value: 'env-secret-BBBB2222', label: 'MY_TOKEN' }],

@@ -315,7 +315,7 @@ const usage: UsageCase[] = [
   {
     name: 'an unknown judge option',
     act: (judge) => judgeRubric({ ...judge, base_url: 'x' } as never),
-    message: `${P} The judge object got an unknown option "base_url". Did you mean "baseURL"? Known options: "model", "baseURL", "apiKey", "headers", "query", "temperature", "structuredOutput", "jsonPromptInjection", "maxRetries", "timeoutMs".`,
+    message: `${P} The judge object got an unknown option "base_url". Did you mean "baseURL"? Known options: "model", "baseURL", "apiKey", "headers", "query", "temperature", "structuredOutput", "jsonPromptInjection", "maxRetries", "timeoutMs", "deadlineMs".`,
   },
   // judge options of the wrong type: the values of apiKey and headers are never shown
   {

@@ -1,6 +1,6 @@
 import { currentCallContext, type ExchangeEvent, runningTest } from '../../call-context'
 import type { ResolvedConfig } from '../../config'
-import { runExchange } from '../exchange/exchange'
+import { exchange } from '../exchange/exchange'
 import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
 import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
 import type { ModelEndpoint } from '../store/model-endpoint'
@@ -17,12 +17,12 @@ export async function runAgentExchange(
   url: URL,
   { endpoint, queryInKey }: ModelEndpoint,
   config: ResolvedConfig,
-  live: () => Promise<Response>,
+  live: (request: Request) => Promise<Response>,
 ): Promise<Response> {
   const context = currentCallContext()
   // A judge model's own request: its judge call is the cassette entry; recording this too would
   // count one judge call as an agent call as well, and replay would need the provider package.
-  if (context.judgeTransport) return live()
+  if (context.judgeTransport) return live(request)
   const body = await request.clone().text()
   let prepared: PreparedRequest | undefined
   const prepare = () => {
@@ -62,14 +62,14 @@ export async function runAgentExchange(
   let settle = () => {}
   const tell = (event: ExchangeEvent) => onModelCall?.({ ...event, endpoint, model: model() })
   try {
-    const response = await runExchange({
+    const response = await exchange({
       caller: 'agent',
       prepare,
       url,
       config,
       test: test?.identity,
       testIsExact: test?.exact === true,
-      live,
+      live: (rewrite) => live(rewrite ? rewritten(request, body, rewrite) : request),
       warnReplayedErrors: true,
       ...(asJudge
         ? {
@@ -112,4 +112,15 @@ function modelNamed(body: string): string | undefined {
     // Not JSON: the call is counted without a model name.
     return undefined
   }
+}
+
+/** The request with the live server's ids put in its URL and body (see `id-aliases.ts`). */
+function rewritten(request: Request, body: string, rewrite: (text: string) => string): Request {
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD'
+  return new Request(rewrite(request.url), {
+    method: request.method,
+    headers: request.headers,
+    ...(hasBody ? { body: rewrite(body) } : {}),
+    signal: request.signal,
+  })
 }

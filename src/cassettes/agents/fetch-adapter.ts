@@ -41,7 +41,7 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
       const url = new URL(request.url)
       const endpoint = modelCallEndpoint(url, options.match)
       if (!endpoint) return await base(request).catch(markLiveFailure)
-      return await runAgentExchange(request, url, endpoint, config, () => base(request))
+      return await runAgentExchange(request, url, endpoint, config, base)
     } catch (error) {
       if (isLiveFailure(error)) throw error
       return errorReply(error)

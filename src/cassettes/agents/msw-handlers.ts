@@ -61,8 +61,8 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
           queryInKey: true,
           by: 'pattern' as const,
         }
-        return await runAgentExchange(request, url, endpoint, config, () =>
-          asRubricateLive(() => globalThis.fetch(bypass(request))),
+        return await runAgentExchange(request, url, endpoint, config, (sent) =>
+          asRubricateLive(() => globalThis.fetch(bypass(sent))),
         )
       } catch (error) {
         // Never throw from a handler: msw turns it into a 500 that SDKs retry.

@@ -36,6 +36,8 @@ export interface MissInput {
   /** The test came from the call context (exact), not from the session (a guess under test.concurrent). */
   testIsExact: boolean
   promptVersion?: string | undefined
+  /** The n-th identical request of its test (from 2), when it is not the first. */
+  occurrence?: number | undefined
 }
 
 /** The error and the record of a miss. @internal */
@@ -63,6 +65,9 @@ export async function buildMiss(
   facts.push(['endpoint', input.endpoint])
   facts.push(['model', input.displayModel ?? 'none'])
   facts.push(['key', input.key])
+  if (input.occurrence !== undefined) {
+    facts.push(['occurrence', messages.cassetteMissOccurrence(input.occurrence)])
+  }
   const dir = `${displayPath(input.config.cassettes.dir)}/`
   if (nearest) {
     const by = nearest.entry.recordedBy ? ` (recorded by "${nearest.entry.recordedBy}")` : ''

@@ -5,7 +5,7 @@
  */
 
 /** @internal */
-import type { ExchangeEvent } from '../../call-context'
+import { type ExchangeEvent, runningTest } from '../../call-context'
 import type { CassetteMode, ResolvedConfig } from '../../config'
 import { SecretInCassetteError } from '../../errors'
 import { messages } from '../../messages'
@@ -13,7 +13,15 @@ import { displayPath, testLabel } from '../../paths'
 import type { TestIdentity } from '../../records'
 import { stateSlot } from '../../state'
 import { reportUndecided } from '../../undecided-hooks'
-import { findSecret, redactJson, redactText, redactUrl } from '../redaction/redaction'
+import {
+  findSecret,
+  redactJson,
+  redactText,
+  redactUrl,
+  type Secret,
+  secretRegistry,
+  secretSet,
+} from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
 import { cassetteSession } from '../run/cassette-session'
 import {
@@ -28,7 +36,8 @@ import { warnIfOld } from '../store/max-age'
 import { streamUsage } from '../store/reply-formats'
 import { buildMiss } from './cassette-miss'
 import { isRecordableStatus, readsCassettes } from './cassette-mode'
-import { type PreparedRequest, refreshPrepared, runHook } from './prepared-request'
+import { idAliases } from './id-aliases'
+import { atOccurrence, type PreparedRequest, runHook } from './prepared-request'
 import {
   bodyOf,
   passableHeaders,
@@ -57,8 +66,12 @@ export interface ExchangeInput {
   testIsExact: boolean
   /** Stored with the entry, and compared with the nearest entry in a miss. */
   promptVersion?: string | undefined
-  /** Make the request live. */
-  live: () => Promise<Response>
+  /**
+   * Make the request live. `rewrite`, when given, must be applied to the URL and the body text
+   * sent: it puts back the ids a live server issued where the client carries the recorded ones
+   * (ARCHITECTURE.md §7.10).
+   */
+  live: (rewrite?: ((text: string) => string) | undefined) => Promise<Response>
   /** Wraps every live request, in every mode: the judge's limits. Default: none. */
   limit?: ((send: () => Promise<Response>) => Promise<Response>) | undefined
   /** Told the JSON body of each live reply that is not a stream: the judge counts its cost. */
@@ -70,7 +83,6 @@ export interface ExchangeInput {
   onExchange?: ((event: ExchangeEvent) => void) | undefined
 }
 
-const inFlight = new Map<string, Promise<void>>()
 const NULL_BODY = new Set([101, 204, 205, 304])
 const liveFailures = new WeakSet<object>()
 
@@ -90,74 +102,79 @@ export function markLiveFailure(error: unknown): never {
   throw error
 }
 
-/** Serve, replay-miss, or go live and record. @internal */
-export async function runExchange(input: ExchangeInput): Promise<Response> {
+/**
+ * The one exchange of the cassette engine (ARCHITECTURE.md §7.1): the judge's calls and the
+ * agents' calls all end here. The request is prepared (parsed, redacted, keyed) once, given its
+ * occurrence in the running test, and served from the store when it is there: a hit is answered
+ * synchronously, with nothing awaited. Otherwise it is a miss (mode `replay`) or goes live through
+ * the caller's transport and is recorded.
+ * @internal
+ */
+export function exchange(input: ExchangeInput): Response | Promise<Response> {
   const { config } = input
   const mode = input.mode ?? config.cassettes.mode
-  if (mode === 'off') {
-    // Nothing is read or written, so the request is never prepared (no parse, redaction or key).
-    const response = await limited(input)
-    if (input.onLiveJson && response.headers.get('content-type')?.includes('json') === true) {
-      const json = await response
-        .clone()
-        .json()
-        .catch(() => undefined)
-      input.onLiveJson(json)
-    }
-    input.onExchange?.({ source: 'live' })
-    return response
-  }
-  let request = input.prepare()
+  if (mode === 'off') return offExchange(input)
+  const base = input.prepare()
+  // The n-th identical request of a test is the n-th of its sequence, taken now, before anything
+  // is awaited: identical requests made at once are told apart in the order they were made.
+  const sequence = runningTest()?.sequence
+  const occurrence = sequence ? (sequence.get(base.key) ?? 0) + 1 : 1
+  sequence?.set(base.key, occurrence)
+  const request = atOccurrence(base, occurrence)
   const store = storeFor(config.cassettes.dir)
   if (readsCassettes(mode)) {
     const hit = serve(input, request, store)
     if (hit) return hit
-    // Keyed with the environment's secrets as read up to a second ago: a secret set since then
-    // is redacted now, and the request looked up again, before it is a miss.
-    const fresh = refreshPrepared(request)
-    if (fresh !== request) {
-      request = fresh
-      const again = serve(input, request, store)
-      if (again) return again
+    if (mode === 'replay' && config.cassettes.repeatReplies) {
+      // Opted in: a request made more often than it was recorded gets the last recorded reply.
+      for (let earlier = occurrence - 1; earlier >= 1; earlier--) {
+        const again = serve(input, atOccurrence(base, earlier), store)
+        if (again) return again
+      }
     }
   }
-  const id = `${store.dir}\0${request.key}`
-  const pending = inFlight.get(id)
-  if (pending) {
-    // The same request is being recorded by a concurrent call of this worker: wait and replay it.
-    await pending
-    const again = serve(input, request, store)
-    if (again) return again
+  if (mode === 'replay') return miss(input, request, store)
+  return liveAndRecord(input, request, store)
+}
+
+async function offExchange(input: ExchangeInput): Promise<Response> {
+  // Nothing is read or written, so the request is never prepared (no parse, redaction or key).
+  const response = await limited(input)
+  if (input.onLiveJson && response.headers.get('content-type')?.includes('json') === true) {
+    const json = await response
+      .clone()
+      .json()
+      .catch(() => undefined)
+    input.onLiveJson(json)
   }
-  if (mode === 'replay') {
-    const { error, record } = await buildMiss({
-      path: input.caller,
-      config,
-      store,
-      endpoint: request.endpoint,
-      key: request.key,
-      body: request.body,
-      model: request.model,
-      displayModel: request.model ?? requestModel(undefined, input.url.pathname),
-      request: `${request.method} ${redactUrl(input.url.href)}`,
-      test: input.test,
-      testIsExact: input.testIsExact,
-      promptVersion: input.promptVersion,
-    })
-    cassetteSession().recordMiss(record)
-    // Told before it is thrown: the agent's client or the code under test may swallow it.
-    reportUndecided(error)
-    throw error
-  }
-  let settle = () => {}
-  inFlight.set(id, new Promise<void>((resolve) => (settle = resolve)))
-  try {
-    return await liveAndRecord(input, request, store, id, settle)
-  } catch (error) {
-    inFlight.delete(id)
-    settle()
-    throw error
-  }
+  input.onExchange?.({ source: 'live' })
+  return response
+}
+
+async function miss(
+  input: ExchangeInput,
+  request: PreparedRequest,
+  store: CassetteStore,
+): Promise<never> {
+  const { error, record } = await buildMiss({
+    path: input.caller,
+    config: input.config,
+    store,
+    endpoint: request.endpoint,
+    key: request.key,
+    body: request.body,
+    model: request.model,
+    displayModel: request.model ?? requestModel(undefined, input.url.pathname),
+    request: `${request.method} ${redactUrl(input.url.href)}`,
+    test: input.test,
+    testIsExact: input.testIsExact,
+    promptVersion: input.promptVersion,
+    occurrence: request.occurrence,
+  })
+  cassetteSession().recordMiss(record)
+  // Told before it is thrown: the agent's client or the code under test may swallow it.
+  reportUndecided(error)
+  throw error
 }
 
 function serve(
@@ -167,13 +184,17 @@ function serve(
 ): Response | undefined {
   const entry = store.read(request.key, input.test && testLabel(input.test))
   if (!entry) return undefined
+  return served(input, entry, store)
+}
+
+function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore): Response {
   warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
   if (input.warnReplayedErrors && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
   cassetteSession().markUsed(entry.key)
   input.onExchange?.({
     source: 'replayed',
     key: entry.key,
-    file: store.relativeFile(entry.key),
+    file: store.relativeFile(entry.key, entry.recordedBy),
     reply: () => (entry.response.sse ? usageEvent(entry.response.sse) : entry.response.json),
   })
   return replayResponse(entry, { timings: input.config.cassettes.replayTimings })
@@ -183,19 +204,14 @@ async function liveAndRecord(
   input: ExchangeInput,
   request: PreparedRequest,
   store: CassetteStore,
-  id: string,
-  settle: () => void,
 ): Promise<Response> {
-  const live = await limited(input)
-  // The written key can differ from the request's when redaction learnt of a new secret in
-  // between (environment names are listed afresh before every write): report the one on disk.
+  const aliases = idAliases()
+  const live = await limited(input, aliases.toLive())
   const finish = (recorded: boolean, key = request.key, reply?: () => unknown) => {
-    inFlight.delete(id)
-    settle()
     input.onExchange?.({
       source: recorded ? 'recorded' : 'live',
       key,
-      ...(recorded ? { file: store.relativeFile(key) } : {}),
+      ...(recorded ? { file: store.relativeFile(key, recordedByOf(input)) } : {}),
       ...(reply === undefined ? {} : { reply }),
     })
   }
@@ -218,12 +234,15 @@ async function liveAndRecord(
         if (event !== undefined) input.onLiveJson(event)
       }
       try {
-        const key = await record(input, request, store, {
+        // The client has read the live stream, ids and all. A stream unchanged but for its ids
+        // keeps its stored entry (no churn); a chain that carries a streamed reply's id on into
+        // the next request is then recorded with the live id (ARCHITECTURE.md §7.10).
+        const written = await record(input, request, store, {
           status: live.status,
           headers: storedHeaders(live.headers),
           sse: chunks,
         })
-        finish(key !== undefined, key, usage)
+        finish(written !== undefined, written?.key, usage)
       } catch (error) {
         finish(false)
         cassetteSession().recordError(error as Error)
@@ -235,29 +254,46 @@ async function liveAndRecord(
     })
     return response
   }
-  const bytes = new Uint8Array(await live.arrayBuffer().catch(markLiveFailure))
+  const bytes = aliases.toStoredBytes(
+    new Uint8Array(await live.arrayBuffer().catch(markLiveFailure)),
+  )
   const body = bodyOf(bytes, live.headers)
   input.onLiveJson?.(body.json)
   const usable = input.recordable?.(body) ?? true
   if (isRecordableStatus(live.status) && usable) {
-    const key = await record(input, request, store, {
+    const written = await record(input, request, store, {
       status: live.status,
       headers: storedHeaders(live.headers),
       ...body,
     })
-    finish(key !== undefined, key, () => body.json)
+    finish(written !== undefined, written?.key, () => body.json)
+    if (written?.kept) {
+      // The store kept its entry, the reply unchanged but for its ids: the client is served
+      // the stored reply, so the ids it carries on (a previous_response_id, a conversation)
+      // are the stored ones, which the next request's entry was recorded with. The live
+      // server's ids are put back on the way out.
+      aliases.learn(written.kept.response.json, body.json)
+      return replayResponse(written.kept)
+    }
   } else {
     finish(false, request.key, () => body.json)
   }
-  return new Response(NULL_BODY.has(live.status) ? null : bytes, {
+  return new Response(NULL_BODY.has(live.status) ? null : (bytes as Uint8Array<ArrayBuffer>), {
     status: live.status,
     statusText: live.statusText,
     headers: passableHeaders(live.headers),
   })
 }
 
-function limited(input: ExchangeInput): Promise<Response> {
-  const live = () => input.live().catch(markLiveFailure)
+function recordedByOf(input: ExchangeInput): string | undefined {
+  return input.test ? testLabel(input.test) : undefined
+}
+
+function limited(
+  input: ExchangeInput,
+  rewrite?: ((text: string) => string) | undefined,
+): Promise<Response> {
+  const live = () => input.live(rewrite).catch(markLiveFailure)
   return input.limit ? input.limit(live) : live()
 }
 
@@ -301,12 +337,13 @@ function holdsSuccess(store: CassetteStore, key: string, recordedBy?: string): b
  */
 async function record(
   input: ExchangeInput,
-  prepared: PreparedRequest,
+  request: PreparedRequest,
   store: CassetteStore,
   response: CassetteResponse,
-): Promise<string | undefined> {
-  const request = refreshPrepared(prepared)
-  const secrets = request.secrets
+  options: { sameIds?: boolean } = {},
+): Promise<{ key: string; kept: CassetteEntry | undefined } | undefined> {
+  // Redacted of the secrets known now, the environment read again before anything is written.
+  const secrets = secretSet(secretRegistry().refresh(), request.secrets.secrets as Secret[])
   let entry: CassetteEntry = {
     v: ENTRY_FORMAT,
     key: request.key,
@@ -319,6 +356,8 @@ async function record(
       body: request.body,
       ...(request.query === undefined ? {} : { query: request.query }),
       ...(request.trial === undefined ? {} : { trial: request.trial }),
+      ...(request.occurrence === undefined ? {} : { occurrence: request.occurrence }),
+      ...(request.hook === undefined ? {} : { hook: request.hook }),
     },
     response: {
       ...response,
@@ -360,9 +399,9 @@ async function record(
     )
     return undefined
   }
-  await store.write(entry)
+  const written = await store.record(entry, options)
   cassetteSession().markUsed(entry.key)
-  return entry.key
+  return { key: entry.key, kept: written.kept }
 }
 
 /**

@@ -1,23 +1,24 @@
-import { currentCallContext } from '../../call-context'
+import { currentCallContext, runningTest } from '../../call-context'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
+import { testLabel } from '../../paths'
+import { stateSlot } from '../../state'
 import {
-  envSecrets,
-  freshEnvSecrets,
-  recentEnvSecrets,
   redactJson,
   redactText,
   requestSecrets,
-  type Secret,
   type SecretSet,
+  secretRegistry,
   secretSet,
 } from '../redaction/redaction'
+import { canonicalJson } from '../store/canonical-json'
 import {
   computeKey,
   keyBody,
   keyQuery,
   type RequestQuery,
   requestModel,
+  sha256Hex,
 } from '../store/cassette-key'
 
 /**
@@ -61,8 +62,10 @@ export interface PreparedRequest {
   model: string | undefined
   /** The secrets of this exchange, for redacting the reply and the rescan. */
   secrets: SecretSet
-  /** The environment's secrets used, to check before writing that none appeared since. */
-  envSecrets: Secret[]
+  /** The n-th identical request of its test (from 2), part of the key; unset for the first. */
+  occurrence: number | undefined
+  /** A digest of the body before the `redact` hook changed it, part of the key; unset when it did not. */
+  hook: string | undefined
   input: RequestInput
 }
 
@@ -70,51 +73,43 @@ export interface PreparedRequest {
 export type RedactHook = (entry: any) => any
 
 /**
- * Prepare a request for a lookup, redacted of the environment's secrets as read at most a second
- * ago: before a miss is reported or anything is written, {@link refreshPrepared} keys it again
- * with the environment as it is now. @internal
+ * Prepare a request: redacted of the secrets known now (the environment is read afresh, so a
+ * secret set a moment ago is never keyed in), normalised, hooked and keyed. @internal
  */
 export function prepareRequest(input: RequestInput): PreparedRequest {
-  // The trial is taken now, in the caller's context: a later refresh (before writing) may run
-  // outside it, and must key the request the same way.
   const trial = input.trial ?? currentCallContext().trial
-  // A `redact` hook sees each request once: it is keyed with the environment as it is now, so
-  // that the refresh before a miss or a write has nothing to key again.
-  const env = input.redact ? envSecrets() : recentEnvSecrets()
-  return prepareWith(trial === input.trial ? input : { ...input, trial }, env)
-}
-
-/**
- * The request prepared again if the environment gained or lost a secret since it was keyed (the
- * environment is read once a second on the replay path): a lookup that missed is then tried
- * again, and what is written is redacted of it and keyed as a replay will key it.
- * @internal
- */
-export function refreshPrepared(prepared: PreparedRequest): PreparedRequest {
-  const env = freshEnvSecrets()
-  const same =
-    env.length === prepared.envSecrets.length &&
-    env.every((secret, i) => secret.value === prepared.envSecrets[i]?.value)
-  return same ? prepared : prepareWith(prepared.input, env)
-}
-
-function prepareWith(input: RequestInput, env: Secret[]): PreparedRequest {
+  const withTrial = trial === input.trial ? input : { ...input, trial }
   // Pairs (the judge's) are told apart first: the first read of the global `Headers` loads
-  // Node's fetch, milliseconds that a replayed call never needs.
+  // Node's fetch.
   const headers =
     input.headers === undefined || Array.isArray(input.headers)
       ? (input.headers ?? [])
       : headerPairs(input.headers)
-  const secrets = secretSet(
-    env,
-    headers.length || input.url ? requestSecrets(input.url, headers) : [],
-  )
+  const carried = headers.length || input.url ? requestSecrets(input.url, headers) : []
+  const registry = secretRegistry()
+  // What a request carried is known to the worker from now on: output printed later (a miss,
+  // a failure message) is redacted of it too.
+  registry.learn(carried)
+  const secrets = secretSet(registry.refresh(), carried)
   const parsed = typeof input.body === 'string' ? parseBody(input.body) : input.body
   let body = keyBody(
     typeof parsed === 'string' ? redactText(parsed, secrets) : redactJson(parsed, secrets),
   )
-  if (input.normalize) body = normalizeStrings(body, input.normalize)
-  if (input.redact) body = keyBody(hookRequest(input.redact, input.method, input.endpoint, body))
+  if (input.normalize) {
+    const original = body
+    body = normalizeStrings(body, input.normalize)
+    checkNormalized(input.endpoint, original, body)
+  }
+  let hook: string | undefined
+  if (input.redact) {
+    const before = body
+    body = keyBody(hookRequest(input.redact, input.method, input.endpoint, body))
+    const text = canonicalJson(before)
+    // A hook that masks what tells two requests apart (a customer's name) must not make them
+    // one key, which would serve one's reply to the other: the key keeps a digest of what the
+    // hook replaced, as the built-in placeholders keep a digest of each secret.
+    if (canonicalJson(body) !== text) hook = sha256Hex(text).slice(0, 16)
+  }
   const rawQuery = keyQuery(input.method, input.url, input.queryInKey)
   const query = rawQuery && (redactJson(rawQuery, secrets) as RequestQuery)
   return {
@@ -122,13 +117,68 @@ function prepareWith(input: RequestInput, env: Secret[]): PreparedRequest {
     endpoint: input.endpoint,
     body,
     query,
-    key: computeKey(input.endpoint, body, input.trial, input.method, query),
-    trial: input.trial,
+    key: computeKey(input.endpoint, body, trial, input.method, query, { hook }),
+    trial,
     model: requestModel(body, input.url?.pathname),
     secrets,
-    envSecrets: env,
-    input,
+    occurrence: undefined,
+    hook,
+    input: withTrial,
   }
+}
+
+/**
+ * The same request as the n-th identical one of its test (ARCHITECTURE.md §7.10): keyed with its
+ * occurrence from the second on, so that each is answered by the reply recorded for it.
+ * @internal
+ */
+export function atOccurrence(prepared: PreparedRequest, occurrence: number): PreparedRequest {
+  if (occurrence < 2) return prepared
+  const { endpoint, body, trial, method, query, hook } = prepared
+  return {
+    ...prepared,
+    occurrence,
+    key: computeKey(endpoint, body, trial, method, query, { occurrence, hook }),
+  }
+}
+
+// The requests of this worker that `cassettes.normalize` changed, by key: the body as it was
+// before, and the test that sent it. Two tests whose different requests normalise to one key
+// would share one reply, which is the merge a normaliser must never make.
+const normalizedKeys = stateSlot(
+  'normalized-keys',
+  () => new Map<string, { before: string; test: string | undefined }>(),
+)
+
+function checkNormalized(endpoint: string, original: unknown, normalized: unknown): void {
+  const before = canonicalJson(original)
+  const after = canonicalJson(normalized)
+  if (before === after) return
+  const key = sha256Hex(`${endpoint}\0${after}`)
+  const test = runningTest()?.identity
+  const label = test && testLabel(test)
+  const seen = normalizedKeys.get(key)
+  if (!seen) {
+    normalizedKeys.set(key, { before, test: label })
+    return
+  }
+  // Within one test, identical requests are told apart by their occurrence.
+  if (seen.before === before || seen.test === label) return
+  throw new UsageError(
+    messages.normalizeMerged(
+      seen.test ?? 'outside any test',
+      label ?? 'outside any test',
+      differingWindow(seen.before, before),
+    ),
+  )
+}
+
+/** The first place two texts differ, each side shown around it. */
+function differingWindow(a: string, b: string): [string, string] {
+  let at = 0
+  while (at < a.length && at < b.length && a[at] === b[at]) at++
+  const from = Math.max(0, at - 30)
+  return [a.slice(from, at + 50), b.slice(from, at + 50)]
 }
 
 /** Run the user's hook on the request alone (`response` undefined); returns the body it leaves. @internal */
@@ -148,15 +198,28 @@ export function hookRequest(
 
 /** Run the user's hook, turning a throw into a usage error that says how it is called. @internal */
 export function runHook<T>(hook: RedactHook, entry: T): T {
+  let result: unknown
   try {
-    const result = hook(entry)
-    return (result ?? entry) as T
+    result = hook(entry)
   } catch (error) {
     throw new UsageError(
       messages.redactHookFailed(error instanceof Error ? error.message : String(error)),
       { cause: error },
     )
   }
+  if (result === undefined || result === null) return entry
+  const request = (result as { request?: unknown }).request
+  // Anything but an entry (a string, a promise, an entry without its request) would key or write
+  // garbage: say so now, instead of sending the request live under a key nothing can replay.
+  if (
+    typeof result !== 'object' ||
+    typeof (result as { then?: unknown }).then === 'function' ||
+    request === null ||
+    typeof request !== 'object'
+  ) {
+    throw new UsageError(messages.redactHookResult(result))
+  }
+  return result as T
 }
 
 /** The name/value pairs of `Headers`. @internal */
@@ -182,7 +245,15 @@ function parseBody(text: string): unknown {
 /** Every string of a body (object keys aside) through the user's `cassettes.normalize`. */
 function normalizeStrings(value: unknown, normalize: (text: string) => string): unknown {
   if (typeof value === 'string') {
-    const out = normalize(value)
+    let out: unknown
+    try {
+      out = normalize(value)
+    } catch (error) {
+      throw new UsageError(
+        messages.normalizeHookFailed(error instanceof Error ? error.message : String(error)),
+        { cause: error },
+      )
+    }
     if (typeof out !== 'string') {
       throw new UsageError(messages.notFunctionResult('cassettes.normalize', out))
     }

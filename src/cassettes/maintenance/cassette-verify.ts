@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync } from 'node:fs'
 import { envSecrets, findSecret, secretSet } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
-import { computeKey } from '../store/cassette-key'
+import { requestKey } from '../store/cassette-key'
 import { CassetteStore, linkOutside } from '../store/cassette-store'
 import { summaryProblem } from './entry-summaries'
 
@@ -75,13 +75,7 @@ export async function verifyCassettes(
       })
       continue
     }
-    const computed = computeKey(
-      entry.request.endpoint,
-      entry.request.body,
-      entry.request.trial,
-      entry.request.method,
-      entry.request.query,
-    )
+    const computed = requestKey(entry.request)
     if (computed !== entry.key) {
       problems.push({
         file,

@@ -3,8 +3,7 @@
  * time alike, and on every entry before it is written; then a rescan refuses to write an entry
  * that still holds a known secret.
  */
-import { isDeepFrozen } from '../store/deep-frozen'
-import { onceForText, REPEATED_TEXT_MIN_LENGTH } from '../store/repeated-texts'
+import { stateSlot } from '../../state'
 import { setMember } from '../store/set-member'
 import {
   encodedForms,
@@ -39,10 +38,7 @@ export function isSecretQueryName(name: string): boolean {
   return SECRET_QUERY_NAME.test(name)
 }
 
-// Reading `process.env` crosses into C++ for every name: listing 80 variables costs about 30 µs,
-// a tenth of the replay budget. So the names are listed at most once a second (and afresh before
-// every write, see `freshEnvSecrets`), while the values of the listed names and of the usual
-// provider keys are read on every call.
+// The usual provider keys are read whatever their names would say.
 const WELL_KNOWN_NAMES = [
   'OPENAI_API_KEY',
   'AZURE_OPENAI_API_KEY',
@@ -57,49 +53,57 @@ const WELL_KNOWN_NAMES = [
   'DEEPSEEK_API_KEY',
   'TOGETHER_API_KEY',
 ]
-let listedNames: string[] = []
-let listedAt = Number.NEGATIVE_INFINITY
 
 /**
  * The values of environment variables named like KEY/TOKEN/SECRET/PASSWORD that look like secrets:
  * 8+ characters, no whitespace, at least two character classes. The last condition keeps a plain
  * word (`SOME_KEY_MODE=production`) from being redacted out of prompts on one machine and not on
- * another, which would change keys between machines.
+ * another, which would change keys between machines. Read from `env` as it is now: nothing is
+ * kept between calls (the worker's {@link SecretRegistry} decides when it is read).
  * @internal
  */
 export function envSecrets(env: NodeJS.ProcessEnv = process.env): Secret[] {
-  if (env !== process.env) return secretsOf(env, secretNames(env))
-  if (performance.now() - listedAt > 1000) {
-    listedNames = [...new Set([...secretNames(env), ...WELL_KNOWN_NAMES])]
-    listedAt = performance.now()
+  const names = secretNames(env)
+  if (env === process.env)
+    for (const name of WELL_KNOWN_NAMES) if (!names.includes(name)) names.push(name)
+  const out: Secret[] = []
+  for (const name of names) {
+    const value = env[name]
+    if (value !== undefined) out.push(...secretsOfValue(name, value))
   }
-  return secretsOf(env, listedNames)
+  return out
 }
-
-/** {@link envSecrets} with the names listed again now: used before anything is written. @internal */
-export function freshEnvSecrets(): Secret[] {
-  listedAt = Number.NEGATIVE_INFINITY
-  recent = envSecrets()
-  recentAt = listedAt
-  return recent
-}
-
-let recent: Secret[] = []
-let recentAt = Number.NEGATIVE_INFINITY
 
 /**
- * {@link envSecrets} as read at most a second ago, for keying a request that is only looked up:
- * reading the values costs a dozen trips into C++ per call. A secret set since then leaves the
- * request keyed with it, which can only miss (every entry was keyed without it), and the caller
- * keys the request again with {@link freshEnvSecrets} before it reports a miss or writes.
+ * The worker's known secrets: the environment's, read afresh by {@link SecretRegistry.refresh}
+ * whenever a request is prepared and before anything is printed or written (never on a clock,
+ * so a secret set a moment ago is never printed), and those learnt from the requests of the run
+ * (an `Authorization` header whose key is in no variable).
  * @internal
  */
-export function recentEnvSecrets(): Secret[] {
-  if (performance.now() - recentAt > 1000) {
-    recent = envSecrets()
-    recentAt = performance.now()
+export interface SecretRegistry {
+  /** Read the environment now; returns its secrets and every secret learnt so far. */
+  refresh(): Secret[]
+  /** Remember secrets a request carried, so output printed later is redacted of them too. */
+  learn(secrets: readonly Secret[]): void
+}
+
+/** A registry of its own (one per worker runtime; tests make their own). @internal */
+export function createSecretRegistry(env: NodeJS.ProcessEnv = process.env): SecretRegistry {
+  const learnt = new Map<string, Secret>()
+  return {
+    refresh: () => [...envSecrets(env), ...learnt.values()],
+    learn(secrets) {
+      for (const secret of secrets) if (!learnt.has(secret.value)) learnt.set(secret.value, secret)
+    },
   }
-  return recent
+}
+
+const registry = stateSlot('secret-registry', () => createSecretRegistry())
+
+/** The worker's secret registry (the runtime's `secrets`). @internal */
+export function secretRegistry(): SecretRegistry {
+  return registry
 }
 
 /**
@@ -116,26 +120,6 @@ function secretNames(env: NodeJS.ProcessEnv): string[] {
     }
   }
   return names
-}
-
-// What each variable's value yields, by name, for the value it had: a URL is parsed once, not on
-// every call, and a call that finds every value as it was builds no string to look it up.
-const valueSecrets = new Map<string, { value: string; secrets: Secret[] }>()
-
-function secretsOf(env: NodeJS.ProcessEnv, names: readonly string[]): Secret[] {
-  const out: Secret[] = []
-  for (const name of names) {
-    const value = env[name]
-    if (value === undefined) continue
-    let known = valueSecrets.get(name)
-    if (known?.value !== value) {
-      known = { value, secrets: secretsOfValue(name, value) }
-      if (valueSecrets.size >= 1024) valueSecrets.clear()
-      valueSecrets.set(name, known)
-    }
-    for (const secret of known.secrets) out.push(secret)
-  }
-  return out
 }
 
 function secretsOfValue(name: string, value: string): Secret[] {
@@ -161,23 +145,8 @@ export function requestSecrets(
   url: URL | undefined,
   headers: Iterable<[string, string]>,
 ): Secret[] {
-  // A judge sends the same few headers on every call: what they hold is worked out once.
-  let cacheKey = url ? url.href : ''
-  const pairs: [string, string][] = []
-  for (const pair of headers) {
-    pairs.push(pair)
-    cacheKey += `\0${pair[0]}\0${pair[1]}`
-  }
-  let out = requestSecretsByKey.get(cacheKey)
-  if (!out) {
-    out = Object.freeze(headerSecrets(url, pairs)) as Secret[]
-    if (requestSecretsByKey.size >= 256) requestSecretsByKey.clear()
-    requestSecretsByKey.set(cacheKey, out)
-  }
-  return out
+  return headerSecrets(url, [...headers])
 }
-
-const requestSecretsByKey = new Map<string, Secret[]>()
 
 function headerSecrets(url: URL | undefined, headers: [string, string][]): Secret[] {
   const out: Secret[] = []
@@ -198,15 +167,8 @@ function headerSecrets(url: URL | undefined, headers: [string, string][]): Secre
   return out
 }
 
-// A judge call's URL is one of a few: what they hold is read once per address, as reading the
-// parts of a URL costs a few microseconds on the replay path.
-const urlSecretsByHref = new Map<string, Secret[]>()
-
 function urlSecrets(url: URL): Secret[] {
-  const href = url.href
-  let out = urlSecretsByHref.get(href)
-  if (out) return out
-  out = []
+  const out: Secret[] = []
   for (const [name, value] of url.searchParams) {
     if (SECRET_QUERY_NAME.test(name) && value.length >= 8) {
       out.push({ value, label: `the "${name}" query parameter` })
@@ -214,26 +176,15 @@ function urlSecrets(url: URL): Secret[] {
   }
   if (url.password.length >= 8)
     out.push({ value: decodeURIComponent(url.password), label: 'the URL' })
-  if (urlSecretsByHref.size >= 256) urlSecretsByHref.clear()
-  urlSecretsByHref.set(href, out)
   return out
 }
 
-// A secret and every encoded form of it, each with the placeholder of the value itself: worked
-// out once per value, as the environment's secrets are the same on every call.
-const expanded = new Map<string, Secret[]>()
-
+// A secret and every encoded form of it, each with the placeholder of the value itself.
 function expand(secret: Secret): Secret[] {
-  const cacheKey = `${secret.label}\0${secret.value}`
-  let out = expanded.get(cacheKey)
-  if (!out) {
-    const placeholder = placeholderOf(secret.value)
-    out = [{ value: secret.value, label: secret.label, placeholder }]
-    for (const form of encodedForms(secret.value))
-      out.push({ value: form, label: secret.label, placeholder })
-    if (expanded.size >= 1024) expanded.clear()
-    expanded.set(cacheKey, out)
-  }
+  const placeholder = placeholderOf(secret.value)
+  const out = [{ value: secret.value, label: secret.label, placeholder }]
+  for (const form of encodedForms(secret.value))
+    out.push({ value: form, label: secret.label, placeholder })
   return out
 }
 
@@ -243,12 +194,6 @@ function expand(secret: Secret): Secret[] {
  * @internal
  */
 export function secretSet(...lists: readonly Secret[][]): SecretSet {
-  // The same secrets come back on every call of a run: the same (frozen) set is handed back for
-  // them, so what was worked out for a set (see `signatureOf`) is worked out once.
-  let cacheKey = ''
-  for (const list of lists) for (const { label, value } of list) cacheKey += `${label}\0${value}\0`
-  let set = sets.get(cacheKey)
-  if (set) return set
   const seen = new Map<string, Secret>()
   for (const list of lists) {
     for (const secret of list) {
@@ -256,64 +201,25 @@ export function secretSet(...lists: readonly Secret[][]): SecretSet {
     }
   }
   const secrets = [...seen.values()].sort((a, b) => b.value.length - a.value.length)
-  set = Object.freeze({ secrets: Object.freeze(secrets) })
-  if (sets.size >= 256) sets.clear()
-  sets.set(cacheKey, set)
-  return set
+  return Object.freeze({ secrets: Object.freeze(secrets) })
 }
-
-const sets = new Map<string, SecretSet>()
 
 /**
  * A string with every known secret and every well-known key format (`sk-...`, `Bearer ...`,
  * `ghp_...`, a password in a URL...) replaced by the placeholder of its value. @internal
  */
 export function redactText(text: string, set: SecretSet): string {
-  // A judge's instructions come back in every request, the same text: redacted once per set.
-  if (text.length >= REPEATED_TEXT_MIN_LENGTH) {
-    let known = redactedTexts.get(set)
-    if (!known) {
-      known = new Map()
-      redactedTexts.set(set, known)
-    }
-    return onceForText(known, text, (long) => redactNow(long, set))
-  }
-  return redactNow(text, set)
-}
-
-const redactedTexts = new WeakMap<SecretSet, Map<string, string>>()
-
-function redactNow(text: string, set: SecretSet): string {
   let out = text
   for (const { value, placeholder } of set.secrets)
     if (out.includes(value)) out = out.split(value).join(placeholder ?? placeholderOf(value))
   return redactKeyFormats(out)
 }
 
-// Values frozen with `deepFreeze` (the judge's reply schema) that redaction left as they were,
-// with the secrets they were redacted of: looked through once per set of secrets, not per call.
-const cleanFrozen = new WeakMap<object, string>()
-const signatures = new WeakMap<SecretSet, string>()
-
-function signatureOf(set: SecretSet): string {
-  let signature = signatures.get(set)
-  if (signature === undefined) {
-    signature = set.secrets.map((secret) => secret.value).join('\0')
-    signatures.set(set, signature)
-  }
-  return signature
-}
-
 /** A JSON value with every string redacted. Returns `value` itself when nothing changed. @internal */
 export function redactJson(value: unknown, set: SecretSet): unknown {
   if (typeof value === 'string') return redactText(value, set)
   if (value === null || typeof value !== 'object') return value
-  if (!isDeepFrozen(value)) return redactObject(value, set)
-  const signature = signatureOf(set)
-  if (cleanFrozen.get(value) === signature) return value
-  const redacted = redactObject(value, set)
-  if (redacted === value) cleanFrozen.set(value, signature)
-  return redacted
+  return redactObject(value, set)
 }
 
 function redactObject(value: object, set: SecretSet): unknown {
@@ -407,7 +313,9 @@ function secretIn(text: string, set: SecretSet): string | undefined {
  * @internal
  */
 export function redactOutput(text: string): string {
-  const out = redactText(text, secretSet(envSecrets()))
+  // The environment is read now, before the text is printed or written: a secret set a moment
+  // ago is redacted like any other.
+  const out = redactText(text, secretSet(secretRegistry().refresh()))
   return out.includes('=') ? redactQueryParams(out) : out
 }
 

@@ -76,6 +76,10 @@ export interface CassetteEntry {
     query?: Record<string, string | string[]> | undefined
     /** The `describeEval` trial (from 1) of a row run several times; part of the key. */
     trial?: number | undefined
+    /** The n-th identical request of its test (from 2); part of the key. */
+    occurrence?: number | undefined
+    /** A digest of the body before the `cassettes.redact` hook changed it; part of the key. */
+    hook?: string | undefined
   }
   response: CassetteResponse
 }
@@ -112,6 +116,8 @@ export function serializeEntry(entry: CassetteEntry): { text: string; schema?: S
       endpoint: entry.request.endpoint,
       query: entry.request.query && sortKeysDeep(entry.request.query),
       trial: entry.request.trial,
+      occurrence: entry.request.occurrence,
+      hook: entry.request.hook,
       body: sortKeysDeep(body),
     },
     response,
@@ -215,6 +221,16 @@ export function parseEntry(
   }
   if (request.trial !== undefined && !(Number.isInteger(request.trial) && request.trial >= 1))
     return 'its "request.trial" is not a whole number from 1'
+  if (
+    request.occurrence !== undefined &&
+    !(Number.isInteger(request.occurrence) && request.occurrence >= 2)
+  )
+    return 'its "request.occurrence" is not a whole number from 2'
+  if (
+    request.hook !== undefined &&
+    !(typeof request.hook === 'string' && /^[0-9a-f]{16}$/.test(request.hook))
+  )
+    return 'its "request.hook" is not 16 hex digits'
   if (response === null || typeof response !== 'object') return 'it has no "response" object'
   if (!Number.isInteger(response.status)) return 'its "response.status" is not an integer'
   if (response.headers === null || typeof response.headers !== 'object')
@@ -298,5 +314,7 @@ function decodeBodies(data: any, loadSchema: SchemaLoader, lazy: boolean): strin
   }
   delete data.verdicts
   if (data.request.trial === undefined) delete data.request.trial
+  if (data.request.occurrence === undefined) delete data.request.occurrence
+  if (data.request.hook === undefined) delete data.request.hook
   return undefined
 }

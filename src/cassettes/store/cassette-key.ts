@@ -21,6 +21,16 @@ export const BUILT_IN_ENDPOINTS: readonly string[] = [
   'api/chat',
 ]
 
+/**
+ * The stateful endpoints of OpenAI's API, recorded by default: a conversation and its items
+ * (`/conversations`, `/conversations/{id}`, `/conversations/{id}/items[/{item}]`, GET included)
+ * and a stored response (`/responses/{id}`, its `input_items`, `cancel`). The endpoint is the
+ * path from `conversations` or `responses` on, ids included, so each conversation keys apart.
+ * @internal
+ */
+export const STATEFUL_ENDPOINT: RegExp =
+  /(?:^|\/)(conversations(?:\/[^/]+(?:\/items(?:\/[^/]+)?)?)?|responses\/[^/]+(?:\/input_items|\/cancel)?)$/
+
 /** Request fields that never change the reply, so they are left out of the key. @internal */
 export const NON_SEMANTIC_FIELDS: readonly string[] = [
   'user',
@@ -48,6 +58,8 @@ export function matchEndpoint(
       return suffix
     }
   }
+  const stateful = STATEFUL_ENDPOINT.exec(path)
+  if (stateful?.[1]) return stateful[1]
   for (const pattern of patterns) {
     if (typeof pattern === 'string') {
       const suffix = pattern.replace(/^\/+|\/+$/g, '')
@@ -90,12 +102,43 @@ export function computeKey(
   trial?: number | undefined,
   method = 'POST',
   query?: RequestQuery | undefined,
+  sequence: KeySequence = {},
 ): string {
   const keyed: Record<string, unknown> = { v: KEY_VERSION, endpoint, body: keyBody(body) }
   if (trial !== undefined) keyed.trial = trial
   if (method.toUpperCase() !== 'POST') keyed.method = method.toUpperCase()
   if (query && Object.keys(query).length > 0) keyed.query = query
+  if (sequence.occurrence !== undefined) keyed.occurrence = sequence.occurrence
+  if (sequence.hook !== undefined) keyed.hook = sequence.hook
   return sha256Hex(canonicalJson(keyed))
+}
+
+/**
+ * What tells apart requests whose bodies key the same. Each is part of the key only when set, so
+ * every key recorded before they existed stays as it was.
+ * @internal
+ */
+export interface KeySequence {
+  /** The n-th identical request of one test, from 2 (the first has none). */
+  occurrence?: number | undefined
+  /** A digest of the body before the `cassettes.redact` hook changed it. */
+  hook?: string | undefined
+}
+
+/** The key of a stored request, as {@link computeKey} computed it when it was recorded. @internal */
+export function requestKey(request: {
+  endpoint: string
+  body: unknown
+  method: string
+  trial?: number | undefined
+  query?: RequestQuery | undefined
+  occurrence?: number | undefined
+  hook?: string | undefined
+}): string {
+  return computeKey(request.endpoint, request.body, request.trial, request.method, request.query, {
+    occurrence: request.occurrence,
+    hook: request.hook,
+  })
 }
 
 /**

@@ -69,7 +69,7 @@ interface Found {
  */
 export class CassetteStore {
   readonly dir: string
-  readonly #writing = new Map<string, Promise<string>>()
+  readonly #writing = new Map<string, Promise<unknown>>()
   /** Where each key read or written by this process lies. */
   readonly #located = new Map<string, string>()
   /** The entry file names of each test folder read, by key prefix. */
@@ -115,7 +115,18 @@ export class CassetteStore {
    * unusable. `recordedBy` names the running test, whose folder is looked in first.
    */
   read(key: string, recordedBy?: string | undefined): CassetteEntry | undefined {
-    return this.#find(key, recordedBy)?.entry
+    return (this.#own(key, recordedBy) ?? this.#find(key, recordedBy))?.entry
+  }
+
+  /**
+   * The entry of `key` that the test labelled `recordedBy` recorded itself, in its own file: a
+   * lookup tries it before content alone, so two tests that make the same request and were
+   * answered differently (an approval and a rejection) each keep their own reply.
+   */
+  #own(key: string, recordedBy: string | undefined): Found | undefined {
+    if (recordedBy === undefined || testPlace(recordedBy) === undefined) return undefined
+    const found = this.#readCandidate(this.placeFor(key, recordedBy, undefined), key)
+    return found && found.entry.recordedBy === recordedBy ? found : undefined
   }
 
   /**
@@ -140,11 +151,30 @@ export class CassetteStore {
    * Concurrent writes of one key in this process share one write. Resolves to the entry's file.
    */
   write(entry: CassetteEntry, options: { reformat?: boolean } = {}): Promise<string> {
+    return this.record(entry, options).then((written) => written.file)
+  }
+
+  /**
+   * {@link write}, telling whether the store kept an entry it holds (the same exchange, ids
+   * aside): the caller then serves that entry, so the ids a client carries on are the stored ones.
+   * With `sameIds`, an entry whose ids differ is written (a streamed reply the client has read).
+   * A test's changed reply goes to its own file, never over another test's entry.
+   */
+  record(
+    entry: CassetteEntry,
+    options: { reformat?: boolean; sameIds?: boolean } = {},
+  ): Promise<{ file: string; kept: CassetteEntry | undefined }> {
     const pending = this.#writing.get(entry.key)
-    if (pending) return pending.then(() => this.write(entry, options))
-    const done = this.#writeNow(entry, options.reformat === true).finally(() =>
-      this.#writing.delete(entry.key),
+    if (pending)
+      return pending.then(
+        () => this.record(entry, options),
+        () => this.record(entry, options),
+      )
+    const done = this.#writeNow(entry, options.reformat === true, options.sameIds === true).finally(
+      () => this.#writing.delete(entry.key),
     )
+    // The caller's own promise, not one derived from it: a failed write is the caller's to
+    // handle, and a derived promise nobody awaits would be an unhandled rejection.
     this.#writing.set(entry.key, done)
     return done
   }
@@ -346,21 +376,34 @@ export class CassetteStore {
     }
   }
 
-  async #writeNow(entry: CassetteEntry, reformat: boolean): Promise<string> {
+  async #writeNow(
+    entry: CassetteEntry,
+    reformat: boolean,
+    sameIds: boolean,
+  ): Promise<{ file: string; kept: CassetteEntry | undefined }> {
     let existing: Found | undefined
     try {
-      existing = this.#find(entry.key, entry.recordedBy)
+      existing = this.#own(entry.key, entry.recordedBy) ?? this.#find(entry.key, entry.recordedBy)
     } catch {
       // A corrupt file of this key is replaced by the new recording.
     }
-    if (existing && sameEntry(existing.entry, entry) && !(reformat && existing.entry.v === 1)) {
+    if (
+      existing &&
+      sameEntry(existing.entry, entry, sameIds) &&
+      !(reformat && existing.entry.v === 1)
+    ) {
       this.#located.set(entry.key, existing.file)
-      return existing.file
+      return { file: existing.file, kept: existing.entry }
     }
-    const file =
-      existing && existing.entry.v === 2
-        ? existing.file
-        : this.placeFor(entry.key, entry.recordedBy, entry.request.endpoint)
+    // A changed reply is written over the file it lies in only when that file is this test's own
+    // (or the test is unknown): another test that made the same request keeps its reply.
+    const overwrite =
+      existing !== undefined &&
+      existing.entry.v === 2 &&
+      (entry.recordedBy === undefined || existing.entry.recordedBy === entry.recordedBy)
+    const file = overwrite
+      ? (existing as Found).file
+      : this.placeFor(entry.key, entry.recordedBy, entry.request.endpoint)
     const { text, schema } = serializeEntry(entry)
     // The schema first, so that no reader sees an entry whose schema is not there yet; one
     // written for an entry that then fails is taken back, so a failed write changes nothing.
@@ -391,13 +434,20 @@ export class CassetteStore {
     // A format-1 file of the key gives way to the format-2 one; `migrate` (`reformat`) removes it
     // itself, once the new file reads back the same. One that lies through a link outside the
     // folder is not rubricate's to delete.
-    if (existing && existing.file !== file && !reformat && (await inside(existing.file, this.dir)))
+    if (
+      existing &&
+      existing.entry.v === 1 &&
+      existing.file !== file &&
+      !reformat &&
+      (await inside(existing.file, this.dir))
+    ) {
       await rm(existing.file, { force: true }).catch(() => {})
+    }
     this.#located.set(entry.key, file)
     const folder = this.#folders.get(join(file, '..'))
     if (folder) addTo(folder, entry.key.slice(0, KEY_PREFIX_LENGTH), basename(file), true)
     if (this.#index) addTo(this.#index, entry.key.slice(0, KEY_PREFIX_LENGTH), file, true)
-    return file
+    return { file, kept: undefined }
   }
 }
 
@@ -406,14 +456,14 @@ export class CassetteStore {
  * the recording time, response ids and creation times, stream timings.
  * @internal
  */
-export function sameExchange(a: CassetteEntry, b: CassetteEntry): boolean {
-  return stable(a) === stable(b)
+export function sameExchange(a: CassetteEntry, b: CassetteEntry, sameIds = false): boolean {
+  return stable(a, sameIds) === stable(b, sameIds)
 }
 
 // An existing entry whose request body cannot be decoded is no match: the new one replaces it.
-function sameEntry(existing: CassetteEntry, entry: CassetteEntry): boolean {
+function sameEntry(existing: CassetteEntry, entry: CassetteEntry, sameIds: boolean): boolean {
   try {
-    return sameExchange(existing, entry)
+    return sameExchange(existing, entry, sameIds)
   } catch {
     return false
   }
@@ -421,13 +471,15 @@ function sameEntry(existing: CassetteEntry, entry: CassetteEntry): boolean {
 
 const VOLATILE = /\\?"(id|created|created_at|system_fingerprint)\\?":\s*(\\?"[^"\\]*\\?"|\d+)/g
 
-function stable(entry: CassetteEntry): string {
-  const { recordedAt: _at, v: _v, ...rest } = entry
+function stable(entry: CassetteEntry, sameIds: boolean): string {
+  // Which test recorded it aside too: two tests answered alike share one entry.
+  const { recordedAt: _at, v: _v, recordedBy: _by, ...rest } = entry
   const response = {
     ...rest.response,
     sse: rest.response.sse?.map((chunk) => chunk.chunk),
   }
-  return canonicalJson({ ...rest, response }).replace(VOLATILE, '"$1":_')
+  const text = canonicalJson({ ...rest, response })
+  return sameIds ? text : text.replace(VOLATILE, '"$1":_')
 }
 
 /** Remove `folder` and its parents up to (not including) `top` while they are empty. */

@@ -1,0 +1,134 @@
+// The cassette engine's own ways to pass by accident, leak or hang (issues 26 and 27): a secret set
+// a moment before a message is printed, hooks that would merge two requests into one key or fail
+// in ways that looked like someone else's fault, and a judge that never answers.
+
+import { join } from 'node:path'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { configureRubricate } from '../../src'
+import { runAsTest } from '../../src/call-context'
+import { redactOutput } from '../../src/cassettes/redaction/redaction'
+import { fakeReply } from '../../src/testing'
+import { useCassetteFolder } from '../cassettes/support'
+import { failureOf, judgeRubric, judgeServer, PASSING_VERDICT, SPLIT_VERDICT } from './support'
+
+const folder = useCassetteFolder()
+
+afterEach(() => {
+  vi.useRealTimers()
+  delete process.env.RUBRICATE_FRESH_TOKEN
+})
+
+const inTest = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
+  runAsTest({ identity: { file: join(folder.dir, '..', 'greet.test.ts'), name } }, undefined, fn)
+
+describe('6. Secrets', () => {
+  test('a secret set in the environment just before a message is printed never appears in it', () => {
+    // Printed once, so whatever the worker keeps of the environment was read a moment ago.
+    redactOutput('warm up')
+    process.env.RUBRICATE_FRESH_TOKEN = 'tok-Fresh-9a8b7c6d'
+    expect(redactOutput('The reply quoted tok-Fresh-9a8b7c6d.')).not.toContain('tok-Fresh-9a8b7c6d')
+  })
+})
+
+describe('8. Accidental passes', () => {
+  test('a redact hook that masks a name does not let "greets Bob" pass on "greets Alice"\'s verdict', async () => {
+    configureRubricate({
+      cassettes: {
+        mode: 'auto',
+        redact: (entry) => {
+          const body = entry.request.body
+          for (const message of body.messages) {
+            message.content = message.content.replace(/Alice|Bob/g, '<name>')
+          }
+          return entry
+        },
+      },
+    })
+    const { server, judge } = await judgeServer((request) =>
+      JSON.stringify(request.body).includes('Alice') ? PASSING_VERDICT : SPLIT_VERDICT,
+    )
+    const alice = await inTest('greets Alice', () => judgeRubric(judge, 'Hello Alice! It is noon.'))
+    expect(alice.score).toBe(1)
+    const bob = await inTest('greets Bob', () => judgeRubric(judge, 'Hello Bob! It is noon.'))
+    // Bob's request reached the judge and got its own verdict, not Alice's recording.
+    expect(server.requests).toHaveLength(2)
+    expect(bob.score).toBe(0)
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    const carol = await failureOf(judgeRubric(judge, 'Hello Carol! It is noon.'))
+    expect(carol.root.code).toBe('RUBRICATE_CASSETTE_MISS')
+  })
+
+  test("a normalize hook that makes two tests' different requests one key is refused, naming both tests", async () => {
+    configureRubricate({
+      cassettes: { mode: 'auto', normalize: (text) => text.replace(/Alice|Bob/g, '<name>') },
+    })
+    const { server, judge } = await judgeServer(PASSING_VERDICT)
+    await inTest('greets Alice', () => judgeRubric(judge, 'Hello Alice! It is noon.'))
+    const bob = await failureOf(
+      inTest('greets Bob', () => judgeRubric(judge, 'Hello Bob! It is noon.')),
+    )
+    expect(bob.root.code).toBe('RUBRICATE_USAGE')
+    expect(bob.root.message).toContain(
+      'Your cassettes.normalize hook made two different requests one cassette key',
+    )
+    expect(bob.root.message).toContain('greet.test.ts > greets Alice" sent')
+    expect(bob.root.message).toContain('greet.test.ts > greets Bob" sent')
+    expect(server.requests).toHaveLength(1)
+  })
+})
+
+describe('3. Bad user input', () => {
+  test('a redact hook that returns something other than an entry is a usage error, with no live request', async () => {
+    configureRubricate({ cassettes: { mode: 'auto', redact: () => 'redacted' } })
+    const { server, judge } = await judgeServer(PASSING_VERDICT)
+    const { root } = await failureOf(judgeRubric(judge))
+    expect(root.code).toBe('RUBRICATE_USAGE')
+    expect(root.message).toContain(
+      'Your cassettes.redact hook returned "redacted", not a cassette entry.',
+    )
+    expect(server.requests).toHaveLength(0)
+  })
+
+  test('a normalize hook that throws is reported as the hook failing, not as a bug in rubricate', async () => {
+    configureRubricate({
+      cassettes: {
+        mode: 'auto',
+        normalize: () => {
+          throw new Error('no dates here')
+        },
+      },
+    })
+    const { server, judge } = await judgeServer(PASSING_VERDICT)
+    const { root } = await failureOf(judgeRubric(judge))
+    expect(root.code).toBe('RUBRICATE_USAGE')
+    expect(root.message).toContain('Your cassettes.normalize hook threw: no dates here.')
+    expect(root.message).not.toContain('bug in rubricate')
+    expect(server.requests).toHaveLength(0)
+  })
+})
+
+describe('1. Judge faults', () => {
+  test('a judge that never answers ends its call within deadlineMs, under fake timers and garbage collection, with no test timeout', {
+    timeout: 0,
+  }, async () => {
+    configureRubricate({ cassettes: { mode: 'auto' } })
+    const { judge } = await judgeServer(fakeReply.delay(600_000, 'never'), {
+      timeoutMs: 500,
+      deadlineMs: 2000,
+      maxRetries: 10,
+    })
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'Date'] })
+    const started = performance.now()
+    const run = failureOf(judgeRubric(judge))
+    // Garbage, so that collections run while the requests hang (the timers must hold anyway).
+    let junk: unknown[] = []
+    for (let i = 0; i < 20; i++) junk = Array.from({ length: 50_000 }, (_, n) => ({ n }))
+    const { root } = await run
+    const elapsed = performance.now() - started
+    vi.useRealTimers()
+    expect(junk.length).toBe(50_000)
+    expect(root.code).toBe('RUBRICATE_JUDGE_REQUEST')
+    expect(root.message).toContain('gave no usable reply within 2000 ms (deadlineMs)')
+    expect(elapsed).toBeLessThan(8_000)
+  })
+})
