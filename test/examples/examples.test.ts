@@ -85,7 +85,7 @@ test('npm run examples replays every model call offline with no API key and prin
     '       all criteria                                 99  0.81 [0.72, 0.87]  0.61  0.14 (5/36) [0.06, 0.29]  0.22 (14/63) [0.14, 0.34]',
     ' Assertions  29 assertions (15 rubric, 13 scorer, 1 calibration): 27 passed, 2 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 35 criteria: 33 met, 1 required unmet, 1 optional unmet',
     '      Judge  51 calls: 51 replayed, 0 live · tokens 0 live, 40,265 replayed · cost $0.00',
-    '     Agents  21 calls: 21 replayed, 0 live',
+    '     Agents  21 calls: 21 replayed, 0 live · tokens 0 live, 4,552 replayed',
     '      Tests  19 passed (19)',
   ]) {
     expect(lines).toContain(expected)
