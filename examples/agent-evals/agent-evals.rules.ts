@@ -41,7 +41,7 @@ const rules: ExampleRules = {
     agentRule({
       name: 'FAQ agent (gates example)',
       system: FAQ_SYSTEM_PROMPT,
-      user: new RegExp(`^(${Object.keys(FAQ).map(escape).join('|')})$`),
+      user: new RegExp(`^(${Object.keys(FAQ).map(escapeRegExp).join('|')})$`),
       reply: (request) => FAQ[request.user] ?? '',
     }),
     agentRule({
@@ -116,6 +116,6 @@ const rules: ExampleRules = {
 
 export default rules
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
