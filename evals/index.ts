@@ -2,16 +2,20 @@
 // `rubricate/setup` (the plugin adds it): rows are judged with rubricate's matchers.
 
 export type {
+  EvalConversationRecord,
   EvalMeanGate,
   EvalRowRecord,
   EvalScorerMean,
   EvalSuiteRecord,
   EvalTrialRecord,
+  EvalTurnRecord,
 } from '../src/eval-records'
 // Evals
 export { describeEval } from './describe-eval'
 export type {
+  ConversationMessage,
   DescribeEvalOptions,
+  EvalConversation,
   EvalData,
   EvalRow,
   EvalScorer,
@@ -19,4 +23,6 @@ export type {
   EvalScorerFn,
   EvalScorerGate,
   EvalScorerResult,
+  EvalTurn,
+  SimulatedUserOptions,
 } from './types'

@@ -3,6 +3,7 @@
 // were recorded against it (`npm run examples:record`), because no hosted model is reachable from
 // the machines this repository is built on. Re-record against a real model to see real verdicts.
 import { type FakeOpenAI, type FakeRequest, fakeReply, startFakeOpenAI } from 'rubricate/testing'
+import agentEvals from '../agent-evals/agent-evals.rules'
 import codeWriting from '../code-writing/code-writing.rules'
 import customScorer from '../custom-scorer/custom-scorer.rules'
 import datasetEval from '../dataset-eval/dataset-eval.rules'
@@ -14,6 +15,7 @@ import { rubricJudge } from './rubric-judge'
 import type { ExampleRules, ModelRequest, Rule } from './rules'
 
 const EXAMPLES: Record<string, ExampleRules> = {
+  'agent-evals': agentEvals,
   'code-writing': codeWriting,
   'custom-scorer': customScorer,
   'dataset-eval': datasetEval,

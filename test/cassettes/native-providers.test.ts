@@ -135,3 +135,31 @@ test('Gemini keys the model in its path: one question to two models gets two rep
   expect(usage).toMatchObject({ replayed: 3, failed: 0 })
   expect(usage?.tokens?.replayed).toBeGreaterThan(0)
 })
+
+test('keys in x-goog-api-key, api-key and ?key= are redacted from the reply and never keyed', async () => {
+  const echoed = 'AIzaEchoedKey0123456789abcdefgh'
+  server = await startFakeGemini({
+    reply: (request) =>
+      `Keys seen: ${request.query.key ?? ''} ${request.headers['api-key'] ?? ''} ${request.headers['x-goog-api-key'] ?? ''}`,
+  })
+  const body = JSON.stringify({ contents: [{ parts: [{ text: 'Which key?' }] }] })
+  const call = (query: string, headers: Record<string, string>) =>
+    fetch(`${server?.url}/v1beta/models/gemini-2.5-flash:generateContent${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    })
+  const live = await (await call(`?key=${echoed}`, { 'api-key': `${echoed}-azure` })).json()
+  expect(JSON.stringify(live)).toContain(echoed)
+  await session.flush()
+  const [entry] = await entriesUnder(folder.dir)
+  expect(entry.request.query).toBeUndefined()
+  const text = await rawCassettes()
+  expect(text).not.toContain(echoed)
+  expect(text).toContain('[REDACTED:')
+  // The same call with the key in a header instead replays the same entry.
+  await goOffline()
+  const replayed = await call('', { 'x-goog-api-key': echoed })
+  expect(replayed.status).toBe(200)
+  expect(session.takeUsage().agentCalls).toMatchObject({ recorded: 1, replayed: 1, failed: 0 })
+})

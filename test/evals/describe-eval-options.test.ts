@@ -21,7 +21,7 @@ test('an unknown option is a usage error that lists the known ones', () => {
   ).toEqual({
     code: 'RUBRICATE_USAGE',
     message:
-      '[rubricate] describeEval() options got an unknown option "passrate". Did you mean "passRate"? Known options: "data", "task", "criteria", "scorers", "threshold", "passRate", "mean", "trials", "trialPassRate", "concurrent", "timeout".',
+      '[rubricate] describeEval() options got an unknown option "passrate". Did you mean "passRate"? Known options: "data", "task", "criteria", "turnCriteria", "simulatedUser", "scorers", "threshold", "passRate", "mean", "trials", "trialPassRate", "concurrent", "timeout".',
   })
 })
 
@@ -104,6 +104,37 @@ test('a scorer gate entry checks its direction, numbers, keys and a max without 
     [
       () => describeEval('x', { data: [], task, scorers, mean: '0.8' as never }),
       '[rubricate] describeEval() option "mean" (the gate on the weighted mean of the scorers) must be a finite number, but is "0.8".',
+    ],
+  ]
+  for (const [call, message] of cases)
+    expect(usage(call)).toEqual({ code: 'RUBRICATE_USAGE', message })
+})
+
+test('a simulated user needs instructions, a positive maxTurns and a stop function', () => {
+  const cases: [() => void, string][] = [
+    [
+      () => describeEval('x', { data: [], task, scorers, simulatedUser: {} as never }),
+      '[rubricate] describeEval() option "simulatedUser" needs "instructions": who the simulated user is and how they write (a string, or a function of the row), but got undefined. For instance { instructions: \'A customer charged twice, short-tempered, writes in short sentences.\' }.',
+    ],
+    [
+      () =>
+        describeEval('x', {
+          data: [],
+          task,
+          scorers,
+          simulatedUser: { instructions: 'A customer', maxTurns: 0 },
+        }),
+      '[rubricate] describeEval() option "simulatedUser.maxTurns" must be a positive integer, but is 0.',
+    ],
+    [
+      () =>
+        describeEval('x', {
+          data: [],
+          task,
+          scorers,
+          simulatedUser: { instructions: 'A customer', stop: 'done' as never },
+        }),
+      '[rubricate] describeEval() option "simulatedUser.stop" must be a function of the conversation\'s messages that returns true to end it, but is "done".',
     ],
   ]
   for (const [call, message] of cases)

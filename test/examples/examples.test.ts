@@ -81,12 +81,26 @@ test('npm run examples replays every model call offline with no API key and prin
     '         ✗ [required] Answers the question that was asked: The reply says it is not sure instead of answering.',
     '       ✗ scorer "mentionsExpectedFact": score 0, threshold 1: never says "+1 800 555 0142"',
     '       Eval  "FAQ agent answers from the fact sheet" 11 of 12 rows passed (91.7%) · gate 90% ✓ met · mean: rubric 0.92, mentionsExpectedFact 0.92',
-    '     ✓ calibration of "gpt-4.1-mini" against "support-agent/refund-labels.jsonl": κ 0.61, accuracy 0.81 [0.72, 0.87], false pass 0.14 (5/36) [0.06, 0.29], false fail 0.22 (14/63) [0.14, 0.34], 99 judgements',
+    '     ✓ calibration of "gpt-4.1-mini" against "./refund-labels.jsonl": κ 0.61, accuracy 0.81 [0.72, 0.87], false pass 0.14 (5/36) [0.06, 0.29], false fail 0.22 (14/63) [0.14, 0.34], 99 judgements',
     '       all criteria                                 99  0.81 [0.72, 0.87]  0.61  0.14 (5/36) [0.06, 0.29]  0.22 (14/63) [0.14, 0.34]',
-    ' Assertions  29 assertions (15 rubric, 13 scorer, 1 calibration): 27 passed, 2 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 35 criteria: 33 met, 1 required unmet, 1 optional unmet',
-    '      Judge  51 calls: 51 replayed, 0 live · tokens 0 live, 40,265 replayed · cost $0.00',
-    '     Agents  21 calls: 21 replayed, 0 live',
-    '      Tests  19 passed (19)',
+    // Per-scorer gates: a lower-is-better scorer with a row threshold and a mean gate, a mean gate
+    // on the fact scorer, and the weighted mean gate.
+    '       ✗ scorer "hedging": score 1, at most 0.5',
+    '       Eval  "FAQ answers under per-scorer gates" 5 of 6 rows passed (83.3%) · gate 80% ✓ met · mean: rubric 0.83, mentionsExpectedFact 0.83 (≥ 0.8 ✓), hedging ↓ ×2 0.17 (≤ 0.2 ✓) · weighted mean 0.83 (≥ 0.75 ✓)',
+    // A partially credited trajectory, and the trajectory rubric over the transcript.
+    '       ✓ scorer "order-path": score 0.5, threshold 0.5: 1 of 2 expected calls made; missing notify_customer: score 0.5',
+    '         ✓ [required] Quotes the shipping day the lookup returned',
+    // A three-turn conversation with a simulated user, verdicts per turn and for the whole.
+    '       ✓ turn 1 user: "I was charged twice this month." → "Sorry about that! Could you tell me the date and the amount…"',
+    '       ✓ turn 2 simulated user: "It was $4.99, twice, on March 3." → "Thank you. I have refunded the duplicate $4.99 charge from …"',
+    '       ✓ turn 3 simulated user: "Thanks. When will I see the money back?" → "The refund reaches your card within 5 business days. Sorry …"',
+    '         ✓ [required] Stays polite',
+    '       conversation: 3 turns, ended: the simulated user reached its goal',
+    '         ✓ [required] Says when the refund arrives',
+    ' Assertions  53 assertions (25 rubric, 27 scorer, 1 calibration): 48 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 48 criteria: 45 met, 2 required unmet, 1 optional unmet',
+    '      Judge  62 calls: 62 replayed, 0 live · tokens 0 live, 47,523 replayed · cost $0.00',
+    '     Agents  32 calls: 32 replayed, 0 live · tokens 0 live, 6,650 replayed',
+    '      Tests  27 passed (27)',
   ]) {
     expect(lines).toContain(expected)
   }

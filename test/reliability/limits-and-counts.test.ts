@@ -169,7 +169,7 @@ describe('10. Limits and counts', () => {
     expect(recording.exitCode).toBe(0)
     expect(summaryLines(recording.stdout).slice(1)).toEqual([
       '      Judge  3 calls: 0 replayed, 3 live (all recorded into cassettes) · tokens 1,536 live, 0 replayed · cost $0.0007',
-      '     Agents  3 calls: 0 replayed, 3 live (all recorded into cassettes)',
+      '     Agents  3 calls: 0 replayed, 3 live (all recorded into cassettes) · tokens 99 live, 0 replayed',
     ])
     const sent = server.requests.length
     const replaying = await runVitest(root, [], { env: { ...env, RUBRICATE_CASSETTES: 'replay' } })
@@ -177,7 +177,7 @@ describe('10. Limits and counts', () => {
     expect(server.requests).toHaveLength(sent)
     expect(summaryLines(replaying.stdout).slice(1)).toEqual([
       '      Judge  3 calls: 3 replayed, 0 live · tokens 0 live, 1,536 replayed · cost $0.00',
-      '     Agents  3 calls: 3 replayed, 0 live',
+      '     Agents  3 calls: 3 replayed, 0 live · tokens 0 live, 99 replayed',
     ])
   })
 })

@@ -172,7 +172,8 @@ export function keyQuery(
     const seen = query[name]
     query[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value]
   }
-  return query
+  // Only secret-named parameters: no query, as when the key travels in a header.
+  return Object.keys(query).length > 0 ? query : undefined
 }
 
 /**
