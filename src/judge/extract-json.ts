@@ -12,7 +12,6 @@ export type ExtractedJson =
   | { ok: true; candidates: JsonCandidate[] }
   | { ok: false; problem: string }
 
-const FENCE = /(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\1/g
 // Characters the bracket scan may visit in one reply: a huge reply full of unclosed brackets
 // would otherwise take quadratic time, and a judge call must never hang a test.
 const SCAN_BUDGET = 4_000_000
@@ -59,8 +58,8 @@ export function findJson(text: string, options: { duplicates: boolean }): FoundJ
   const whole = parse(text)
   if (whole.ok) return { candidates: [{ value: whole.value, source: text }], duplicate }
   const candidates: JsonCandidate[] = []
-  for (const match of text.matchAll(FENCE)) {
-    const source = (match[2] ?? '').trim()
+  for (const body of fenceBodies(text)) {
+    const source = body.trim()
     const fenced = parse(source)
     if (fenced.ok) candidates.push({ value: fenced.value, source })
   }
@@ -143,4 +142,48 @@ function balancedEnd(text: string, start: number): number {
     }
   }
   return -1
+}
+
+/**
+ * The bodies of the code fences in a text: a run of three or more backticks or tildes, the rest
+ * of its line, then everything up to the next run of the same characters at least as long. A
+ * linear scan where the regular expression it replaces, `/(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\1/g`,
+ * tried every shorter fence on every run: cubic on a reply of backticks (2.8 s for 1,000).
+ * A search for a closing run that failed is remembered per character: no later fence of that
+ * character and that length or longer can close either, so it is not searched again.
+ */
+/** @internal */
+export function fenceBodies(text: string): string[] {
+  const bodies: string[] = []
+  const failed: Record<string, number> = {
+    '`': Number.POSITIVE_INFINITY,
+    '~': Number.POSITIVE_INFINITY,
+  }
+  let at = 0
+  while (at < text.length) {
+    const char = text[at] as string
+    if (char !== '`' && char !== '~') {
+      at++
+      continue
+    }
+    let end = at
+    while (text[end] === char) end++
+    const length = end - at
+    if (length < 3 || length >= (failed[char] as number)) {
+      at = end
+      continue
+    }
+    const lineEnd = text.indexOf('\n', end)
+    if (lineEnd === -1) break
+    const close = text.indexOf(char.repeat(length), lineEnd + 1)
+    if (close === -1) {
+      failed[char] = length
+      at = end
+      continue
+    }
+    const body = text.slice(lineEnd + 1, close)
+    bodies.push(body.endsWith('\n') ? body.slice(0, -1) : body)
+    at = close + length
+  }
+  return bodies
 }

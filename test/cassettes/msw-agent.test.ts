@@ -213,7 +213,7 @@ test('other requests pass untouched, and off mode records nothing', async () => 
   server.setReply('live')
   const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test' })
   expect((await client.chat.completions.create(ask('x'))).choices[0]?.message.content).toBe('live')
-  expect(server.requests).toHaveLength(3)
+  expect(server.requests).toHaveLength(4)
   expect(await filesUnder(folder.dir)).toEqual([])
 })
 

@@ -11,6 +11,7 @@ import {
   keyFormatIn,
   redactKeyFormats,
 } from '../../src/cassettes/redaction/secret-patterns'
+import { extractJson } from '../../src/judge/extract-json'
 import { markdownCell } from '../../src/output-safety/markdown-text'
 import { terminalLine, terminalText } from '../../src/output-safety/terminal-text'
 import { parseCriteria } from '../../src/rubric/criteria'
@@ -82,6 +83,15 @@ const cases: [name: string, work: (text: string) => unknown, make: (n: number) =
   ['the terminal gate on control characters', terminalText, (n) => '\u001b[2J\r\u0007'.repeat(n)],
   ['a terminal line of whitespace', terminalLine, (n) => ' \t\n'.repeat(n)],
   ['a Markdown cell of breaks and pipes', markdownCell, (n) => '\r|<\n'.repeat(n)],
+  // The code fences of a judge reply that is not whole JSON (cubic as a regular expression:
+  // 2.8 s for 1,000 backticks).
+  ['a judge reply of backticks', extractJson, (n) => '`'.repeat(n)],
+  ['a judge reply of fences that never close', extractJson, (n) => '```\n'.repeat(n)],
+  [
+    'a judge reply of fences growing by one',
+    extractJson,
+    (n) => Array.from({ length: Math.sqrt(n) | 0 }, (_, i) => `${'~'.repeat(i + 3)}\n`).join(''),
+  ],
   // Every other key format, on its mark repeated and on its mark before a long run.
   ...KEY_FORMATS.flatMap((format) =>
     format.marks.flatMap((mark): typeof cases => [
