@@ -24,6 +24,7 @@ export default defineConfig({
           { text: 'From an empty folder', link: '/guide/getting-started-init' },
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'Cassettes', link: '/guide/cassettes' },
+          { text: 'Sequences and stateful APIs', link: '/guide/sequences' },
           { text: 'Reviewing cassettes', link: '/guide/reviewing-cassettes' },
           { text: 'Model providers and CI', link: '/guide/providers' },
           { text: 'CI', link: '/guide/ci' },
