@@ -14,6 +14,7 @@ import {
   toFakeReply,
 } from './fake-reply'
 import type { FakeRequest } from './fake-request'
+import { flattenHeaders, parseJson, readBody } from './request-reading'
 
 export type { FakeRequest } from './fake-request'
 
@@ -260,30 +261,4 @@ function send(res: ServerResponse, reply: FakeReply): void {
 function asksForStream(path: string, body: any): boolean {
   const stream = typeof body === 'object' && body !== null ? body.stream : undefined
   return path.endsWith('/api/chat') ? stream !== false : stream === true
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
-
-function parseJson(text: string): any {
-  if (!text) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-function flattenHeaders(headers: IncomingMessage['headers']): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
-  }
-  return out
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FakeRequest } from './fake-request'
+import { flattenHeaders, parseJson, readBody } from './request-reading'
 
 /**
  * What the fake Anthropic and Gemini servers share: a real HTTP server on 127.0.0.1 that logs each
@@ -165,30 +166,4 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
     'content-length': String(payload.length),
   })
   res.end(payload)
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
-
-function parseJson(text: string): any {
-  if (!text) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-function flattenHeaders(headers: IncomingMessage['headers']): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
-  }
-  return out
 }
