@@ -173,10 +173,14 @@ describe('13. Secrets in output', () => {
       expect(files.map((f) => f.file)).toContain(expected)
     }
     expect(files.some((f) => f.file.startsWith('__cassettes__'))).toBe(true)
-    // JUnit's own name attributes name the test whose name holds the token (Vitest writes them).
-    const found = files.flatMap(({ file, text }) =>
-      leaks(file, file === 'junit.xml' ? text.replace(/ (?:name|classname)="[^"]*"/g, '') : text),
-    )
+    // JUnit's own name attributes name the test whose name holds the token (Vitest writes them),
+    // and so does the results cache Vitest 5 keeps under node_modules/.vite (its list of failed
+    // tests, to run them first next time): Vitest's own files, as its own output lines are.
+    const found = files
+      .filter(({ file }) => !file.startsWith('node_modules/.vite/'))
+      .flatMap(({ file, text }) =>
+        leaks(file, file === 'junit.xml' ? text.replace(/ (?:name|classname)="[^"]*"/g, '') : text),
+      )
     expect(found).toEqual([])
   })
 })

@@ -147,7 +147,10 @@ describe('9. Silent live calls', () => {
 
 function connectError(host: string): Promise<Error | undefined> {
   return new Promise((resolve) => {
-    const socket = net.connect(443, host)
+    // A socket of its own, connected through net.Socket's own connect: a client with its own socket
+    // layer. (msw 3 answers sockets that net.connect() makes with mocked ones of its own.)
+    const socket = new net.Socket()
+    socket.connect(443, host)
     socket.once('connect', () => {
       socket.destroy()
       resolve(undefined)
