@@ -10,6 +10,7 @@ import { GoogleGenAI } from '@google/genai'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
 import { withCallContext } from '../../src/call-context'
+import { loadMswVersion } from '../../src/cassettes/agents/msw-loader'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
 import { messages } from '../../src/messages'
 import { type FakeProviderServer, startFakeAnthropic } from '../../src/testing'
@@ -127,22 +128,29 @@ describe('9. Silent live calls', () => {
     expect(session.misses().map((miss) => miss.endpoint)).toEqual(['v1/organizations/usage_report'])
   })
 
-  test('in replay mode, a connection to a provider host that no handler saw is refused without blockNetwork, and fails the file', async () => {
-    process.env.CI = 'true'
-    const test = testIn('calls Claude through its own socket', 'test/reliability/agent.test.ts')
-    const error = await withCallContext({ test }, () => connectError('api.anthropic.com'))
-    const expected = messages.providerConnectionRefused(
-      'api.anthropic.com',
-      'test/reliability/agent.test.ts > calls Claude through its own socket',
-    )
-    expect(error?.message).toBe(expected)
-    expect(session.errors().map((each) => each.message)).toEqual([expected])
-    // Outside replay mode the provider guard stands aside (this repository's loopback guard refuses).
-    delete process.env.CI
-    expect((await connectError('api.anthropic.com'))?.message).toMatch(
-      /Tests may only reach loopback/,
-    )
-  })
+  // With msw 3 a socket opened in the worker is first answered by msw's own socket interceptor (a
+  // mocked socket that never leaves the machine), so this socket never reaches the guard: the case
+  // holds on msw 2, where rubricate sees sockets only at connect. (Seen in the node22 lane.)
+  const mswIntercepsSockets = Number(loadMswVersion('test').split('.')[0]) >= 3
+  test.skipIf(mswIntercepsSockets)(
+    'in replay mode, a connection to a provider host that no handler saw is refused without blockNetwork, and fails the file',
+    async () => {
+      process.env.CI = 'true'
+      const test = testIn('calls Claude through its own socket', 'test/reliability/agent.test.ts')
+      const error = await withCallContext({ test }, () => connectError('api.anthropic.com'))
+      const expected = messages.providerConnectionRefused(
+        'api.anthropic.com',
+        'test/reliability/agent.test.ts > calls Claude through its own socket',
+      )
+      expect(error?.message).toBe(expected)
+      expect(session.errors().map((each) => each.message)).toEqual([expected])
+      // Outside replay mode the provider guard stands aside (this repository's loopback guard refuses).
+      delete process.env.CI
+      expect((await connectError('api.anthropic.com'))?.message).toMatch(
+        /Tests may only reach loopback/,
+      )
+    },
+  )
 })
 
 function connectError(host: string): Promise<Error | undefined> {
