@@ -2,7 +2,7 @@
  * Error classes with stable codes (ARCHITECTURE.md §11). Match on `code`, not on `instanceof`: two
  * copies of rubricate (ESM and CJS, or two versions) can be loaded in one process.
  */
-import type { JudgeCall } from './records'
+import type { JudgeCall } from './records/records'
 
 /** Every error code rubricate throws. */
 export type RubricateErrorCode =

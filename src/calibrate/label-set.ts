@@ -4,7 +4,7 @@ import { dirname, extname, isAbsolute, relative, resolve } from 'node:path'
 import { isRubricateError, UsageError } from '../errors'
 import { messages, show } from '../messages'
 import { OPTIONAL_MARKER, parseCriteria, withoutMarker } from '../rubric/criteria'
-import { getState } from '../state'
+import { getState } from '../runtime/state'
 import { dataText } from './data-text'
 
 /** One labelled criterion of a {@link LabelledExample} with several criteria. */

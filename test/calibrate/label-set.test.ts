@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { loadLabelSet, parseLabelText } from '../../src/calibrate/label-set'
-import { getState } from '../../src/state'
+import { getState } from '../../src/runtime/state'
 import { rejectionOf } from '../judge/helpers'
 import { tempDir } from '../support/temp-dir'
 

@@ -9,8 +9,8 @@ import {
   rootCause,
   type ScorerResult,
 } from '../../src'
-import { withCallContext } from '../../src/call-context'
-import { setPluginConfig } from '../../src/config'
+import { setPluginConfig } from '../../src/config/resolve-config'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, type FakeRequest, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
 import { entriesUnder, entryFilesUnder, testIn, useCassetteFolder } from './support'

@@ -1,8 +1,13 @@
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, resetRubricateConfig } from '../../src'
 import { modeReason } from '../../src/cassettes/exchange/cassette-mode'
-import { defaultCassetteMode, resolveConfig, resolveJudge, setPluginConfig } from '../../src/config'
-import { getState } from '../../src/state'
+import {
+  defaultCassetteMode,
+  resolveConfig,
+  resolveJudge,
+  setPluginConfig,
+} from '../../src/config/resolve-config'
+import { getState } from '../../src/runtime/state'
 
 afterEach(() => {
   resetRubricateConfig()

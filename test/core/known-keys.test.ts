@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { nearestKey, rejectUnknownKeys } from '../../src/known-keys'
+import { nearestKey, rejectUnknownKeys } from '../../src/config/known-keys'
 
 const JUDGE = ['model', 'instructions', 'temperature', 'seed', 'maxRetries']
 

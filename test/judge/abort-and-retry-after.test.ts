@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from 'vitest'
 import { rootCause } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { retryDelayMs } from '../../src/judge/retry-delay'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf, scoreWith } from './helpers'
 

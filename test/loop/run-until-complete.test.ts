@@ -208,7 +208,7 @@ test('a check that times out is never complete, even when another scorer passed'
 
 test('the check timeout aborts the signal that the scorers see', async () => {
   let seen: AbortSignal | undefined
-  const { currentCallContext } = await import('../../src/call-context')
+  const { currentCallContext } = await import('../../src/runtime/call-context')
   const hanging: LoopScorer = {
     id: 'slow',
     run: () => {
@@ -298,7 +298,7 @@ test('an abort signal stops the loop during the agent call with the signal reaso
 test('an abort signal stops the loop during a check, and reaches the scorers', async () => {
   const controller = new AbortController()
   let scorerSignal: AbortSignal | undefined
-  const { currentCallContext } = await import('../../src/call-context')
+  const { currentCallContext } = await import('../../src/runtime/call-context')
   const hanging: LoopScorer = {
     id: 'slow',
     run: () => {

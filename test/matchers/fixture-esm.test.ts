@@ -5,7 +5,7 @@ import { readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import type { RubricateRecord } from '../../src/records'
+import type { RubricateRecord } from '../../src/records/records'
 import { failureBlock } from '../support/failure-block'
 import { runVitest } from '../support/run-vitest'
 

@@ -1,8 +1,8 @@
 import { stripVTControlCharacters } from 'node:util'
 import { beforeAll, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
-import { currentCallContext } from '../../src/call-context'
-import type { RubricateRecord } from '../../src/records'
+import type { RubricateRecord } from '../../src/records/records'
+import { currentCallContext } from '../../src/runtime/call-context'
 
 expect.extend({ toSatisfyRubric, toPassScorer })
 

@@ -4,8 +4,8 @@ import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test, vi } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { createRubricScorer, type JudgeModel } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { DEFAULT_TIMEOUT_MS } from '../../src/judge/openai-judge'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeReply, fakeReply } from '../../src/testing'
 import {
   failureOf,

@@ -5,13 +5,13 @@
 
 /** What is known about a request that missed. @internal */
 import { basename, dirname } from 'node:path'
-import { currentCallContext } from '../../call-context'
-import { type ResolvedConfig, resolveConfig } from '../../config'
+import { displayPath, projectRoot, testLabel } from '../../config/paths'
+import { type ResolvedConfig, resolveConfig } from '../../config/resolve-config'
 import { CassetteMissError } from '../../errors'
 import { messages } from '../../messages'
-import { displayPath, projectRoot, testLabel } from '../../paths'
-import type { CassetteMissRecord, TestIdentity } from '../../records'
-import { getState } from '../../state'
+import type { CassetteMissRecord, TestIdentity } from '../../records/records'
+import { currentCallContext } from '../../runtime/call-context'
+import { getState } from '../../runtime/state'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { firstTextChange } from '../store/json-diff'
 import { findNearest } from '../store/nearest-entry'

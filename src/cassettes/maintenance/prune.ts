@@ -11,9 +11,9 @@
 import { existsSync } from 'node:fs'
 import { readdir, rmdir, stat, unlink } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
+import { scratchDirs } from '../../config/paths'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
-import { scratchDirs } from '../../paths'
 import { type RunMarker, readRunMarkers } from '../run/run-marker'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 
