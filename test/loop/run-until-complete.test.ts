@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { type LoopScorer, onRecord, type RubricateRecord, runUntilComplete } from '../../src'
+import { linked } from '../support/error-page'
 
 const unsubscribes: (() => void)[] = []
 afterEach(() => {
@@ -406,8 +407,10 @@ test('bad arguments are usage errors that say what to pass', async () => {
   await expect(runUntilComplete('agent' as never, { scorers: [] })).rejects.toThrowError(
     expect.objectContaining({
       code: 'RUBRICATE_USAGE',
-      message:
+      message: linked(
         '[rubricate] runUntilComplete() expects the agent as a function ({ input, iteration, feedback, history }) => output as its first argument, but got "agent".',
+        'usage',
+      ),
     }),
   )
   await expect(runUntilComplete(() => 'x', {} as never)).rejects.toThrowError(

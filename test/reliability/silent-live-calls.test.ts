@@ -16,6 +16,7 @@ import { messages } from '../../src/messages'
 import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, listen, testIn, useCassetteFolder } from '../cassettes/support'
+import { linked } from '../support/error-page'
 
 // What the setup file does first; then the project's own setup file starts its server, mocking
 // its backend and letting the model host through quietly.
@@ -100,9 +101,12 @@ describe('9. Silent live calls', () => {
         (error: Error) => error,
       ),
     )
-    const expected = messages.networkBlocked(
-      '192.0.2.1',
-      `test/reliability/agent.test.ts > calls a public default base URL`,
+    const expected = linked(
+      messages.networkBlocked(
+        '192.0.2.1',
+        `test/reliability/agent.test.ts > calls a public default base URL`,
+      ),
+      'network-blocked',
     )
     expect(swallowed).toBeInstanceOf(Error)
     if (!ON_MSW_3) expect((swallowed?.cause as Error | undefined)?.message).toBe(expected)

@@ -109,14 +109,16 @@ export async function buildMiss(
     command: test ? recordCommand(test, input.path === 'judge' || input.testIsExact) : undefined,
     dir,
   })
+  const error = new CassetteMissError(message, input.key)
   return {
-    error: new CassetteMissError(message, input.key),
+    error,
+    // The error's message, link included: the file's failure prints it for a swallowed miss.
     record: {
       key: input.key,
       endpoint: input.endpoint,
       model: input.displayModel,
       test: test?.name,
-      message,
+      message: error.message,
     },
   }
 }
