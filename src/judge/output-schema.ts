@@ -120,8 +120,8 @@ const requestSchemas = new WeakMap<PreparedSchema, JsonSchema>()
 
 /**
  * The JSON Schema as sent in a request's `response_format`: a copy made once and frozen all the
- * way down (the prepared one stays the caller's to read), so that the key of every request that
- * carries it reuses its canonical text. Exactly what JSON would carry of it; the prepared schema
+ * way down (the prepared one stays the caller's to read), so that no request can change it for
+ * the next. Exactly what JSON would carry of it; the prepared schema
  * itself when it cannot be copied that way.
  * @internal
  */
