@@ -321,7 +321,8 @@ export function redactOutput(text: string, secrets: SecretSet = outputSecrets())
  * The secrets that output is redacted of, read now: the environment's (read afresh, so a secret
  * set a moment ago is redacted like any other) and every one learnt from a request. One output
  * (a record, a report) reads them once for all its strings: read per string, the scan of the
- * environment was most of the reporter's CPU per test (ARCHITECTURE.md §10).
+ * environment was most of the reporter's CPU per test (the suite figure "rubricate CPU per
+ * replayed rubric assertion", ARCHITECTURE.md §10).
  * @internal
  */
 export function outputSecrets(): SecretSet {
