@@ -1,6 +1,7 @@
 // Pure: the rubric report page, one self-contained HTML file (no network needed to open it).
 // Built from the collected run only, so a run merged from shards gives the same page as one run.
 import { join, relative } from 'node:path'
+import { count as countText } from '../src/messages'
 import type { RubricateRecord, Verdict } from '../src/records/records'
 import type { RunReport } from './collect-run'
 import { plain } from './figures'
@@ -285,7 +286,7 @@ function assertionDetail(record: RubricateRecord): string {
     const sources = [...new Set(calls.map((call) => call.source))].join(', ')
     lines.push(
       '',
-      `Judge: ${[...new Set(calls.map((c) => c.model))].join(', ')} · ${calls.length} call${calls.length === 1 ? '' : 's'} (${sources}) · ${tokens.toLocaleString('en-US')} tokens`,
+      `Judge: ${[...new Set(calls.map((c) => c.model))].join(', ')} · ${calls.length} call${calls.length === 1 ? '' : 's'} (${sources}) · ${countText(tokens)} tokens`,
     )
   }
   return lines.join('\n')

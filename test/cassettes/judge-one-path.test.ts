@@ -1,11 +1,13 @@
-// A judge request has one path: the SDK builds it, the engine's exchange keys it once and serves,
-// misses or records it. A replay finds the entry the SDK's request was recorded under, however the
-// judge is set up (key, headers and query that hold secrets, base URLs with a path or a trailing
-// slash), and never reaches the server.
+// A judge request has one path to the cassettes: the engine's exchange keys it once and serves,
+// misses or records it. The SDK builds it, except in replay mode, where `replayRequest` builds the
+// same request without loading the SDK (a suite figure, openai-judge.ts). A replay finds the entry
+// the SDK's request was recorded under, however the judge is set up (key, headers and query that
+// hold secrets, base URLs with a path or a trailing slash), and never reaches the server.
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, type OpenAICompatibleJudge } from '../../src'
-import { completeWithEndpoint } from '../../src/judge/openai-judge'
-import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { completionReply } from '../../src/judge/completion-reply'
+import { completeWithEndpoint, replayRequest } from '../../src/judge/openai-judge'
+import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { useCassetteFolder } from './support'
 
 useCassetteFolder()
@@ -113,4 +115,60 @@ test('a secret set in the environment a moment before a lookup is redacted befor
   } finally {
     delete process.env.RUBRICATE_TEST_TOKEN
   }
+})
+
+test.each([
+  ['a base URL with a path', '/v1', undefined],
+  ['a trailing slash and headers of its own', '/api/v1/', { 'x-api-key': 'hdr-secret-42' }],
+])('with %s, the replay-mode request is the request the SDK sends', async (_, path, headers) => {
+  server = await startFakeOpenAI({ reply: '{"score":1}' })
+  const judge = {
+    model: 'gpt-test',
+    baseURL: `${server.url}${path}`,
+    apiKey: 'key-0123456789',
+    ...(headers && { headers }),
+  }
+  configureRubricate({ cassettes: { mode: 'off' } })
+  const sdk = await complete(judge, 'Grade it.')
+  const [sent] = server.requests
+  // Sent live (mode off) to compare: what the cassettes see of a request is its method, URL,
+  // body and the headers that carry secrets.
+  const completion = await replayRequest(
+    judge.baseURL,
+    judge.apiKey,
+    headers,
+    sent?.body,
+    new AbortController().signal,
+  )
+  const own = server.requests[1]
+  expect(own).toMatchObject({
+    method: sent?.method,
+    path: sent?.path,
+    query: sent?.query,
+    bodyText: sent?.bodyText,
+  })
+  for (const name of ['authorization', 'content-type', 'accept', ...Object.keys(headers ?? {})])
+    expect(own?.headers[name]).toBe(sent?.headers[name])
+  expect(completionReply(completion)).toEqual(sdk.reply)
+})
+
+test('a replayed error reply fails as the same reply sent live through the SDK', async () => {
+  const reply = () =>
+    fakeReply.raw({ status: 400, body: { error: { message: 'model not found' } } })
+  server = await startFakeOpenAI({ reply: [reply(), reply()] })
+  const judge = { model: 'gpt-test', baseURL: `${server.url}/v1`, apiKey: 'key-0123456789' }
+  configureRubricate({ cassettes: { mode: 'off' } })
+  const live = await complete(judge, 'Grade it.').catch((error: unknown) => error)
+  configureRubricate({ cassettes: { mode: 'record' } })
+  await complete(judge, 'Grade it.').catch(() => undefined)
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  const replayed = await complete(judge, 'Grade it.').catch((error: unknown) => error)
+  expect(server.requests).toHaveLength(2)
+  expect(replayed).toBeInstanceOf(Error)
+  expect(replayed).toMatchObject({
+    name: (live as Error).name,
+    code: (live as { code?: unknown }).code,
+    status: 400,
+    message: (live as Error).message,
+  })
 })
