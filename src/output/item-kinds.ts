@@ -76,8 +76,45 @@ const STREAM_PART_TYPES = new Set([
   'raw',
 ])
 
+// LangChain's serialized messages (`JSON.parse(JSON.stringify(message))`, the messages of a
+// LangGraph checkpoint): `{ lc: 1, type: 'constructor', id: [..., 'AIMessage'], kwargs }`, whose
+// kwargs are the message's own fields. The class names the kind: `ChatMessage` carries a `role`.
+const SERIALIZED_MESSAGE_TYPES: Readonly<Record<string, string>> = {
+  AIMessage: 'ai',
+  HumanMessage: 'human',
+  SystemMessage: 'system',
+  ToolMessage: 'tool',
+  FunctionMessage: 'function',
+  ChatMessage: 'generic',
+}
+
+/**
+ * The class a LangChain serialized object names (`AIMessage`, `AIMessageChunk`...), or `undefined`
+ * for a value that is not one.
+ * @internal
+ */
+export function serializedLangChainClass(value: unknown): string | undefined {
+  if (!isObject(value) || value.lc !== 1 || value.type !== 'constructor') return undefined
+  const id = value.id
+  const name = Array.isArray(id) ? id.at(-1) : undefined
+  return typeof name === 'string' && isObject(value.kwargs) ? name : undefined
+}
+
+/**
+ * The fields of a message: a LangChain serialized message read as the message it serializes (its
+ * kwargs, with the `type` a live message of its class has), any other value as it is.
+ * @internal
+ */
+export function messageFields(value: unknown): unknown {
+  const name = serializedLangChainClass(value)
+  const type = name === undefined ? undefined : SERIALIZED_MESSAGE_TYPES[name.replace(/Chunk$/, '')]
+  if (type === undefined) return value
+  return { ...((value as Loose).kwargs as Loose), type }
+}
+
 /** The role of a message: its `role`, or a LangChain message's `type` as a role. @internal */
-export function messageRole(value: unknown): string | undefined {
+export function messageRole(message: unknown): string | undefined {
+  const value = messageFields(message)
   if (!isObject(value)) return undefined
   if (typeof value.role === 'string') return value.role === 'model' ? 'assistant' : value.role
   const type = value.type
@@ -87,8 +124,12 @@ export function messageRole(value: unknown): string | undefined {
   return undefined
 }
 
-/** True for a LangChain message (`AIMessage`, `HumanMessage`, `ToolMessage`...). @internal */
-export function isLangChainMessage(value: unknown): boolean {
+/**
+ * True for a LangChain message (`AIMessage`, `HumanMessage`, `ToolMessage`...), live or
+ * serialized. @internal
+ */
+export function isLangChainMessage(message: unknown): boolean {
+  const value = messageFields(message)
   return (
     isObject(value) &&
     typeof value.role !== 'string' &&
@@ -152,6 +193,8 @@ function describeOne(value: unknown): string {
   if (value === null) return 'null'
   if (typeof value !== 'object')
     return `${typeof value} ${JSON.stringify(String(value)).slice(0, 40)}`
+  const serialized = serializedLangChainClass(value)
+  if (serialized !== undefined) return `a serialized LangChain ${JSON.stringify(serialized)}`
   const name = (value as { constructor?: { name?: unknown } }).constructor?.name
   const kind =
     typeof name === 'string' && name !== 'Object' && name !== '' ? `a ${name}` : 'an object'
