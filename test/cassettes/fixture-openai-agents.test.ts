@@ -103,9 +103,7 @@ test('an Agents SDK project records, re-records against new ids, and replays off
   expect(reads.length).toBeGreaterThanOrEqual(2)
   const entries = await entriesUnder(join(dir, '__cassettes__'))
   // Tokens counted from the Responses API's usage, and no key in any cassette file.
-  const liveTokens = /Agents {2}\d+ calls: .* · tokens ([\d,]+) live, /.exec(
-    recorded.stdout,
-  )?.[1]
+  const liveTokens = /Agents {2}\d+ calls: .* · tokens ([\d,]+) live, /.exec(recorded.stdout)?.[1]
   expect(Number(liveTokens?.replace(/,/g, '')), recorded.stdout).toBeGreaterThan(0)
   const files = await filesUnder(join(dir, '__cassettes__'))
   const text = (
