@@ -102,14 +102,25 @@ export function serializedLangChainClass(value: unknown): string | undefined {
 
 /**
  * The fields of a message: a LangChain serialized message read as the message it serializes (its
- * kwargs, with the `type` a live message of its class has), any other value as it is.
+ * kwargs, with the `type` a live message of its class has), a LangChain stored message (`{ type,
+ * data }`, what chat message histories keep) as its data with its type, any other value as it is.
  * @internal
  */
 export function messageFields(value: unknown): unknown {
+  if (!isObject(value)) return value
   const name = serializedLangChainClass(value)
-  const type = name === undefined ? undefined : SERIALIZED_MESSAGE_TYPES[name.replace(/Chunk$/, '')]
-  if (type === undefined) return value
-  return { ...((value as Loose).kwargs as Loose), type }
+  if (name !== undefined) {
+    const type = SERIALIZED_MESSAGE_TYPES[name.replace(/Chunk$/, '')]
+    return type === undefined ? value : { ...(value.kwargs as Loose), type }
+  }
+  const data = value.data
+  const stored =
+    typeof value.type === 'string' &&
+    value.type in LANGCHAIN_ROLES &&
+    !('content' in value) &&
+    isObject(data) &&
+    'content' in data
+  return stored ? { ...data, type: value.type } : value
 }
 
 /** The role of a message: its `role`, or a LangChain message's `type` as a role. @internal */

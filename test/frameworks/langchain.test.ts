@@ -110,3 +110,15 @@ test('a LangGraph state as a checkpoint stores it (serialized messages) reads as
   )
   expect(stored).toHaveCalledTool('lookup_ticket', { id: 'T1' })
 })
+
+test('LangChain stored messages (a chat message history) read as the messages they store', async () => {
+  const { mapChatMessagesToStoredMessages } = await import('@langchain/core/messages')
+  const state = await createReactAgent({ llm: model, tools: [lookup] }).invoke({
+    messages: [new HumanMessage('What about ticket T1?')],
+  })
+  const stored = mapChatMessagesToStoredMessages(state.messages)
+  expect(stored[1]).toMatchObject({ type: 'ai', data: { content: '' } })
+  expect(toolCalls(stored)).toEqual([LOOKUP])
+  expect(outputText(stored)).toBe('Ticket T1 is open.')
+  expect(taskText(stored)).toBe('What about ticket T1?')
+})
