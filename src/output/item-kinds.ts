@@ -197,7 +197,20 @@ export function describeFound(value: unknown): string {
     if (index < 0) return entries
     return `${entries} whose entry ${index} is ${describeOne(value[index])}`
   }
+  // A state whose `messages` hold the entry not understood (a LangGraph state): name that entry.
+  const messages = isObject(value) ? readMessages(value) : undefined
+  if (Array.isArray(messages) && messages.some((item) => itemKind(item) === undefined)) {
+    return `${describeOne(value)}, whose "messages" are ${describeFound(messages)}`
+  }
   return describeOne(value)
+}
+
+function readMessages(object: Loose): unknown {
+  try {
+    return object.messages
+  } catch {
+    return undefined
+  }
 }
 
 function describeOne(value: unknown): string {

@@ -156,6 +156,9 @@ describe('8. Accidental passes', () => {
     expect(failureOf(() => expect([human, removal]).not.toHaveCalledTool('x'))).toMatch(
       /^\[rubricate\] No tool calls can be read from a list of 2 entries whose entry 1 is a serialized LangChain "RemoveMessage", so rubricate cannot tell/,
     )
+    expect(failureOf(() => expect({ messages: [human, removal] }).toHaveCalledTool('x'))).toMatch(
+      /^\[rubricate\] No tool calls can be read from an object with keys "messages", whose "messages" are a list of 2 entries whose entry 1 is a serialized LangChain "RemoveMessage", so/,
+    )
     expect(() => outputText([human, removal])).toThrowError(
       /^\[rubricate\] The value under test is a list of 2 entries whose entry 1 is a serialized LangChain "RemoveMessage"/,
     )
