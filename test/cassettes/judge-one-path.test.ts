@@ -3,14 +3,17 @@
 // same request without loading the SDK (a suite figure, openai-judge.ts). A replay finds the entry
 // the SDK's request was recorded under, however the judge is set up (key, headers and query that
 // hold secrets, base URLs with a path or a trailing slash), and never reaches the server.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, type OpenAICompatibleJudge } from '../../src'
+import { judgeFetch } from '../../src/judge/cassette-bridge'
 import { completionReply } from '../../src/judge/completion-reply'
 import { completeWithEndpoint, replayRequest } from '../../src/judge/openai-judge'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
-import { useCassetteFolder } from './support'
+import { entriesUnder, useCassetteFolder } from './support'
 
-useCassetteFolder()
+const folder = useCassetteFolder()
 let server: FakeOpenAI | undefined
 
 afterEach(async () => {
@@ -61,6 +64,15 @@ const setups: [string, (url: string) => OpenAICompatibleJudge, string][] = [
       query: { 'api-version': '2024-10-21', key: 'qry-secret-42' },
     }),
     'Grade the reply that leaked qry-secret-42.',
+  ],
+  [
+    "Gemini's OpenAI-compatible path and a Google key",
+    (url) => ({
+      model: 'gemini-2.5-flash',
+      baseURL: `${url}/v1beta/openai/`,
+      apiKey: 'AIzaSyJudgeKey0123456789abcdefghijklm',
+    }),
+    'Grade it.',
   ],
 ]
 
@@ -171,4 +183,41 @@ test('a replayed error reply fails as the same reply sent live through the SDK',
     status: 400,
     message: (live as Error).message,
   })
+})
+
+test('a judge request to a path that a string pattern names after a ":" is keyed by its path, recorded, replayed, and in replay mode an unrecorded one is a miss, never live', async () => {
+  // A judge transport that posts to a Gemini-style path (the model in the path, the method after a
+  // ":"): the string pattern must match it as it does for the agents' calls.
+  const paths: string[] = []
+  const grader = createServer((request, response) => {
+    paths.push(request.url ?? '')
+    request.resume().on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ score: request.url?.includes('judge-a') ? 1 : 0 }))
+    })
+  })
+  await new Promise<void>((resolve) => grader.listen(0, '127.0.0.1', resolve))
+  const { port } = grader.address() as AddressInfo
+  const post = (model: string) =>
+    judgeFetch(`http://127.0.0.1:${port}/v1/tuned/${model}:grade`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'Grade it.' }] }),
+    })
+  try {
+    configureRubricate({ cassettes: { mode: 'record', match: [':grade'] } })
+    expect(await (await post('judge-a')).json()).toEqual({ score: 1 })
+    expect(await (await post('judge-b')).json()).toEqual({ score: 0 })
+    expect(paths).toHaveLength(2)
+    const endpoints = (await entriesUnder(folder.dir)).map((entry) => entry.request.endpoint)
+    expect(endpoints.sort()).toEqual(['v1/tuned/judge-a:grade', 'v1/tuned/judge-b:grade'])
+
+    configureRubricate({ cassettes: { mode: 'replay', match: [':grade'] } })
+    expect(await (await post('judge-b')).json()).toEqual({ score: 0 })
+    expect(await (await post('judge-a')).json()).toEqual({ score: 1 })
+    await expect(post('judge-c')).rejects.toMatchObject({ code: 'RUBRICATE_CASSETTE_MISS' })
+    expect(paths).toHaveLength(2)
+  } finally {
+    await new Promise((resolve) => grader.close(resolve))
+  }
 })
