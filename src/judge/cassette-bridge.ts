@@ -7,13 +7,14 @@ import { type ExchangeInput, exchange } from '../cassettes/exchange/exchange'
 import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
 import { matchEndpoint, requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
-import { type ResolvedConfig, resolveConfig } from '../config/resolve-config'
+import type { ResolvedConfig } from '../config/resolve-config'
 import type { JudgeModel, JudgeReply } from '../records/records'
 import {
   type CallContext,
   currentCallContext,
   type ModelCallsAsJudge,
 } from '../runtime/call-context'
+import { currentRuntime, type Runtime } from '../runtime/runtime'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
 
@@ -54,7 +55,8 @@ export function isCassetteAware(model: JudgeModel): boolean {
  */
 export const judgeFetch: typeof fetch = async (input, init) => {
   const context = currentCallContext()
-  const config = resolveConfig({ cassettes: context.cassetteMode })
+  const runtime = currentRuntime()
+  const config = runtime.config({ cassettes: context.cassetteMode })
   const url = new URL(
     typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
   )
@@ -83,7 +85,7 @@ export const judgeFetch: typeof fetch = async (input, init) => {
     return model
   }
   return exchange({
-    ...judgeSide(config, context, modelOf),
+    ...judgeSide(runtime, config, context, modelOf),
     // A request no cassette endpoint matches goes live as it is.
     mode: endpoint ? undefined : 'off',
     prepare: () =>
@@ -111,12 +113,14 @@ export const judgeFetch: typeof fetch = async (input, init) => {
  * from the call context.
  */
 function judgeSide(
+  runtime: Runtime,
   config: ResolvedConfig,
   context: CallContext,
   modelOf: () => string | undefined,
 ): Pick<
   ExchangeInput,
   | 'caller'
+  | 'runtime'
   | 'config'
   | 'test'
   | 'testIsExact'
@@ -127,6 +131,7 @@ function judgeSide(
 > {
   return {
     caller: 'judge',
+    runtime,
     config,
     test: context.test,
     testIsExact: true,
@@ -162,7 +167,7 @@ function countLiveCost(config: ResolvedConfig, model: string | undefined, json: 
 /** False when the current call's cassette mode is `replay`: nothing may reach the network. @internal */
 export function judgeMayGoLive(): boolean {
   const context = currentCallContext()
-  return resolveConfig({ cassettes: context.cassetteMode }).cassettes.mode !== 'replay'
+  return currentRuntime().config({ cassettes: context.cassetteMode }).cassettes.mode !== 'replay'
 }
 
 /**
@@ -181,7 +186,8 @@ export function cached(model: JudgeModel): JudgeModel {
     [CASSETTE_AWARE]: true,
     async complete(judgeRequest, options) {
       const context = currentCallContext()
-      const config = resolveConfig({ cassettes: context.cassetteMode })
+      const runtime = currentRuntime()
+      const config = runtime.config({ cassettes: context.cassetteMode })
       const live = async (): Promise<Response> => {
         context.onLiveRequest?.()
         try {
@@ -200,14 +206,14 @@ export function cached(model: JudgeModel): JudgeModel {
           normalize: config.cassettes.normalize,
         })
       const response = await exchange({
-        ...judgeSide(config, context, () => model.id),
+        ...judgeSide(runtime, config, context, () => model.id),
         prepare,
         url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
         live,
       })
       const reply = (await response.json()) as JudgeReply
       if (typeof reply?.text !== 'string') {
-        const store = storeFor(config.cassettes.dir)
+        const store = storeFor(runtime.stores, config.cassettes.dir)
         throw store.corrupt(
           store.file(prepare().key),
           'its "response.json" is not a judge reply with a "text" string',

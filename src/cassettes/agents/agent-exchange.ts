@@ -1,5 +1,5 @@
-import type { ResolvedConfig } from '../../config/resolve-config'
 import { currentCallContext, type ExchangeEvent, runningTest } from '../../runtime/call-context'
+import type { Runtime } from '../../runtime/runtime'
 import { exchange } from '../exchange/exchange'
 import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
 import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
@@ -16,10 +16,11 @@ export async function runAgentExchange(
   request: Request,
   url: URL,
   { endpoint, queryInKey }: ModelEndpoint,
-  config: ResolvedConfig,
+  runtime: Runtime,
   live: (request: Request) => Promise<Response>,
 ): Promise<Response> {
   const context = currentCallContext()
+  const config = runtime.config()
   // A judge model's own request: its judge call is the cassette entry; recording this too would
   // count one judge call as an agent call as well, and replay would need the provider package.
   if (context.judgeTransport) return live(request)
@@ -66,6 +67,7 @@ export async function runAgentExchange(
       caller: 'agent',
       prepare,
       url,
+      runtime,
       config,
       test: test?.identity,
       testIsExact: test?.exact === true,

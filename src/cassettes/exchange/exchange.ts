@@ -11,6 +11,7 @@ import { messages } from '../../messages'
 import type { TestIdentity } from '../../records/records'
 /** @internal */
 import { type ExchangeEvent, runningTest } from '../../runtime/call-context'
+import type { Runtime } from '../../runtime/runtime'
 import { stateSlot } from '../../runtime/state'
 import { reportUndecided } from '../../runtime/undecided-hooks'
 import {
@@ -19,7 +20,6 @@ import {
   redactText,
   redactUrl,
   type Secret,
-  secretRegistry,
   secretSet,
 } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
@@ -61,6 +61,9 @@ export interface ExchangeInput {
   /** The mode for this exchange over the configuration's: `'off'` for a request no cassette matches. */
   mode?: CassetteMode | undefined
   url: URL
+  /** The worker's runtime: its stores and secrets serve this exchange. */
+  runtime: Runtime
+  /** The configuration of this call, resolved from `runtime` with the call site's mode. */
   config: ResolvedConfig
   test: TestIdentity | undefined
   testIsExact: boolean
@@ -121,7 +124,7 @@ export function exchange(input: ExchangeInput): Response | Promise<Response> {
   const occurrence = sequence ? (sequence.get(base.key) ?? 0) + 1 : 1
   sequence?.set(base.key, occurrence)
   const request = atOccurrence(base, occurrence)
-  const store = storeFor(config.cassettes.dir)
+  const store = storeFor(input.runtime.stores, config.cassettes.dir)
   if (readsCassettes(mode)) {
     const hit = serve(input, request, store)
     if (hit) return hit
@@ -343,7 +346,7 @@ async function record(
   options: { sameIds?: boolean } = {},
 ): Promise<{ key: string; kept: CassetteEntry | undefined } | undefined> {
   // Redacted of the secrets known now, the environment read again before anything is written.
-  const secrets = secretSet(secretRegistry().refresh(), request.secrets.secrets as Secret[])
+  const secrets = secretSet(input.runtime.secrets.refresh(), request.secrets.secrets as Secret[])
   let entry: CassetteEntry = {
     v: ENTRY_FORMAT,
     key: request.key,
