@@ -88,12 +88,12 @@ export const judgeFetch: typeof fetch = async (input, init) => {
     ...judgeSide(runtime, config, context, modelOf),
     // A request no cassette endpoint matches goes live as it is.
     mode: endpoint ? undefined : 'off',
-    prepare: () =>
+    prepare: (rewrite) =>
       prepareRequest({
         method,
         endpoint: endpoint as string,
-        body: bodyText,
-        url,
+        body: rewrite ? rewrite(bodyText) : bodyText,
+        url: rewrite ? new URL(rewrite(url.href)) : url,
         headers: headerEntries(
           init?.headers ?? (input instanceof Request ? input.headers : undefined),
         ),

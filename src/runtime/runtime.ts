@@ -1,3 +1,4 @@
+import { createIdAliases, type IdAliases } from '../cassettes/exchange/id-aliases'
 import { type SecretRegistry, secretRegistry } from '../cassettes/redaction/redaction'
 import type { CassetteStore } from '../cassettes/store/cassette-store'
 import {
@@ -43,6 +44,8 @@ export interface Runtime {
   readonly stores: Map<string, CassetteStore>
   /** The worker's known secrets, read afresh on every `refresh()`. */
   readonly secrets: SecretRegistry
+  /** Ids a live server issued in place of recorded ones, learnt while re-recording (§7.10). */
+  readonly ids: IdAliases
 }
 
 /**
@@ -57,6 +60,7 @@ export function createRuntime(): Runtime {
     layers,
     stores: new Map(),
     secrets: secretRegistry(),
+    ids: createIdAliases(),
     config: (callSite, env) => resolveConfig(layers, getState().run, callSite, env),
     configure(config) {
       validateConfig(config, 'configureRubricate()')

@@ -26,12 +26,12 @@ export async function runAgentExchange(
   if (context.judgeTransport) return live(request)
   const body = await request.clone().text()
   let prepared: PreparedRequest | undefined
-  const prepare = () => {
+  const prepare = (rewrite?: (text: string) => string) => {
     prepared ??= prepareRequest({
       method: request.method,
       endpoint,
-      body,
-      url,
+      body: rewrite ? rewrite(body) : body,
+      url: rewrite ? new URL(rewrite(url.href)) : url,
       queryInKey,
       headers: request.headers,
       redact: config.cassettes.redact,

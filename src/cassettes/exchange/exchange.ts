@@ -36,7 +36,6 @@ import { warnIfOld } from '../store/max-age'
 import { streamUsage } from '../store/reply-formats'
 import { buildMiss } from './cassette-miss'
 import { isRecordableStatus, readsCassettes } from './cassette-mode'
-import { idAliases } from './id-aliases'
 import { atOccurrence, type PreparedRequest, runHook } from './prepared-request'
 import {
   bodyOf,
@@ -56,8 +55,13 @@ import {
 export interface ExchangeInput {
   /** Who made the request, as a miss names it: the judge's call, or an agent's model call. */
   caller: 'judge' | 'agent'
-  /** The request made ready for the store. Called only when the mode reads or writes cassettes. */
-  prepare: () => PreparedRequest
+  /**
+   * The request made ready for the store. Called only when the mode reads or writes cassettes.
+   * `rewrite`, when given, must be applied to the URL and the body text before they are keyed: it
+   * puts back the stored ids where the client carries live ones it read from a re-recorded stream
+   * (ARCHITECTURE.md §7.10).
+   */
+  prepare: (rewrite?: ((text: string) => string) | undefined) => PreparedRequest
   /** The mode for this exchange over the configuration's: `'off'` for a request no cassette matches. */
   mode?: CassetteMode | undefined
   url: URL
@@ -117,7 +121,7 @@ export function exchange(input: ExchangeInput): Response | Promise<Response> {
   const { config } = input
   const mode = input.mode ?? config.cassettes.mode
   if (mode === 'off') return offExchange(input)
-  const base = input.prepare()
+  const base = input.prepare(input.runtime.ids.toStored())
   // The n-th identical request of a test is the n-th of its sequence, taken now, before anything
   // is awaited: identical requests made at once are told apart in the order they were made.
   const sequence = runningTest()?.sequence
@@ -208,7 +212,7 @@ async function liveAndRecord(
   request: PreparedRequest,
   store: CassetteStore,
 ): Promise<Response> {
-  const aliases = idAliases()
+  const aliases = input.runtime.ids
   const live = await limited(input, aliases.toLive())
   const finish = (recorded: boolean, key = request.key, reply?: () => unknown) => {
     input.onExchange?.({
@@ -238,13 +242,15 @@ async function liveAndRecord(
       }
       try {
         // The client has read the live stream, ids and all. A stream unchanged but for its ids
-        // keeps its stored entry (no churn); a chain that carries a streamed reply's id on into
-        // the next request is then recorded with the live id (ARCHITECTURE.md §7.10).
+        // keeps its stored entry (no churn), and its ids are learnt: the next request, which
+        // carries the live ids on, is keyed with the stored ones, so it finds the stored chain's
+        // next entry as replay will (ARCHITECTURE.md §7.10).
         const written = await record(input, request, store, {
           status: live.status,
           headers: storedHeaders(live.headers),
           sse: chunks,
         })
+        if (written?.kept?.response.sse) aliases.learnStream(written.kept.response.sse, chunks)
         finish(written !== undefined, written?.key, usage)
       } catch (error) {
         finish(false)
