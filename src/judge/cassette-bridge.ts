@@ -22,7 +22,6 @@ export { replayedFrom } from '../cassettes/exchange/cassette-miss'
 export { isWholeReplay } from '../cassettes/exchange/replay-response'
 export { redactUrl } from '../cassettes/redaction/redaction'
 export { canonicalJson } from '../cassettes/store/canonical-json'
-export { deepFreeze } from '../cassettes/store/deep-frozen'
 
 /**
  * The judge's path to the cassettes (ARCHITECTURE.md §7.1): the SDK's `fetch` and `cached()` hand

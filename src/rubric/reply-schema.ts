@@ -16,6 +16,9 @@ const verdictSchema = z.strictObject(
   },
 )
 
+// Kept per criterion count: a new zod object is compiled again at its first parse (zod 4 builds
+// its object parsers at run time), which a replayed assertion would then pay every time. No suite
+// figure was taken for it (issue 26): the one cache of speed left here, named in ARCHITECTURE.md §10.
 const prepared = new Map<number, PreparedSchema>()
 
 /**
