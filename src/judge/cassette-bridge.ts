@@ -45,7 +45,8 @@ export function isCassetteAware(model: JudgeModel): boolean {
 /**
  * The `fetch` that the judge's OpenAI client is built with. It serves the current call from the
  * cassette store or makes it live, as the mode of the current call context allows, and reports
- * every HTTP exchange (SDK retries included) to `currentCallContext().onExchange`.
+ * every HTTP exchange (each retry is one: the SDK is built with `maxRetries: 0`, rubricate
+ * retries through it) to `currentCallContext().onExchange`.
  *
  * A replay-mode miss, a limit or a refused recording is thrown as the rubricate error; the
  * judge's own fetch wrapper turns it into a reply the SDK does not retry and rethrows it. A
