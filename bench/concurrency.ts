@@ -5,7 +5,7 @@
 // ceil(calls / judgeConcurrency) * latency.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { configureRubricate, createRubricScorer, resetRubricateConfig } from '../src'
-import { resolveConfig } from '../src/config/resolve-config'
+import { currentRuntime } from '../src/runtime/runtime'
 import { startFakeOpenAI } from '../src/testing'
 import { keywordJudge } from '../test/support/keyword-judge'
 import { median, round } from './measure'
@@ -61,7 +61,7 @@ export async function benchConcurrency(
   try {
     const judge = { model: 'gpt-4.1-mini', baseURL: fake.baseURL, apiKey: 'sk-bench-0000' }
     configureRubricate({ judge, cassettes: { mode: 'off' } })
-    const { judgeConcurrency } = resolveConfig()
+    const { judgeConcurrency } = currentRuntime().config()
     const scorer = createRubricScorer({ criteria: RUBRIC })
     // Warm up once: the SDK is loaded and the first connection opened outside the timing.
     await scorer.run({ output: 'sorry, refund in 3 days' })

@@ -7,10 +7,10 @@ import {
   PROVIDED_OPTIONS_KEY,
   type ProvidedOptions,
 } from '../src/config/plugin-options'
-import { setPluginConfig } from '../src/config/resolve-config'
 import { messages } from '../src/messages'
 import type { RubricateRecord } from '../src/records/records'
 import { onRecord } from '../src/runtime/record-hooks'
+import { currentRuntime } from '../src/runtime/runtime'
 import { getState, stateSlot } from '../src/runtime/state'
 import { onUndecided } from '../src/runtime/undecided-hooks'
 import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
@@ -25,11 +25,15 @@ import './augment'
 expect.extend({ toSatisfyRubric, toPassScorer, toHaveCalledTool, toHaveToolCalls })
 expect.extend({ toAgreeWithLabels })
 
+// The worker's runtime (ARCHITECTURE.md §12): configuration, cassette stores and secrets, handed
+// to the cassette server below. A setup file of the user's that ran before this one and called
+// configureRubricate created it already; it is the same one.
+const runtime = currentRuntime()
 // The plugin's options (ARCHITECTURE.md §4.3). Without the plugin there are none, and the defaults apply.
 const provided = (inject as (key: string) => unknown)(PROVIDED_OPTIONS_KEY) as
   | ProvidedOptions
   | undefined
-if (provided) setPluginConfig(deserializePluginOptions(provided))
+if (provided) runtime.setPlugin(deserializePluginOptions(provided))
 
 // rubricate's msw server, intercepting before any test file code runs, so that agents whose clients
 // are built at module scope are recorded and replayed too; on msw 2 it starts at the worker's first
@@ -44,7 +48,7 @@ const session = startCassetteServer(
     root: provided?.root,
     configFile: provided?.configFile,
   },
-  { announceMissingMsw: !provided, deferServer: true },
+  { runtime, announceMissingMsw: !provided, deferServer: true },
 )
 const run = getState().run
 // How long a stream may go on being recorded after its test ended, before it is cut.

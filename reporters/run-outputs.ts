@@ -18,6 +18,7 @@ import { runMarkerPath, writeRunMarker } from '../src/cassettes/run/run-marker'
 import { storeFor } from '../src/cassettes/store/cassette-store'
 import type { ModelPrice } from '../src/config/resolve-config'
 import { messages } from '../src/messages'
+import { currentRuntime } from '../src/runtime/runtime'
 import { collectRun, type RunReport } from './collect-run'
 import { type RubricateJsonReport, toJsonReport } from './json-report'
 import { moduleTask } from './module-tasks'
@@ -365,7 +366,8 @@ async function countUnused(used: Map<string, Set<string>>): Promise<number | und
   try {
     let unused = 0
     for (const [dir, keys] of used) {
-      for (const entry of (await storeFor(dir).list()).entries) if (!keys.has(entry.key)) unused++
+      const { entries } = await storeFor(currentRuntime().stores, dir).list()
+      for (const entry of entries) if (!keys.has(entry.key)) unused++
     }
     return unused
   } catch {

@@ -1,7 +1,8 @@
 // rubricate: the framework-agnostic core. Never imports `vitest`.
 
 // Configuration
-export { CASSETTE_MODES, configureRubricate, resetRubricateConfig } from './config/resolve-config'
+export { CASSETTE_MODES } from './config/resolve-config'
+export { configureRubricate, resetRubricateConfig } from './runtime/runtime'
 export type {
   CallSiteConfig,
   CassetteMode,

@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events'
 import { rejectUnknownKeys } from '../config/known-keys'
-import { resolveJudge } from '../config/resolve-config'
 import { UsageError } from '../errors'
 import { judgeLabel, parseJudgeInput } from '../judge/judge-input'
 import { messages } from '../messages'
@@ -8,6 +7,7 @@ import { outputText } from '../output'
 import type { JudgeCall, JudgeInput } from '../records/records'
 import { createRubricScorer } from '../rubric/rubric-scorer'
 import { currentCallContext, withCallContext } from '../runtime/call-context'
+import { resolveJudge } from '../runtime/runtime'
 import {
   type AgreementMetrics,
   agreementMetrics,

@@ -6,9 +6,9 @@ import {
   formatValue,
 } from '../calibrate/calibration-table'
 import { compareJudges } from '../calibrate/compare-judges'
-import { configLayers, configureRubricate } from '../config/resolve-config'
 import { messages } from '../messages'
 import type { JudgeInput } from '../records/records'
+import { currentRuntime } from '../runtime/runtime'
 import { getState } from '../runtime/state'
 import { cassetteDirFor } from './cassette-dir'
 import { cliMessages } from './cli-messages'
@@ -59,12 +59,13 @@ export async function calibrateCommand(argv: readonly string[], io: CommandIO): 
   const compare =
     values.compare === undefined ? undefined : judgeFrom(values.compare as string | undefined)
   const state = getState()
-  const layers = configLayers()
+  const runtime = currentRuntime()
+  const { layers } = runtime
   const saved = { configured: layers.configured, root: state.run.root }
   // The current folder is the project root: the labelled set and the cassette folder resolve
   // against it. Restored afterwards, for a caller that runs the command in its own process.
   state.run.root = io.cwd
-  configureRubricate({
+  runtime.configure({
     cassettes: {
       dir: await cassetteDirFor(
         io.cwd,

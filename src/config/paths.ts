@@ -20,23 +20,8 @@ export function displayPath(path: string): string {
 
 /** `<test file> > <test name>`, as stored in `recordedBy`. @internal */
 export function testLabel(test: TestIdentity): string {
-  // Asked on every replayed call: each test file's path is shown relative to the root once.
-  const root = projectRoot()
-  if (root !== labelRoot) {
-    labelRoot = root
-    shownFiles.clear()
-  }
-  let file = shownFiles.get(test.file)
-  if (file === undefined) {
-    file = displayPath(test.file)
-    if (shownFiles.size >= 4096) shownFiles.clear()
-    shownFiles.set(test.file, file)
-  }
-  return `${file} > ${test.name}`
+  return `${displayPath(test.file)} > ${test.name}`
 }
-
-let labelRoot: string | undefined
-const shownFiles = new Map<string, string>()
 
 /**
  * Where rubricate keeps scratch files (usage logs, the nearest-entry index, run counters):

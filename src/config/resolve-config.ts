@@ -1,16 +1,15 @@
 import { isAbsolute, resolve } from 'node:path'
-import { NoJudgeError, UsageError } from '../errors'
+import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JudgeInput } from '../records/records'
-import { getState, stateSlot } from '../runtime/state'
 import { type CiDetection, detectCi } from './detect-ci'
 import { parseDuration } from './duration'
 import { rejectUnknownKeys } from './known-keys'
 
 /**
  * The configuration layers a user sets: `configureRubricate` (a setup file) and the plugin's
- * options (sent to each worker by the setup file). Kept in a slot of the process-wide state, so
- * two copies of the module (the ESM and CJS builds) see the same layers.
+ * options (sent to each worker by the setup file). The worker's runtime holds them
+ * (`src/runtime/runtime.ts`).
  * @internal
  */
 export interface ConfigLayers {
@@ -18,9 +17,10 @@ export interface ConfigLayers {
   plugin: RubricateConfig
 }
 
-/** The configuration layers of this process. @internal */
-export function configLayers(): ConfigLayers {
-  return stateSlot<ConfigLayers>('config-layers', () => ({ configured: {}, plugin: {} }))
+/** Facts of the run that the defaults depend on (the process-wide `run` state). @internal */
+export interface RunFacts {
+  updateSnapshots: boolean
+  root?: string | undefined
 }
 
 /** How cassettes are used. ARCHITECTURE.md §7.4. */
@@ -135,82 +135,20 @@ export interface ResolvedConfig {
 }
 
 /**
- * Configure rubricate for every test of a worker. Call it in a setup file; it wins over the
- * plugin's options, and loses to environment variables and to options given at the call site.
- * Options that cannot cross processes (a `JudgeModel`, a `redact` function) are set here.
- *
- * @example
- * configureRubricate({ judge: { model: 'llama3.1', baseURL: 'http://localhost:11434/v1' } })
- */
-export function configureRubricate(config: RubricateConfig): void {
-  validateConfig(config, 'configureRubricate()')
-  const layers = configLayers()
-  layers.configured = mergeConfig(layers.configured, config)
-}
-
-/** Forget everything set with `configureRubricate` (for tests of your own setup). */
-export function resetRubricateConfig(): void {
-  configLayers().configured = {}
-}
-
-/** @internal Sets the plugin's options in this worker (called by the setup file). */
-export function setPluginConfig(config: RubricateConfig): void {
-  configLayers().plugin = config
-}
-
-/**
- * Resolve the configuration for one call: call site > environment > `configureRubricate` >
- * plugin options > defaults (ARCHITECTURE.md §4.3).
+ * Resolve the configuration for one call from `layers`, the run's facts and `env`, as they are
+ * now: call site > environment > `configureRubricate` > plugin options > defaults
+ * (ARCHITECTURE.md §4.3). Nothing is kept between calls; the runtime calls it each time the
+ * configuration is read.
  * @internal
  */
 export function resolveConfig(
+  layers: ConfigLayers,
+  run: RunFacts,
   callSite: CallSiteConfig = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedConfig {
-  const state = getState()
-  const layers = configLayers()
-  // A replayed judge call resolves the configuration a few times: the last few resolutions are
-  // kept, each with everything it was resolved from, and reused while all of it is the same.
-  // Not with another environment, nor with prices (a table the user may change in place).
-  if (env !== process.env || layers.configured.prices || layers.plugin.prices) {
-    return resolveNow(callSite, env)
-  }
-  const inputs = [
-    callSite.judge,
-    callSite.cassettes,
-    env.RUBRICATE_JUDGE,
-    env.RUBRICATE_CASSETTES,
-    // A provider's variable (JENKINS_URL...) is read only when no resolution is reused: like
-    // Vitest, which reads them once, rubricate takes them as fixed for the run.
-    env.CI,
-    layers.configured,
-    layers.plugin,
-    state.run.root,
-    state.run.updateSnapshots,
-    state.run.root === undefined ? process.cwd() : undefined,
-  ]
-  for (const memo of resolved) if (sameInputs(memo.inputs, inputs)) return memo.config
-  // Frozen, as it is shared: a caller that changed it would change it for the next.
-  const config = resolveNow(callSite, env)
-  Object.freeze(config.cassettes)
-  Object.freeze(config.prices)
-  Object.freeze(config)
-  if (resolved.length >= 4) resolved.pop()
-  resolved.unshift({ inputs, config })
-  return config
-}
-
-const resolved: { inputs: unknown[]; config: ResolvedConfig }[] = []
-
-function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
-
-function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedConfig {
-  const state = getState()
-  const { configured, plugin } = configLayers()
-  const layers: [ConfigSource, RubricateConfig][] = [
+  const { configured, plugin } = layers
+  const ordered: [ConfigSource, RubricateConfig][] = [
     ['call', { judge: callSite.judge, cassettes: { mode: callSite.cassettes } }],
     ['env', envConfig(env)],
     ['configure', configured],
@@ -219,7 +157,7 @@ function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedC
   const pick = <T>(
     get: (c: RubricateConfig) => T | undefined,
   ): { value: T; source: ConfigSource } | undefined => {
-    for (const [source, layer] of layers) {
+    for (const [source, layer] of ordered) {
       const value = get(layer)
       if (value !== undefined) return { value, source }
     }
@@ -227,12 +165,12 @@ function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedC
   }
   const mode = pick((c) => c.cassettes?.mode)
   const ci = detectCi(env)
-  const root = state.run.root ?? process.cwd()
+  const root = run.root ?? process.cwd()
   const dir = pick((c) => c.cassettes?.dir)?.value ?? '__cassettes__'
   return {
     judge: pick((c) => c.judge),
     cassettes: {
-      mode: mode?.value ?? defaultMode(ci, state.run.updateSnapshots),
+      mode: mode?.value ?? defaultMode(ci, run.updateSnapshots),
       modeSource: mode?.source ?? 'default',
       ci,
       dir: isAbsolute(dir) ? dir : resolve(root, dir),
@@ -251,19 +189,6 @@ function resolveNow(callSite: CallSiteConfig, env: NodeJS.ProcessEnv): ResolvedC
     maxCost: pick((c) => c.maxCost)?.value,
     prices: Object.assign({}, plugin.prices, configured.prices),
   }
-}
-
-/**
- * The judge for one call, or `RUBRICATE_NO_JUDGE` naming every place one can be set.
- * @internal
- */
-export function resolveJudge(
-  callSite?: JudgeInput,
-  env: NodeJS.ProcessEnv = process.env,
-): JudgeInput {
-  const judge = resolveConfig({ judge: callSite }, env).judge
-  if (!judge) throw new NoJudgeError(messages.noJudge())
-  return judge.value
 }
 
 /**
@@ -306,7 +231,8 @@ function envConfig(env: NodeJS.ProcessEnv): RubricateConfig {
   return config
 }
 
-function mergeConfig(base: RubricateConfig, next: RubricateConfig): RubricateConfig {
+/** `next` over `base`, `cassettes` merged key by key. @internal */
+export function mergeConfig(base: RubricateConfig, next: RubricateConfig): RubricateConfig {
   return { ...base, ...next, cassettes: { ...base.cassettes, ...next.cassettes } }
 }
 

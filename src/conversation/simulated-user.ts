@@ -2,11 +2,11 @@
 // each call is recorded in and replayed from the cassettes like any judge call), that plays the
 // user towards a goal and says when the conversation is over. Every text it is sent lives here,
 // under SIMULATED_USER_PROMPT_VERSION (ARCHITECTURE.md §14).
-import { resolveJudge } from '../config/resolve-config'
 import { runJudgeCall } from '../judge/judge-call'
 import { fixedSchema, zodSchemaOnFirstUse } from '../judge/output-schema'
 import type { JudgeCall, JudgeInput } from '../records/records'
 import { fenced } from '../rubric/rubric-prompt'
+import { resolveJudge } from '../runtime/runtime'
 
 /**
  * The version of the simulated user's prompt. A cassette records it; bump it with any change to

@@ -8,13 +8,14 @@ import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-requ
 import { requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
 import { modelEndpoint } from '../cassettes/store/model-endpoint'
-import { type ResolvedConfig, resolveConfig } from '../config/resolve-config'
+import type { ResolvedConfig } from '../config/resolve-config'
 import type { JudgeModel, JudgeReply } from '../records/records'
 import {
   type CallContext,
   currentCallContext,
   type ModelCallsAsJudge,
 } from '../runtime/call-context'
+import { currentRuntime, type Runtime } from '../runtime/runtime'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
 
@@ -22,7 +23,6 @@ export { replayedFrom } from '../cassettes/exchange/cassette-miss'
 export { isWholeReplay } from '../cassettes/exchange/replay-response'
 export { redactUrl } from '../cassettes/redaction/redaction'
 export { canonicalJson } from '../cassettes/store/canonical-json'
-export { deepFreeze } from '../cassettes/store/deep-frozen'
 
 /**
  * The judge's path to the cassettes (ARCHITECTURE.md §7.1): the SDK's `fetch` and `cached()` hand
@@ -46,7 +46,8 @@ export function isCassetteAware(model: JudgeModel): boolean {
 /**
  * The `fetch` that the judge's OpenAI client is built with. It serves the current call from the
  * cassette store or makes it live, as the mode of the current call context allows, and reports
- * every HTTP exchange (SDK retries included) to `currentCallContext().onExchange`.
+ * every HTTP exchange (each retry is one: the SDK is built with `maxRetries: 0`, rubricate
+ * retries through it) to `currentCallContext().onExchange`.
  *
  * A replay-mode miss, a limit or a refused recording is thrown as the rubricate error; the
  * judge's own fetch wrapper turns it into a reply the SDK does not retry and rethrows it. A
@@ -55,7 +56,8 @@ export function isCassetteAware(model: JudgeModel): boolean {
  */
 export const judgeFetch: typeof fetch = async (input, init) => {
   const context = currentCallContext()
-  const config = resolveConfig({ cassettes: context.cassetteMode })
+  const runtime = currentRuntime()
+  const config = runtime.config({ cassettes: context.cassetteMode })
   const url = new URL(
     typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
   )
@@ -90,16 +92,16 @@ export const judgeFetch: typeof fetch = async (input, init) => {
     return model
   }
   return exchange({
-    ...judgeSide(config, context, modelOf),
+    ...judgeSide(runtime, config, context, modelOf),
     // A request no cassette endpoint matches goes live as it is.
     mode: found ? undefined : 'off',
-    prepare: () =>
+    prepare: (rewrite) =>
       prepareRequest({
         method,
         endpoint: (found as NonNullable<typeof found>).endpoint,
         queryInKey: found?.queryInKey,
-        body: bodyText,
-        url,
+        body: rewrite ? rewrite(bodyText) : bodyText,
+        url: rewrite ? new URL(rewrite(url.href)) : url,
         headers: headerEntries(
           init?.headers ?? (input instanceof Request ? input.headers : undefined),
         ),
@@ -119,12 +121,14 @@ export const judgeFetch: typeof fetch = async (input, init) => {
  * from the call context.
  */
 function judgeSide(
+  runtime: Runtime,
   config: ResolvedConfig,
   context: CallContext,
   modelOf: () => string | undefined,
 ): Pick<
   ExchangeInput,
   | 'caller'
+  | 'runtime'
   | 'config'
   | 'test'
   | 'testIsExact'
@@ -135,6 +139,7 @@ function judgeSide(
 > {
   return {
     caller: 'judge',
+    runtime,
     config,
     test: context.test,
     testIsExact: true,
@@ -170,7 +175,7 @@ function countLiveCost(config: ResolvedConfig, model: string | undefined, json: 
 /** False when the current call's cassette mode is `replay`: nothing may reach the network. @internal */
 export function judgeMayGoLive(): boolean {
   const context = currentCallContext()
-  return resolveConfig({ cassettes: context.cassetteMode }).cassettes.mode !== 'replay'
+  return currentRuntime().config({ cassettes: context.cassetteMode }).cassettes.mode !== 'replay'
 }
 
 /**
@@ -189,7 +194,8 @@ export function cached(model: JudgeModel): JudgeModel {
     [CASSETTE_AWARE]: true,
     async complete(judgeRequest, options) {
       const context = currentCallContext()
-      const config = resolveConfig({ cassettes: context.cassetteMode })
+      const runtime = currentRuntime()
+      const config = runtime.config({ cassettes: context.cassetteMode })
       const live = async (): Promise<Response> => {
         context.onLiveRequest?.()
         try {
@@ -208,14 +214,14 @@ export function cached(model: JudgeModel): JudgeModel {
           normalize: config.cassettes.normalize,
         })
       const response = await exchange({
-        ...judgeSide(config, context, () => model.id),
+        ...judgeSide(runtime, config, context, () => model.id),
         prepare,
         url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
         live,
       })
       const reply = (await response.json()) as JudgeReply
       if (typeof reply?.text !== 'string') {
-        const store = storeFor(config.cassettes.dir)
+        const store = storeFor(runtime.stores, config.cassettes.dir)
         throw store.corrupt(
           store.file(prepare().key),
           'its "response.json" is not a judge reply with a "text" string',

@@ -54,7 +54,6 @@ export const DEFAULT_DEADLINE_MS = 120_000
 // the provider) work with no key; a live call then gets a 401 that we explain.
 const NO_KEY = 'rubricate-no-api-key'
 
-const clients = new Map<string, Promise<OpenAI>>()
 // Errors of rubricate's own transport (a cassette miss, a limit) must not be retried by the SDK
 // as if they were connection errors: the fetch wrapper parks them here and answers with a
 // non-retryable response, and the call rethrows them as they were.
@@ -340,39 +339,25 @@ function body(model: string, request: EndpointRequest) {
   return params
 }
 
-function clientFor(
+// One client per call: building one costs little beside the call, and nothing is kept that a
+// changed endpoint (its key, headers, timeout) could leave stale.
+async function clientFor(
   endpoint: OpenAICompatibleJudge,
   baseURL: string,
   apiKey: string,
   timeoutMs: number,
 ): Promise<OpenAI> {
-  const key = JSON.stringify([
+  const { default: OpenAIClient } = await import('openai')
+  return new OpenAIClient({
     baseURL,
     apiKey,
-    endpoint.headers ?? {},
-    endpoint.query ?? {},
-    timeoutMs,
-  ])
-  let client = clients.get(key)
-  if (!client) {
-    client = import('openai').then(
-      ({ default: OpenAIClient }) =>
-        new OpenAIClient({
-          baseURL,
-          apiKey,
-          // rubricate retries (see completeWithEndpoint); the SDK's timeout is a backstop.
-          maxRetries: 0,
-          fetch: ownFetch,
-          timeout: timeoutMs,
-          ...(endpoint.headers && { defaultHeaders: endpoint.headers }),
-          ...(endpoint.query && { defaultQuery: endpoint.query }),
-        }),
-    )
-    // A failed import is not cached: the next call tries again and reports the same error.
-    client.catch(() => clients.delete(key))
-    clients.set(key, client)
-  }
-  return client
+    // rubricate retries (see completeWithEndpoint); the SDK's timeout is a backstop.
+    maxRetries: 0,
+    fetch: ownFetch,
+    timeout: timeoutMs,
+    ...(endpoint.headers && { defaultHeaders: endpoint.headers }),
+    ...(endpoint.query && { defaultQuery: endpoint.query }),
+  })
 }
 
 async function translate(

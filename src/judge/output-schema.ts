@@ -3,7 +3,6 @@ import type { z } from 'zod'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema } from '../records/records'
-import { deepFreeze } from './cassette-bridge'
 import { judgeText } from './judge-protocol'
 
 /**
@@ -116,26 +115,18 @@ export function zodSchemaOnFirstUse(build: (zod: typeof z) => StandardSchemaV1):
   }
 }
 
-const requestSchemas = new WeakMap<PreparedSchema, JsonSchema>()
-
 /**
- * The JSON Schema as sent in a request's `response_format`: a copy made once and frozen all the
- * way down (the prepared one stays the caller's to read), so that no request can change it for
- * the next. Exactly what JSON would carry of it; the prepared schema
- * itself when it cannot be copied that way.
+ * The JSON Schema as sent in a request's `response_format`: a copy (the prepared one stays the
+ * caller's to read), exactly what JSON would carry of it; the prepared schema itself when it
+ * cannot be copied that way.
  * @internal
  */
 export function requestSchema(prepared: PreparedSchema): JsonSchema {
-  let schema = requestSchemas.get(prepared)
-  if (!schema) {
-    try {
-      schema = deepFreeze(JSON.parse(JSON.stringify(prepared.json)) as JsonSchema)
-    } catch {
-      schema = prepared.json
-    }
-    requestSchemas.set(prepared, schema)
+  try {
+    return JSON.parse(JSON.stringify(prepared.json)) as JsonSchema
+  } catch {
+    return prepared.json
   }
-  return schema
 }
 
 type Validated = { ok: true; value: unknown } | { ok: false; problem: string }

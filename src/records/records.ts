@@ -142,7 +142,7 @@ export interface JudgeCall {
   durationMs: number
   /** 1 + repair attempts (invalid output fed back to the judge). */
   attemptCount: number
-  /** HTTP requests made, SDK retries included. */
+  /** HTTP requests made, retries included. */
   modelCallCount: number
   /**
    * Requests sent live (to the provider, or to a custom judge model), retries and failed ones

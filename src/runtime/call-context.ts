@@ -45,7 +45,7 @@ export interface CallContext {
   trial?: number | undefined
   /** Version of the prompt template that produced the request, stored in judge cassettes. */
   promptVersion?: string | undefined
-  /** Told about every HTTP exchange of the current judge call (SDK retries included). */
+  /** Told about every HTTP exchange of the current judge call (its retries included). */
   onExchange?: ((event: ExchangeEvent) => void) | undefined
   /**
    * Told each time the current judge call sends a request live (to the provider, or to a custom

@@ -49,7 +49,7 @@ export interface ScorerJudgeOptions {
   structuredOutput?: StructuredOutputMode | undefined
   /** Mastra's name for prompt-mode structured output: `true` and `'inline'` put the schema in the user message, `'system'` in the system message; `false` is `'json_schema'`. */
   jsonPromptInjection?: boolean | 'auto' | 'inline' | 'system' | undefined
-  /** The SDK's retries of transient failures. Default `2`, or `0` when `errorProcessors` is set. */
+  /** rubricate's retries of transient failures (ARCHITECTURE.md §4.1). Default `2`, or `0` when `errorProcessors` is set. */
   maxRetries?: number | undefined
   /** Transform the judge's messages before they are sent (and keyed). A step's list replaces the scorer's. */
   inputProcessors?: readonly JudgeProcessor[] | undefined

@@ -9,8 +9,8 @@ import {
   rootCause,
   type ScorerResult,
 } from '../../src'
-import { setPluginConfig } from '../../src/config/resolve-config'
 import { withCallContext } from '../../src/runtime/call-context'
+import { setPluginConfig } from '../../src/runtime/runtime'
 import { type FakeOpenAI, type FakeRequest, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
 import { linked } from '../support/error-page'

@@ -5,11 +5,13 @@
 // speaks the Responses and Conversations APIs, replayed with it closed.
 
 import { join } from 'node:path'
-import { afterEach, expect, test } from 'vitest'
+import OpenAI from 'openai'
+import { afterEach, expect, onTestFinished, test } from 'vitest'
 import { configureRubricate } from '../../src'
 import { createCassetteFetch } from '../../src/cassettes'
 import { cassetteSession } from '../../src/cassettes/run/cassette-session'
 import { runAsTest } from '../../src/runtime/call-context'
+import { fakeReply, startFakeOpenAI } from '../../src/testing'
 import { type FakeStatefulOpenAI, startFakeStatefulOpenAI } from '../support/fake-stateful-openai'
 import { filesUnder, useCassetteFolder } from './support'
 
@@ -156,4 +158,74 @@ test('a previous_response_id chain re-recorded against a server that issues new 
   server = undefined
   configureRubricate({ cassettes: { mode: 'replay' } })
   expect(await inTest('chain', chain)).toEqual(first)
+})
+
+test('a streamed tool call re-recorded against a server that issues new call ids still replays its chain', async () => {
+  // Each first request is answered with a streamed tool call whose id is new on every call, as a
+  // live model's is; the second request carries that id on, as the SDK's tool loop does.
+  const fake = await startFakeOpenAI({
+    reply: (request) =>
+      (request.body as { messages: unknown[] }).messages.length === 1
+        ? fakeReply.text('', {
+            toolCalls: [
+              {
+                id: `call_issued_${request.index}_xyz`,
+                name: 'weather',
+                arguments: '{"city":"Oslo"}',
+              },
+            ],
+          })
+        : fakeReply.text('It is sunny in Oslo'),
+  })
+  onTestFinished(() => fake.close())
+  const client = new OpenAI({
+    baseURL: fake.baseURL,
+    apiKey: 'sk-test',
+    fetch: cassetteFetch,
+    maxRetries: 0,
+  })
+  const tools = [
+    { type: 'function' as const, function: { name: 'weather', parameters: { type: 'object' } } },
+  ]
+  const chain = async () => {
+    const user = { role: 'user' as const, content: 'Weather in Oslo?' }
+    const stream = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [user],
+      tools,
+      stream: true,
+    })
+    let id = ''
+    for await (const chunk of stream) id ||= chunk.choices[0]?.delta.tool_calls?.[0]?.id ?? ''
+    const answer = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [
+        user,
+        {
+          role: 'assistant',
+          tool_calls: [
+            { id, type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: id, content: 'sunny' },
+      ],
+      tools,
+    })
+    return [id, answer.choices[0]?.message.content]
+  }
+  configureRubricate({ cassettes: { mode: 'record' } })
+  const first = await inTest('tools', chain)
+  expect(first).toEqual(['call_issued_0_xyz', 'It is sunny in Oslo'])
+  const files = await filesUnder(folder.dir)
+  expect(files).toHaveLength(2)
+  // Re-recorded: the stream is unchanged but for its ids, so its stored entry stays; the client
+  // read the live stream and carries the live id on, which the live server is sent as it is, and
+  // the follow-up is keyed with the stored id, so it is the stored chain's entry that is kept.
+  const again = await inTest('tools', chain)
+  expect(again).toEqual(['call_issued_2_xyz', 'It is sunny in Oslo'])
+  expect(JSON.stringify(fake.requests[3]?.body)).toContain('call_issued_2_xyz')
+  expect(await filesUnder(folder.dir)).toEqual(files)
+  await fake.close()
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  expect(await inTest('tools', chain)).toEqual(first)
 })

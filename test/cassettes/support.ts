@@ -7,7 +7,7 @@ import { configureRubricate, type RubricateConfig, resetRubricateConfig } from '
 import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
 import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
-import { configLayers, setPluginConfig } from '../../src/config/resolve-config'
+import { currentRuntime, setPluginConfig } from '../../src/runtime/runtime'
 import { getState } from '../../src/runtime/state'
 import { tempDir } from '../support/temp-dir'
 
@@ -16,7 +16,7 @@ export function useCassetteFolder(config: RubricateConfig = {}): { dir: string }
   const folder = { dir: '' }
   let plugin: RubricateConfig = {}
   beforeEach(() => {
-    plugin = configLayers().plugin
+    plugin = currentRuntime().layers.plugin
     // test/support/hermetic.ts turns cassettes off for the other tests; these tests set their own.
     delete process.env.RUBRICATE_CASSETTES
     folder.dir = tempDir('rubricate-cassettes-')

@@ -1,12 +1,8 @@
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, resetRubricateConfig } from '../../src'
 import { modeReason } from '../../src/cassettes/exchange/cassette-mode'
-import {
-  defaultCassetteMode,
-  resolveConfig,
-  resolveJudge,
-  setPluginConfig,
-} from '../../src/config/resolve-config'
+import { defaultCassetteMode } from '../../src/config/resolve-config'
+import { currentRuntime, resolveJudge, setPluginConfig } from '../../src/runtime/runtime'
 import { getState } from '../../src/runtime/state'
 import { linked } from '../support/error-page'
 
@@ -57,20 +53,20 @@ Set one in any of these places (strongest first):
 
 test('cassette mode follows the same precedence, field by field', () => {
   setPluginConfig({ cassettes: { mode: 'off', dir: '/plugin/dir' } })
-  expect(resolveConfig({}, {}).cassettes).toMatchObject({
+  expect(currentRuntime().config({}, {}).cassettes).toMatchObject({
     mode: 'off',
     modeSource: 'plugin',
     dir: '/plugin/dir',
   })
   configureRubricate({ cassettes: { mode: 'record' } })
-  expect(resolveConfig({}, {}).cassettes).toMatchObject({
+  expect(currentRuntime().config({}, {}).cassettes).toMatchObject({
     mode: 'record',
     modeSource: 'configure',
     dir: '/plugin/dir',
   })
-  expect(resolveConfig({}, { RUBRICATE_CASSETTES: 'auto' }).cassettes.mode).toBe('auto')
+  expect(currentRuntime().config({}, { RUBRICATE_CASSETTES: 'auto' }).cassettes.mode).toBe('auto')
   expect(
-    resolveConfig({ cassettes: 'off' }, { RUBRICATE_CASSETTES: 'auto' }).cassettes,
+    currentRuntime().config({ cassettes: 'off' }, { RUBRICATE_CASSETTES: 'auto' }).cassettes,
   ).toMatchObject({
     mode: 'off',
     modeSource: 'call',
@@ -87,7 +83,10 @@ test('the default mode is record under -u (also on CI), replay on CI, auto other
   expect(defaultCassetteMode({}, true)).toBe('record')
   expect(defaultCassetteMode({}, false)).toBe('auto')
   getState().run.updateSnapshots = true
-  expect(resolveConfig({}, {}).cassettes).toMatchObject({ mode: 'record', modeSource: 'default' })
+  expect(currentRuntime().config({}, {}).cassettes).toMatchObject({
+    mode: 'record',
+    modeSource: 'default',
+  })
 })
 
 test('CI providers that set no CI variable replay too, as Vitest counts them as CI; CI=false or 0 opts out', () => {
@@ -106,7 +105,7 @@ test('CI providers that set no CI variable replay too, as Vitest counts them as 
 })
 
 test('the miss message names the detected CI provider as the reason for replay', () => {
-  const reason = (env: NodeJS.ProcessEnv) => modeReason(resolveConfig({}, env))
+  const reason = (env: NodeJS.ProcessEnv) => modeReason(currentRuntime().config({}, env))
   expect(reason({ CI: 'true' })).toBe('CI is set')
   expect(reason({ JENKINS_URL: 'https://jenkins.example/' })).toBe(
     'CI detected: jenkins, from JENKINS_URL',
@@ -119,7 +118,7 @@ test('the miss message names the detected CI provider as the reason for replay',
 })
 
 test('an invalid RUBRICATE_CASSETTES value is an error that lists the four modes', () => {
-  expect(() => resolveConfig({}, { RUBRICATE_CASSETTES: 'replay-only' })).toThrowError(
+  expect(() => currentRuntime().config({}, { RUBRICATE_CASSETTES: 'replay-only' })).toThrowError(
     '[rubricate] RUBRICATE_CASSETTES is "replay-only", which is not a cassette mode. Use one of "replay", "auto", "record", "off".',
   )
 })
@@ -142,17 +141,18 @@ test('relative cassette folders resolve against the project root', () => {
   getState().run.root = '/project'
   try {
     configureRubricate({ cassettes: { dir: 'fixtures/cassettes' } })
-    expect(resolveConfig({}, {}).cassettes.dir).toBe('/project/fixtures/cassettes')
+    expect(currentRuntime().config({}, {}).cassettes.dir).toBe('/project/fixtures/cassettes')
   } finally {
     getState().run.root = undefined
   }
 })
 
-test('state lives on globalThis, so a second copy of the module sees the same configuration', () => {
+test('the runtime lives on globalThis, so a second copy of the module sees the same configuration', () => {
   configureRubricate({ judge: 'openai/shared' })
   const state = (globalThis as Record<symbol, { slots: Map<string, unknown> }>)[
     Symbol.for('rubricate')
   ]
-  const layers = state?.slots.get('config-layers') as { configured: { judge?: unknown } }
-  expect(layers.configured.judge).toBe('openai/shared')
+  const runtime = state?.slots.get('runtime') as { layers: { configured: { judge?: unknown } } }
+  expect(runtime).toBe(currentRuntime())
+  expect(runtime.layers.configured.judge).toBe('openai/shared')
 })

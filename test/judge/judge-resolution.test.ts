@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
 import { configureRubricate, resetRubricateConfig, rootCause } from '../../src'
-import { setPluginConfig } from '../../src/config/resolve-config'
+import { setPluginConfig } from '../../src/runtime/runtime'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { linked } from '../support/error-page'
 import { rejectionOf, scoreWith } from './helpers'

@@ -5,7 +5,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { storeFor } from '../../src/cassettes/store/cassette-store'
+import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import type { FakeOpenAI } from '../../src/testing'
 import { startFixtureOpenAI } from '../support/fixture-openai'
 import { copyFixture, removeCopy, repoRoot, runVitest } from '../support/run-vitest'
@@ -61,7 +61,7 @@ test('with real cassettes, prune deletes only the entry the complete run did not
   const env = { FAKE_OPENAI_URL: server.baseURL }
   // The recorded entry of the test above, and a stray one that no test asks for.
   const dir = join(root, '__cassettes__')
-  const [recorded] = (await storeFor(dir).list()).entries
+  const [recorded] = (await new CassetteStore(dir).list()).entries
   expect(recorded).toBeDefined()
   const stray = 'f'.repeat(64)
   await mkdir(join(dir, 'ff'), { recursive: true })
@@ -75,7 +75,7 @@ test('with real cassettes, prune deletes only the entry the complete run did not
   const cli = [join(repoRoot, 'dist/cli.js'), 'cassettes', 'prune']
   const { stdout } = await execFileAsync(process.execPath, cli, { cwd: root })
   expect(stdout).toContain(`Deleted 1 of 2 cassette entries in "__cassettes__"`)
-  expect((await storeFor(dir).list()).entries.map((e) => e.key)).toEqual([recorded!.key])
+  expect((await new CassetteStore(dir).list()).entries.map((e) => e.key)).toEqual([recorded!.key])
 
   // Replays still pass offline: the entry the test needs was kept.
   await expect(runVitest(root, [], { ci: true, env })).resolves.toMatchObject({ exitCode: 0 })
@@ -89,7 +89,7 @@ test("a reworded criterion, re-recorded, is one renamed file in the test file's 
   await git('init', '-q')
   await git('add', '-A')
   await git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'recorded')
-  const [before] = (await storeFor(dir).list()).entries
+  const [before] = (await new CassetteStore(dir).list()).entries
   const test = join(root, 'support.test.ts')
   await writeFile(
     test,
@@ -97,7 +97,7 @@ test("a reworded criterion, re-recorded, is one renamed file in the test file's 
   )
   const run = await runVitest(root, [], { env })
   expect(run.exitCode, run.stdout + run.stderr).toBe(0)
-  const after = (await storeFor(dir).list()).entries
+  const after = (await new CassetteStore(dir).list()).entries
   expect(after).toHaveLength(1)
   expect(after[0]?.key).not.toBe(before?.key)
   const moved = relative(root, after[0]!.file)

@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { storeFor } from '../../src/cassettes/store/cassette-store'
+import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import type { FakeOpenAI } from '../../src/testing'
 import { startFixtureOpenAI } from '../support/fixture-openai'
 import { copyFixture, removeCopy, runVitest } from '../support/run-vitest'
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** Every entry of the copy's cassette folder: its file (relative), its test and its text. */
 async function entries(): Promise<{ file: string; by: string | undefined; text: string }[]> {
-  const listed = (await storeFor(join(root, '__cassettes__')).list()).entries
+  const listed = (await new CassetteStore(join(root, '__cassettes__')).list()).entries
   const read = listed.map(async (entry) => {
     const text = await readFile(entry.file, 'utf8')
     return { file: relative(root, entry.file), by: JSON.parse(text).recordedBy, text }

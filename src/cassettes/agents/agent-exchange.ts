@@ -1,5 +1,5 @@
-import type { ResolvedConfig } from '../../config/resolve-config'
 import { currentCallContext, type ExchangeEvent, runningTest } from '../../runtime/call-context'
+import type { Runtime } from '../../runtime/runtime'
 import { exchange } from '../exchange/exchange'
 import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
 import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
@@ -16,21 +16,22 @@ export async function runAgentExchange(
   request: Request,
   url: URL,
   { endpoint, queryInKey }: ModelEndpoint,
-  config: ResolvedConfig,
+  runtime: Runtime,
   live: (request: Request) => Promise<Response>,
 ): Promise<Response> {
   const context = currentCallContext()
+  const config = runtime.config()
   // A judge model's own request: its judge call is the cassette entry; recording this too would
   // count one judge call as an agent call as well, and replay would need the provider package.
   if (context.judgeTransport) return live(request)
   const body = await request.clone().text()
   let prepared: PreparedRequest | undefined
-  const prepare = () => {
+  const prepare = (rewrite?: (text: string) => string) => {
     prepared ??= prepareRequest({
       method: request.method,
       endpoint,
-      body,
-      url,
+      body: rewrite ? rewrite(body) : body,
+      url: rewrite ? new URL(rewrite(url.href)) : url,
       queryInKey,
       headers: request.headers,
       redact: config.cassettes.redact,
@@ -66,6 +67,7 @@ export async function runAgentExchange(
       caller: 'agent',
       prepare,
       url,
+      runtime,
       config,
       test: test?.identity,
       testIsExact: test?.exact === true,

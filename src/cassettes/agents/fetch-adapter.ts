@@ -1,4 +1,4 @@
-import { resolveConfig } from '../../config/resolve-config'
+import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { errorReply, modelCallEndpoint } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
@@ -25,6 +25,14 @@ export interface CassetteFetchOptions {
  * const client = new OpenAI({ fetch: createCassetteFetch() })
  */
 export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof fetch {
+  return cassetteFetchOf(currentRuntime(), options)
+}
+
+/** {@link createCassetteFetch} serving from `runtime` (the setup file's fallbacks hand theirs). @internal */
+export function cassetteFetchOf(
+  runtime: Runtime,
+  options: CassetteFetchOptions = {},
+): typeof fetch {
   const base =
     options.fetch ??
     ((request: Request) => asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(request))))
@@ -37,11 +45,10 @@ export function createCassetteFetch(options: CassetteFetchOptions = {}): typeof 
       import('./agent-exchange'),
     ])
     try {
-      const config = resolveConfig()
       const url = new URL(request.url)
-      const endpoint = modelCallEndpoint(url, options.match)
+      const endpoint = modelCallEndpoint(url, runtime, options.match)
       if (!endpoint) return await base(request).catch(markLiveFailure)
-      return await runAgentExchange(request, url, endpoint, config, base)
+      return await runAgentExchange(request, url, endpoint, runtime, base)
     } catch (error) {
       if (isLiveFailure(error)) throw error
       return errorReply(error)

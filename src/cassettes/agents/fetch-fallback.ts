@@ -1,5 +1,6 @@
+import type { Runtime } from '../../runtime/runtime'
 import { stateSlot } from '../../runtime/state'
-import { createCassetteFetch } from './fetch-adapter'
+import { cassetteFetchOf } from './fetch-adapter'
 import { isMswActive, releaseInterceptedClones } from './msw-compat'
 import { loadMswVersion } from './msw-loader'
 import { isRubricateLive } from './rubricate-live'
@@ -27,12 +28,12 @@ const slot = stateSlot('cassette-fetch-fallback', () => ({ installed: false }))
  * already intercepts: a wrapper above msw would answer model calls before the user's own mocks.
  * @internal
  */
-export function installFetchFallback(): void {
+export function installFetchFallback(runtime: Runtime): void {
   if (slot.installed || isMswActive() || typeof globalThis.fetch !== 'function') return
   // msw 2 only: msw 3 patches no `fetch`, so this wrapper would sit above every msw 3 server.
   if (!loadMswVersion("the agents' cassettes").startsWith('2.')) return
   const original = globalThis.fetch
-  const cassetteFetch = createCassetteFetch({ fetch: (input, init) => original(input, init) })
+  const cassetteFetch = cassetteFetchOf(runtime, { fetch: (input, init) => original(input, init) })
   const fallback: typeof fetch = async (input, init) => {
     if (isRubricateLive()) return original(input, init)
     const response = await cassetteFetch(input, init)

@@ -1,5 +1,6 @@
+import type { Runtime } from '../../runtime/runtime'
 import { stateSlot } from '../../runtime/state'
-import { createCassetteFetch } from './fetch-adapter'
+import { cassetteFetchOf } from './fetch-adapter'
 import { isModelCallUrl } from './msw-handlers'
 import { isRubricateLive } from './rubricate-live'
 
@@ -48,12 +49,12 @@ const slot = stateSlot('cassette-interceptor-fallback', () => ({
 /**
  * Turn the msw 3 fallback on in this worker, and subscribe it. Idempotent. @internal
  */
-export function installInterceptorFallback(): void {
+export function installInterceptorFallback(runtime: Runtime): void {
   if (!slot.installed) {
-    const cassetteFetch = createCassetteFetch()
+    const cassetteFetch = cassetteFetchOf(runtime)
     slot.listener = async ({ request, controller }) => {
       if (controller.readyState !== PENDING || isRubricateLive() || slot.seen.has(request)) return
-      if (!isModelCallUrl(request.url)) return
+      if (!isModelCallUrl(request.url, runtime)) return
       slot.seen.add(request)
       // Loaded at the first model call, not with the setup file (ARCHITECTURE.md §10).
       const { isLiveFailure } = await import('../exchange/exchange')

@@ -1,8 +1,8 @@
 /** Options of {@link createCassetteHandlers}. */
 import type { HttpHandler } from 'msw'
-import { resolveConfig } from '../../config/resolve-config'
 import { isRubricateError } from '../../errors'
 import { messages } from '../../messages'
+import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { type CassetteSession, cassetteSession } from '../run/cassette-session'
 import { type ModelEndpoint, modelEndpoint } from '../store/model-endpoint'
 import { acceptsPredicates, UrlPredicate } from './msw-compat'
@@ -37,8 +37,16 @@ export interface CassetteHandlerOptions {
  * const server = setupServer(...myHandlers, ...createCassetteHandlers())
  */
 export function createCassetteHandlers(options: CassetteHandlerOptions = {}): HttpHandler[] {
+  return cassetteHandlersOf(currentRuntime(), options)
+}
+
+/** {@link createCassetteHandlers} serving from `runtime` (the setup file hands its own). @internal */
+export function cassetteHandlersOf(
+  runtime: Runtime,
+  options: CassetteHandlerOptions = {},
+): HttpHandler[] {
   const { http, bypass } = loadMsw('createCassetteHandlers()')
-  const isModelCall = (href: string) => isModelCallUrl(href, options.match)
+  const isModelCall = (href: string) => isModelCallUrl(href, runtime, options.match)
   // Every method: a tool's GET is recorded as a model's POST is (its method and query in the key).
   const handler = http.all(
     // msw 2.10's types know no predicate path, and 2.11's no RegExp subclass: one cast for both.
@@ -53,15 +61,14 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
         import('./agent-exchange'),
       ])
       try {
-        const config = resolveConfig()
         const url = new URL(request.url)
         // The predicate took it for a model call: an endpoint is always found here.
-        const endpoint = modelCallEndpoint(url, options.match) ?? {
+        const endpoint = modelCallEndpoint(url, runtime, options.match) ?? {
           endpoint: url.pathname.replace(/^\/+/, ''),
           queryInKey: true,
           by: 'pattern' as const,
         }
-        return await runAgentExchange(request, url, endpoint, config, (sent) =>
+        return await runAgentExchange(request, url, endpoint, runtime, (sent) =>
           asRubricateLive(() => globalThis.fetch(bypass(sent))),
         )
       } catch (error) {
@@ -82,25 +89,30 @@ export function createCassetteHandlers(options: CassetteHandlerOptions = {}): Ht
  * that the cassettes answer with the error instead of msw passing the request on.
  * @internal
  */
-export function isModelCallUrl(href: string, extra: readonly (string | RegExp)[] = []): boolean {
+export function isModelCallUrl(
+  href: string,
+  runtime: Runtime,
+  extra: readonly (string | RegExp)[] = [],
+): boolean {
   try {
-    return modelCallEndpoint(new URL(href), extra) !== undefined
+    return modelCallEndpoint(new URL(href), runtime, extra) !== undefined
   } catch {
     return true
   }
 }
 
 /**
- * The endpoint of a model call to `url` under the configuration in effect, with `extra` patterns;
+ * The endpoint of a model call to `url` under `runtime`'s configuration, with `extra` patterns;
  * `undefined` for a request that is not one. Each pattern that matches is noted, so that a pattern
  * that never matched can be reported (ARCHITECTURE.md §7.3).
  * @internal
  */
 export function modelCallEndpoint(
   url: URL,
+  runtime: Runtime,
   extra: readonly (string | RegExp)[] = [],
 ): ModelEndpoint | undefined {
-  const { match, providerHosts } = resolveConfig().cassettes
+  const { match, providerHosts } = runtime.config().cassettes
   const found = modelEndpoint(url, [...match, ...extra], providerHosts)
   if (found) cassetteSession().notePatternUse(found, url)
   return found

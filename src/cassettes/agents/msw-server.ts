@@ -4,8 +4,8 @@
  */
 
 /** The parts of an msw `setupServer()` server that rubricate uses. */
-import { resolveConfig } from '../../config/resolve-config'
 import { messages } from '../../messages'
+import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { stateSlot } from '../../runtime/state'
 import {
   type CassetteRunFacts,
@@ -17,7 +17,11 @@ import { cancelDeferredServer, deferUntilFirstRequest } from './deferred-server'
 import { installFetchFallback } from './fetch-fallback'
 import { ensureInterceptorFallback, installInterceptorFallback } from './interceptor-fallback'
 import { installTeeGuards, isMswActive, listenOptions } from './msw-compat'
-import { type CassetteHandlerOptions, createCassetteHandlers } from './msw-handlers'
+import {
+  type CassetteHandlerOptions,
+  cassetteHandlersOf,
+  createCassetteHandlers,
+} from './msw-handlers'
 import { isMswInstalled, loadMsw, loadMswNode, loadMswVersion } from './msw-loader'
 import { installNetworkGuard } from './network-guard'
 
@@ -49,6 +53,8 @@ const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({
 
 /** Options of {@link startCassetteServer}. @internal */
 export interface StartCassetteServerOptions {
+  /** The worker's runtime, which the handlers, the fallbacks and the guard serve from. Default: {@link currentRuntime}. */
+  runtime?: Runtime | undefined
   /**
    * Print the notice that msw is not installed, once per worker. The plugin prints it once per
    * run in the main process, so a worker that has the plugin's options passes `false`.
@@ -77,33 +83,34 @@ export function startCassetteServer(
   options: StartCassetteServerOptions = {},
 ): CassetteSession {
   setCassetteRunFacts(facts)
+  const runtime = options.runtime ?? currentRuntime()
   const msw = isMswInstalled()
   // Before any msw server patches `fetch`: the fallback then sees what every server lets through.
-  if (msw) installFetchFallback()
-  installNetworkGuard()
+  if (msw) installFetchFallback(runtime)
+  installNetworkGuard(runtime)
   if (!msw) {
     if (options.announceMissingMsw !== false && !slot.announced)
       console.warn(messages.mswAbsentNotice())
     slot.announced = true
-  } else if (!slot.server && resolveConfig().cassettes.server !== 'external') {
+  } else if (!slot.server && runtime.config().cassettes.server !== 'external') {
     if (options.deferServer && !isMsw3() && typeof globalThis.XMLHttpRequest === 'undefined') {
-      deferUntilFirstRequest(startOwnServer)
+      deferUntilFirstRequest(() => startOwnServer(runtime))
     } else {
-      startOwnServer()
+      startOwnServer(runtime)
     }
   }
   if (msw && isMsw3()) {
-    installInterceptorFallback()
+    installInterceptorFallback(runtime)
     followServers()
   }
   ensureAgentInterception()
   return cassetteSession()
 }
 
-function startOwnServer(): void {
+function startOwnServer(runtime: Runtime): void {
   if (slot.server) return
   const { setupServer } = loadMswNode('The rubricate setup file')
-  const server: OwnServer = setupServer(...createCassetteHandlers())
+  const server: OwnServer = setupServer(...cassetteHandlersOf(runtime))
   server.listen(listenOptions('bypass'))
   installTeeGuards(server)
   slot.server = server

@@ -1,9 +1,9 @@
 import net from 'node:net'
 import { testLabel } from '../../config/paths'
-import { resolveConfig } from '../../config/resolve-config'
 import { NetworkBlockedError } from '../../errors'
 import { messages } from '../../messages'
 import { runningTest } from '../../runtime/call-context'
+import type { Runtime } from '../../runtime/runtime'
 import { stateSlot } from '../../runtime/state'
 import { cassetteSession } from '../run/cassette-session'
 import { isProviderHost } from '../store/model-endpoint'
@@ -22,7 +22,10 @@ import { isRubricateLive } from './rubricate-live'
  */
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
-const slot = stateSlot('cassette-network-guard', () => ({ installed: false }))
+const slot = stateSlot('cassette-network-guard', () => ({
+  installed: false,
+  runtime: undefined as Runtime | undefined,
+}))
 
 type Lookup = (
   hostname: string,
@@ -31,7 +34,8 @@ type Lookup = (
 ) => void
 
 /** Guard `net.Socket.prototype.connect` (TLS and HTTP clients all connect through it). @internal */
-export function installNetworkGuard(): void {
+export function installNetworkGuard(runtime: Runtime): void {
+  slot.runtime = runtime
   if (slot.installed) return
   slot.installed = true
   const connect = net.Socket.prototype.connect
@@ -91,7 +95,8 @@ function refuse(socket: net.Socket, host: string, provider = false): net.Socket 
 function guarding(): 'off' | { providers: readonly string[]; everything: boolean } {
   if (isRubricateLive()) return 'off'
   try {
-    const { cassettes } = resolveConfig()
+    const cassettes = slot.runtime?.config().cassettes
+    if (!cassettes) return 'off'
     if (cassettes.mode !== 'replay') return 'off'
     return { providers: cassettes.providerHosts, everything: cassettes.blockNetwork }
   } catch {

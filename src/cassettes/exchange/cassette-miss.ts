@@ -6,11 +6,12 @@
 /** What is known about a request that missed. @internal */
 import { basename, dirname } from 'node:path'
 import { displayPath, projectRoot, testLabel } from '../../config/paths'
-import { type ResolvedConfig, resolveConfig } from '../../config/resolve-config'
+import type { ResolvedConfig } from '../../config/resolve-config'
 import { CassetteMissError } from '../../errors'
 import { messages } from '../../messages'
 import type { CassetteMissRecord, TestIdentity } from '../../records/records'
 import { currentCallContext } from '../../runtime/call-context'
+import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { getState } from '../../runtime/state'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { firstTextChange } from '../store/json-diff'
@@ -157,11 +158,17 @@ function configOption(): string {
  * an error that a replayed reply caused, which would otherwise repeat on every replay.
  * @internal
  */
-export function replayedFrom(key: string): { file: string; command: string } {
+export function replayedFrom(
+  key: string,
+  runtime: Runtime = currentRuntime(),
+): { file: string; command: string } {
   const context = currentCallContext()
-  const config = resolveConfig({ cassettes: context.cassetteMode })
+  const config = runtime.config({ cassettes: context.cassetteMode })
   const file = displayPath(
-    storeFor(config.cassettes.dir).file(key, context.test && testLabel(context.test)),
+    storeFor(runtime.stores, config.cassettes.dir).file(
+      key,
+      context.test && testLabel(context.test),
+    ),
   )
   const command = context.test
     ? recordCommand(context.test, true).replace(

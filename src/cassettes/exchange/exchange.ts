@@ -11,6 +11,7 @@ import { messages } from '../../messages'
 import type { TestIdentity } from '../../records/records'
 /** @internal */
 import { type ExchangeEvent, runningTest } from '../../runtime/call-context'
+import type { Runtime } from '../../runtime/runtime'
 import { stateSlot } from '../../runtime/state'
 import { reportUndecided } from '../../runtime/undecided-hooks'
 import {
@@ -19,7 +20,6 @@ import {
   redactText,
   redactUrl,
   type Secret,
-  secretRegistry,
   secretSet,
 } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
@@ -36,7 +36,6 @@ import { warnIfOld } from '../store/max-age'
 import { streamUsage } from '../store/reply-formats'
 import { buildMiss } from './cassette-miss'
 import { isRecordableStatus, readsCassettes } from './cassette-mode'
-import { idAliases } from './id-aliases'
 import { atOccurrence, type PreparedRequest, runHook } from './prepared-request'
 import {
   bodyOf,
@@ -56,11 +55,19 @@ import {
 export interface ExchangeInput {
   /** Who made the request, as a miss names it: the judge's call, or an agent's model call. */
   caller: 'judge' | 'agent'
-  /** The request made ready for the store. Called only when the mode reads or writes cassettes. */
-  prepare: () => PreparedRequest
+  /**
+   * The request made ready for the store. Called only when the mode reads or writes cassettes.
+   * `rewrite`, when given, must be applied to the URL and the body text before they are keyed: it
+   * puts back the stored ids where the client carries live ones it read from a re-recorded stream
+   * (ARCHITECTURE.md §7.10).
+   */
+  prepare: (rewrite?: ((text: string) => string) | undefined) => PreparedRequest
   /** The mode for this exchange over the configuration's: `'off'` for a request no cassette matches. */
   mode?: CassetteMode | undefined
   url: URL
+  /** The worker's runtime: its stores and secrets serve this exchange. */
+  runtime: Runtime
+  /** The configuration of this call, resolved from `runtime` with the call site's mode. */
   config: ResolvedConfig
   test: TestIdentity | undefined
   testIsExact: boolean
@@ -114,14 +121,14 @@ export function exchange(input: ExchangeInput): Response | Promise<Response> {
   const { config } = input
   const mode = input.mode ?? config.cassettes.mode
   if (mode === 'off') return offExchange(input)
-  const base = input.prepare()
+  const base = input.prepare(input.runtime.ids.toStored())
   // The n-th identical request of a test is the n-th of its sequence, taken now, before anything
   // is awaited: identical requests made at once are told apart in the order they were made.
   const sequence = runningTest()?.sequence
   const occurrence = sequence ? (sequence.get(base.key) ?? 0) + 1 : 1
   sequence?.set(base.key, occurrence)
   const request = atOccurrence(base, occurrence)
-  const store = storeFor(config.cassettes.dir)
+  const store = storeFor(input.runtime.stores, config.cassettes.dir)
   if (readsCassettes(mode)) {
     const hit = serve(input, request, store)
     if (hit) return hit
@@ -205,7 +212,7 @@ async function liveAndRecord(
   request: PreparedRequest,
   store: CassetteStore,
 ): Promise<Response> {
-  const aliases = idAliases()
+  const aliases = input.runtime.ids
   const live = await limited(input, aliases.toLive())
   const finish = (recorded: boolean, key = request.key, reply?: () => unknown) => {
     input.onExchange?.({
@@ -235,13 +242,15 @@ async function liveAndRecord(
       }
       try {
         // The client has read the live stream, ids and all. A stream unchanged but for its ids
-        // keeps its stored entry (no churn); a chain that carries a streamed reply's id on into
-        // the next request is then recorded with the live id (ARCHITECTURE.md §7.10).
+        // keeps its stored entry (no churn), and its ids are learnt: the next request, which
+        // carries the live ids on, is keyed with the stored ones, so it finds the stored chain's
+        // next entry as replay will (ARCHITECTURE.md §7.10).
         const written = await record(input, request, store, {
           status: live.status,
           headers: storedHeaders(live.headers),
           sse: chunks,
         })
+        if (written?.kept?.response.sse) aliases.learnStream(written.kept.response.sse, chunks)
         finish(written !== undefined, written?.key, usage)
       } catch (error) {
         finish(false)
@@ -343,7 +352,7 @@ async function record(
   options: { sameIds?: boolean } = {},
 ): Promise<{ key: string; kept: CassetteEntry | undefined } | undefined> {
   // Redacted of the secrets known now, the environment read again before anything is written.
-  const secrets = secretSet(secretRegistry().refresh(), request.secrets.secrets as Secret[])
+  const secrets = secretSet(input.runtime.secrets.refresh(), request.secrets.secrets as Secret[])
   let entry: CassetteEntry = {
     v: ENTRY_FORMAT,
     key: request.key,

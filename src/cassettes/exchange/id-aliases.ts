@@ -1,4 +1,4 @@
-import { stateSlot } from '../../runtime/state'
+import { streamEvents } from '../store/stream-events'
 
 /**
  * Ids a live server issued in place of recorded ones (ARCHITECTURE.md §7.10). When a re-record
@@ -7,11 +7,20 @@ import { stateSlot } from '../../runtime/state'
  * server knows only its own ids, so each live request of this worker has the stored ids turned
  * back into the live ones, and each live reply the live ones into the stored ones, which keeps
  * every recorded chain consistent with the requests that replay will make.
+ *
+ * A streamed reply has reached the client live, ids and all, before the store decides to keep
+ * its entry; so the client carries the live ids on. Each request is therefore keyed with the
+ * live ids it carries turned back into the stored ones ({@link IdAliases.toStored}): the
+ * follow-up of a kept stream is the stored chain's next entry, as it is at replay.
  * @internal
  */
 export interface IdAliases {
   /** Learn the ids that differ between a stored reply and the live one it stands for. */
   learn(stored: unknown, live: unknown): void
+  /** Learn them from a stored stream and the live one, event by event. */
+  learnStream(stored: readonly { chunk: string }[], live: readonly { chunk: string }[]): void
+  /** A rewrite of request text (URL, body) to the stored ids, for its key; `undefined` when none is known. */
+  toStored(): ((text: string) => string) | undefined
   /** A rewrite of request text (URL, body) to the live ids; `undefined` when none is known. */
   toLive(): ((text: string) => string) | undefined
   /** A live reply's bytes with the live ids turned into the stored ones. */
@@ -21,7 +30,7 @@ export interface IdAliases {
 // Ids are at least this long: a shorter value (`"1"`) could be part of any text.
 const MIN_ID_LENGTH = 8
 
-/** A fresh set of aliases (one per worker; tests make their own). @internal */
+/** A fresh set of aliases (the runtime's `ids`; tests make their own). @internal */
 export function createIdAliases(): IdAliases {
   const liveOf = new Map<string, string>()
   const storedOf = new Map<string, string>()
@@ -30,13 +39,20 @@ export function createIdAliases(): IdAliases {
     for (const [from, to] of map) if (out.includes(from)) out = out.split(from).join(to)
     return out
   }
+  const learn = (stored: unknown, live: unknown) => {
+    for (const [was, is] of differingIds(stored, live)) {
+      liveOf.set(was, is)
+      storedOf.set(is, was)
+    }
+  }
   return {
-    learn(stored, live) {
-      for (const [was, is] of differingIds(stored, live)) {
-        liveOf.set(was, is)
-        storedOf.set(is, was)
-      }
+    learn,
+    learnStream(stored, live) {
+      const was = streamEvents(stored)
+      const is = streamEvents(live)
+      for (let i = 0; i < was.length && i < is.length; i++) learn(was[i]?.json, is[i]?.json)
     },
+    toStored: () => (storedOf.size === 0 ? undefined : (text) => replace(text, storedOf)),
     toLive: () => (liveOf.size === 0 ? undefined : (text) => replace(text, liveOf)),
     toStoredBytes(bytes) {
       if (storedOf.size === 0) return bytes
@@ -45,13 +61,6 @@ export function createIdAliases(): IdAliases {
       return out === text ? bytes : new TextEncoder().encode(out)
     },
   }
-}
-
-const aliases = stateSlot('id-aliases', () => createIdAliases())
-
-/** The worker's id aliases. @internal */
-export function idAliases(): IdAliases {
-  return aliases
 }
 
 /** Pairs of `id` values found at the same place in two replies that differ. */

@@ -14,6 +14,7 @@ import { dirname, relative, resolve } from 'node:path'
 import { scratchDirs } from '../../config/paths'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
+import { currentRuntime } from '../../runtime/runtime'
 import { type RunMarker, readRunMarkers } from '../run/run-marker'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 
@@ -113,7 +114,8 @@ export async function pruneCassettes(
       for (const folder of other.cassettes)
         if (folder.dir === dir) for (const k of folder.used) keep.add(k)
     }
-    const { entries } = await storeFor(dir).list()
+    const store = storeFor(currentRuntime().stores, dir)
+    const { entries } = await store.list()
     const result: PruneFolderResult = {
       dir,
       total: entries.length,
@@ -138,7 +140,7 @@ export async function pruneCassettes(
     if (options.superseded) {
       for (const entry of entries) {
         if (!(await isNew(entry.file))) continue
-        const recorder = recordingTest(storeFor(dir), entry.file, root, suiteFiles)
+        const recorder = recordingTest(store, entry.file, root, suiteFiles)
         if (recorder) rerecorded.add(testLabelOf(recorder))
       }
     }
@@ -149,7 +151,7 @@ export async function pruneCassettes(
         result.keptNewer++
         continue
       }
-      const recorder = recordingTest(storeFor(dir), entry.file, root, suiteFiles)
+      const recorder = recordingTest(store, entry.file, root, suiteFiles)
       if (options.superseded && !(recorder && rerecorded.has(testLabelOf(recorder)))) {
         result.keptUnchanged++
         continue

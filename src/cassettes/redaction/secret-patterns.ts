@@ -10,18 +10,10 @@ import { createHash } from 'node:crypto'
 /** The bare placeholder, for text that is not keyed (URLs in messages). @internal */
 export const REDACTED = '[REDACTED]'
 
-const placeholders = new Map<string, string>()
-
-/** The placeholder of one secret value: `[REDACTED:1a2b3c4d]`. Cached per value. @internal */
+/** The placeholder of one secret value: `[REDACTED:1a2b3c4d]`. @internal */
 export function placeholderOf(value: string): string {
-  let out = placeholders.get(value)
-  if (out === undefined) {
-    const digest = createHash('sha256').update(`rubricate-redaction\0${value}`).digest('hex')
-    out = `[REDACTED:${digest.slice(0, 8)}]`
-    if (placeholders.size >= 4096) placeholders.clear()
-    placeholders.set(value, out)
-  }
-  return out
+  const digest = createHash('sha256').update(`rubricate-redaction\0${value}`).digest('hex')
+  return `[REDACTED:${digest.slice(0, 8)}]`
 }
 
 /** Where a key format matched: the whole match, and the secret part inside it. @internal */

@@ -23,18 +23,19 @@
 /** What one of the agent's model calls turned out to be. @internal */
 
 import { testLabel as testLabelOf } from '../../config/paths'
-import { resolveConfig } from '../../config/resolve-config'
 import type {
   AgentCallCounts,
   CassetteMissRecord,
   CassetteUsageRecord,
   TestIdentity,
 } from '../../records/records'
+import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { getState, stateSlot } from '../../runtime/state'
 
 export type AgentCallOutcome = keyof AgentCallCounts
 
 export class CassetteSession {
+  readonly #runtime: Runtime
   #agentCalls: AgentCallCounts = noAgentCalls()
   readonly #patternsMatched = new Set<string>()
   readonly #hostOnlyCalls = new Set<string>()
@@ -43,6 +44,11 @@ export class CassetteSession {
   #errors: Error[] = []
   readonly #pending = new Set<Promise<unknown>>()
   readonly #streams = new Set<OpenStream>()
+
+  /** A session whose usage reports `runtime`'s cassette mode, folder and patterns. */
+  constructor(runtime: Runtime) {
+    this.#runtime = runtime
+  }
 
   /** Keys of the entries served or recorded since the last {@link takeUsage}. */
   usedKeys(): string[] {
@@ -72,7 +78,7 @@ export class CassetteSession {
    * for the next file.
    */
   takeUsage(): CassetteUsageRecord {
-    const { mode, dir } = resolveConfig().cassettes
+    const { mode, dir, match } = this.#runtime.config().cassettes
     const usage: CassetteUsageRecord = {
       mode,
       dir,
@@ -80,7 +86,7 @@ export class CassetteSession {
       misses: this.#misses,
       agentCalls: this.#agentCalls,
     }
-    const configured = resolveConfig().cassettes.match.map(patternLabel)
+    const configured = match.map(patternLabel)
     if (configured.length > 0 || this.#hostOnlyCalls.size > 0) {
       usage.patterns = {
         configured,
@@ -228,5 +234,5 @@ export function setCassetteRunFacts(facts: CassetteRunFacts): void {
 
 /** The session of this worker, shared by every copy of the module. @internal */
 export function cassetteSession(): CassetteSession {
-  return stateSlot('cassette-session', () => new CassetteSession())
+  return stateSlot('cassette-session', () => new CassetteSession(currentRuntime()))
 }

@@ -655,10 +655,11 @@ function isWithin(path: string, top: string): boolean {
   return path === top || path.startsWith(top.endsWith(sep) ? top : top + sep)
 }
 
-const stores = new Map<string, CassetteStore>()
-
-/** The store of a folder (one instance per folder and module copy). @internal */
-export function storeFor(dir: string): CassetteStore {
+/**
+ * The store of a folder among `stores` (a runtime's: one instance per folder, so that every
+ * caller shares its read cache and write queue), created on first use. @internal
+ */
+export function storeFor(stores: Map<string, CassetteStore>, dir: string): CassetteStore {
   let store = stores.get(dir)
   if (!store) {
     store = new CassetteStore(dir)
