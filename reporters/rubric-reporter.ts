@@ -5,6 +5,7 @@ import type {
   Reporter,
   SerializedError,
   TestCase,
+  TestCollection,
   TestModule,
   TestRunEndReason,
   TestSpecification,
@@ -18,7 +19,7 @@ import { testRecords } from './collect-run'
 import { colorsFor } from './figures'
 import { githubAnnotations } from './github-annotations'
 import { renderSummary } from './render-summary'
-import { renderTestBlock, type TestWithRecords } from './render-test-block'
+import { renderTestBlock, type SuiteWithRecords, type TestWithRecords } from './render-test-block'
 import { type RubricateOutputOptions, RunOutputs } from './run-outputs'
 
 /** Options of {@link RubricateReporter}: where its files go, and the prices of its cost estimate. */
@@ -67,21 +68,11 @@ export class RubricateReporter implements Reporter {
 
   // After Vitest's reporter, which is before this one in the list, has printed the module.
   onTestModuleEnd(module: TestModule): void {
-    const colors = colorsFor()
-    for (const test of module.children.allTests()) {
-      const records = recordsOf(test)
-      if (records.length === 0) continue
-      const row = (test.meta() as { rubricateEvalRow?: EvalRowRecord | undefined }).rubricateEvalRow
-      const block: TestWithRecords = {
-        name: test.fullName,
-        state: test.result().state,
-        records,
-        row,
-      }
-      // Verdict lines quote outputs, reasonings and test names, which may echo a key or hold a
-      // line that would command the CI runner: each passes the terminal gate.
-      for (const line of renderTestBlock(block, colors)) this.log(colouredLine(line))
-    }
+    const nodes = withRecords(module.children)
+    if (nodes.length === 0) return
+    // Verdict lines quote outputs, reasonings and test names, which may echo a key or hold a
+    // line that would command the CI runner: each passes the terminal gate.
+    for (const line of renderTestBlock(nodes, colorsFor())) this.log(colouredLine(line))
   }
 
   async onTestRunEnd(
@@ -106,6 +97,25 @@ export class RubricateReporter implements Reporter {
   private log(line: string): void {
     this.ctx!.logger.log(line)
   }
+}
+
+// The tests of a module or suite that hold records, under the suites that hold them.
+function withRecords(children: TestCollection): (TestWithRecords | SuiteWithRecords)[] {
+  const nodes: (TestWithRecords | SuiteWithRecords)[] = []
+  for (const child of children) {
+    if (child.type === 'suite') {
+      const inner = withRecords(child.children)
+      if (inner.length > 0) {
+        nodes.push({ type: 'suite', name: child.name, state: child.state(), children: inner })
+      }
+      continue
+    }
+    const records = recordsOf(child)
+    if (records.length === 0) continue
+    const row = (child.meta() as { rubricateEvalRow?: EvalRowRecord | undefined }).rubricateEvalRow
+    nodes.push({ type: 'test', name: child.name, state: child.result().state, records, row })
+  }
+  return nodes
 }
 
 function recordsOf(test: TestCase): RubricateRecord[] {

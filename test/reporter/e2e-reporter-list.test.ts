@@ -21,8 +21,10 @@ test('on CI (no terminal), passing tests are listed only when they hold rubricat
   const run = await runVitest('reporter', ['suite.test.ts'], { ci: true })
   expect(run.exitCode).toBe(0)
   expect(run.stdout).toContain(` ✓ suite.test.ts (2 tests) [...]ms
-   ✓ support > refunds > answers a refund question
-     ✓ [required] Acknowledges the double charge
+   ✓ support
+     ✓ refunds
+       ✓ answers a refund question
+         ✓ [required] Acknowledges the double charge
 
  Test Files  1 passed (1)
 `)
