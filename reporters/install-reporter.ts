@@ -1,11 +1,9 @@
 // The plugin's part in reporting (ARCHITECTURE.md §9): install one rubricate reporter per Vitest run.
 import type { Vitest } from 'vitest/node'
-import { RubricateReporter } from './rubric-reporter'
+import { isRubricateEntry, RubricateReporter } from './rubric-reporter'
 import type { RubricateOutputOptions } from './run-outputs'
 import { reporterName } from './run-outputs'
 import { RubricateSummaryReporter } from './summary-reporter'
-
-const OWN_NAMES = ['rubricate/reporter']
 
 /**
  * Add {@link RubricateReporter} right after the `'default'` entry of the reporter list, which
@@ -18,12 +16,7 @@ const OWN_NAMES = ['rubricate/reporter']
  */
 export function installReporter(vitest: Vitest, options: RubricateOutputOptions): void {
   const reporters = vitest.config.reporters as unknown[]
-  const installed = reporters.some(
-    (entry) =>
-      (typeof entry === 'object' && entry !== null && 'isRubricateReporter' in entry) ||
-      OWN_NAMES.includes(reporterName(entry) ?? ''),
-  )
-  if (installed) return
+  if (reporters.some(isRubricateEntry)) return
   const index = reporters.findIndex((entry) => reporterName(entry) === 'default')
   if (index === -1) reporters.push(new RubricateSummaryReporter(options))
   else reporters.splice(index + 1, 0, new RubricateReporter(options))

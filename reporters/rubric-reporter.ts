@@ -13,6 +13,7 @@ import type {
 } from 'vitest/node'
 import type { EvalRowRecord } from '../src/eval-records'
 import { rejectUnknownKeys } from '../src/known-keys'
+import { messages } from '../src/messages'
 import { colouredLine } from '../src/output-safety/terminal-text'
 import type { RubricateRecord } from '../src/records'
 import { testRecords } from './collect-run'
@@ -20,7 +21,7 @@ import { colorsFor } from './figures'
 import { githubAnnotations } from './github-annotations'
 import { renderSummary } from './render-summary'
 import { renderTestBlock, type SuiteWithRecords, type TestWithRecords } from './render-test-block'
-import { type RubricateOutputOptions, RunOutputs } from './run-outputs'
+import { type RubricateOutputOptions, RunOutputs, reporterName } from './run-outputs'
 
 /** Options of {@link RubricateReporter}: where its files go, and the prices of its cost estimate. */
 export type RubricateReporterOptions = RubricateOutputOptions
@@ -60,6 +61,10 @@ export class RubricateReporter implements Reporter {
   onInit(ctx: Vitest): void {
     this.ctx = ctx
     this.outputs.onInit(ctx)
+    // `reporters: ['rubricate/reporter']` alone replaced Vitest's reporter before rubricate 0.2;
+    // now it would leave a run with no list of tests and no failures printed.
+    const others = (ctx.config.reporters as unknown[]).filter((entry) => !isRubricateEntry(entry))
+    if (others.length === 0) ctx.logger.log(messages.reporterAloneNotice())
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
@@ -121,4 +126,12 @@ function withRecords(children: TestCollection): (TestWithRecords | SuiteWithReco
 function recordsOf(test: TestCase): RubricateRecord[] {
   // Read structurally: the TaskMeta augmentation lives with the matchers, not in this entry.
   return testRecords(test.meta() as { rubricate?: RubricateRecord[] | undefined })
+}
+
+/** Whether a reporter list entry is one of rubricate's reporters. @internal */
+export function isRubricateEntry(entry: unknown): boolean {
+  return (
+    (typeof entry === 'object' && entry !== null && 'isRubricateReporter' in entry) ||
+    reporterName(entry) === 'rubricate/reporter'
+  )
 }

@@ -61,3 +61,24 @@ test('leaves the list alone when the user listed rubricate/reporter themselves',
     ['default', {}],
   ])
 })
+
+function initWith(reporters: unknown[]): string[] {
+  const logged: string[] = []
+  const reporter = new RubricateReporter()
+  const vitest = {
+    config: {
+      reporters: reporters.map((entry) => (entry === 'self' ? reporter : entry)),
+      root: '/',
+    },
+    logger: { log: (line: string) => logged.push(line) },
+  } as unknown as Vitest
+  reporter.onInit(vitest)
+  return logged
+}
+
+test("alone in the reporter list, RubricateReporter says to list Vitest's reporter beside it", () => {
+  expect(initWith(['self'])).toEqual([
+    "[rubricate] rubricate/reporter is the only reporter of this run, so Vitest's own list of tests and failures is not printed: rubricate's reporter prints only its verdicts and summary, beside Vitest's. List Vitest's reporter too: reporters: ['default', 'rubricate/reporter'] (or use the rubricate plugin, which adds its reporter for you).",
+  ])
+  expect(initWith([['default', {}], 'self'])).toEqual([])
+})
