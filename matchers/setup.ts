@@ -112,6 +112,8 @@ function failIfUndecided(
     return
   }
   const underTestFails = task.fails === true
+  // The one write to Vitest's task (ARCHITECTURE.md §9): no public API fails a test.fails test,
+  // and failing its file from afterAll instead would report the test itself as passed.
   if (underTestFails) (task as { fails?: boolean | undefined }).fails = false
   const shown =
     !underTestFails && task.result?.state === 'fail'
