@@ -4,8 +4,8 @@
 // test runs.
 import type { RunnerTestCase } from 'vitest'
 import { redactedValue } from '../src/output-safety/redacted-value'
-import { recordAnnotations } from '../src/record-annotations'
-import type { RubricateRecord } from '../src/records'
+import { recordAnnotations } from '../src/records/record-annotations'
+import type { RubricateRecord } from '../src/records/records'
 
 /**
  * Put `record` into `task.meta.rubricate` (replacing the earlier record of the same loop) and

@@ -1,7 +1,7 @@
 // Pure: the rubric report page, one self-contained HTML file (no network needed to open it).
 // Built from the collected run only, so a run merged from shards gives the same page as one run.
 import { join, relative } from 'node:path'
-import type { RubricateRecord, Verdict } from '../src/records'
+import type { RubricateRecord, Verdict } from '../src/records/records'
 import type { RunReport } from './collect-run'
 import { plain } from './figures'
 import { renderCalibration } from './render-calibration'

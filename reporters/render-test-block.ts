@@ -1,8 +1,8 @@
 // Pure: the lines rubricate prints for a finished test module, beside Vitest's own list of it
 // (ARCHITECTURE.md §9): the tests that hold rubricate records, under their suites, each followed by
 // its verdicts, eval row or conversation.
-import type { EvalRowRecord } from '../src/eval-records'
-import type { RubricateRecord } from '../src/records'
+import type { EvalRowRecord } from '../src/records/eval-records'
+import type { RubricateRecord } from '../src/records/records'
 import { type Colors, figures } from './figures'
 import { renderConversation, renderEvalRow } from './render-eval'
 import { renderRecords } from './render-record'

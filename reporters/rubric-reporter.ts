@@ -11,11 +11,11 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node'
-import type { EvalRowRecord } from '../src/eval-records'
-import { rejectUnknownKeys } from '../src/known-keys'
+import { rejectUnknownKeys } from '../src/config/known-keys'
 import { messages } from '../src/messages'
 import { colouredLine } from '../src/output-safety/terminal-text'
-import type { RubricateRecord } from '../src/records'
+import type { EvalRowRecord } from '../src/records/eval-records'
+import type { RubricateRecord } from '../src/records/records'
 import { testRecords } from './collect-run'
 import { colorsFor } from './figures'
 import { githubAnnotations } from './github-annotations'

@@ -5,10 +5,10 @@
  * `annotate()` as it stores the record (`matchers/record-in-test.ts`); a loop's at each of its
  * checks, since a later check's record replaces the earlier one in `task.meta`.
  */
-import { redactOutput } from './cassettes/redaction/redaction'
-import { terminalLine } from './output-safety/terminal-text'
+import { redactOutput } from '../cassettes/redaction/redaction'
+import { terminalLine } from '../output-safety/terminal-text'
+import { verdictTag } from '../rubric/rubric-reason'
 import type { RubricateRecord, Verdict } from './records'
-import { verdictTag } from './rubric/rubric-reason'
 
 /** The annotation type of every rubricate annotation (JUnit: `<property name="rubricate">`). @internal */
 export const ANNOTATION_TYPE = 'rubricate'
