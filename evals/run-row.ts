@@ -275,7 +275,8 @@ async function settle(
   let thrown: unknown
   let threw = false
   try {
-    await assert()
+    // The matcher puts the turn on its record (and its annotations) as it stores it.
+    await withCallContext({ turn }, assert)
   } catch (error) {
     threw = true
     // The matcher's own frames are rubricate's; the user's code is where describeEval is.
@@ -284,8 +285,6 @@ async function settle(
   const records = meta.rubricate ?? []
   const record = records.length > before ? records[records.length - 1] : undefined
   if (!record) return { status: 'error', score: 0, thrown }
-  // A turn's assertion says which turn it judged, for the reporter's lines per turn.
-  if (turn !== undefined) record.turn = turn
   const status = record.status === 'pass' && threw ? 'error' : record.status
   const score = typeof record.score === 'number' ? record.score : record.status === 'pass' ? 1 : 0
   return { status, score, thrown }

@@ -5,10 +5,11 @@ import { messages } from '../src/messages'
 import { isThenable, outputText } from '../src/output'
 import { terminalText } from '../src/output-safety/terminal-text'
 import type { RubricateRecord } from '../src/records/records'
-import { withCallContext } from '../src/runtime/call-context'
+import { currentCallContext, withCallContext } from '../src/runtime/call-context'
 import { reportUndecided } from '../src/runtime/undecided-hooks'
 import { currentTest, identityOf } from './current-test'
 import type { Evaluation } from './failure-message'
+import { recordInTest } from './record-in-test'
 
 type MatcherResult = { pass: boolean; message: () => string }
 type Fields = Partial<RubricateRecord> & Pick<RubricateRecord, 'status'>
@@ -71,11 +72,13 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     })
     throw new Error(message)
   })
+  // The annotations of the assertion's record, on their way to the main process.
+  let annotations: Promise<unknown>[] = []
   const record = (fields: Fields): void => {
-    if (!abandoned) push(fields)
+    if (!abandoned) annotations = push(fields)
   }
-  function push(fields: Fields): void {
-    if (!task) return
+  function push(fields: Fields): Promise<unknown>[] {
+    if (!task) return []
     const entry: RubricateRecord = {
       v: 1,
       kind: assertion.kind,
@@ -86,9 +89,10 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       ...fields,
     }
     if (entry.status !== 'pass') entry.location = locationIn(site, task.file?.filepath)
-    const meta = task.meta as { rubricate?: RubricateRecord[] }
-    meta.rubricate ??= []
-    meta.rubricate.push(stripUndefined(entry))
+    // The turn of a multi-turn eval row, which the reporter and the annotations name.
+    const { turn } = currentCallContext()
+    if (turn !== undefined) entry.turn = turn
+    return recordInTest(task, stripUndefined(entry))
   }
   const signal = quietSignal(task?.context?.signal)
   try {
@@ -132,6 +136,9 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     // test; the guard has already failed this one, so report no failure (Vitest throws when
     // `pass` equals `isNot`).
     if (abandoned) return { pass: !negated, message: () => '' }
+    // A failing assertion ends the test's body: Vitest would no longer await the annotations, and
+    // a reporter would hear of them after the failure. Waiting costs only failing assertions.
+    if (!pass) await Promise.all(annotations)
     return {
       pass: evaluation.satisfied,
       // The body quotes the output and the judge's reasoning: it passes the terminal gate (the
@@ -159,6 +166,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     })
     settled = true
     if (abandoned) return { pass: !negated, message: () => '' }
+    await Promise.all(annotations)
     // A rubricate error's message is all there is to say (its stack is inside the SDK); another
     // error (a scorer of the user's that threw) keeps its stack as the cause.
     const failure = new Error(

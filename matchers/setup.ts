@@ -14,6 +14,7 @@ import { currentRuntime } from '../src/runtime/runtime'
 import { getState, stateSlot } from '../src/runtime/state'
 import { onUndecided } from '../src/runtime/undecided-hooks'
 import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
+import { recordInTest } from './record-in-test'
 import { toAgreeWithLabels } from './to-agree-with-labels'
 import { toHaveCalledTool } from './to-have-called-tool'
 import { toHaveToolCalls } from './to-have-tool-calls'
@@ -55,12 +56,12 @@ const run = getState().run
 const STREAM_GRACE_MS = 1000
 
 // Without the plugin, `vitest -u` is read from the snapshot state, which Vitest sets per test
-// (it is there in beforeEach, not yet in aroundEach).
+// (it is there in beforeEach, not yet in aroundEach): `snapshotState` is in the typed matcher state
+// of `expect.getState()` and `snapshotUpdateState` is its public getter, in Vitest 4 and 5. With
+// the plugin, the flag comes from the run's config (`snapshotOptions.updateSnapshot`).
 if (!provided) {
   beforeEach(() => {
-    const snapshot = expect.getState().snapshotState as
-      | { snapshotUpdateState?: unknown }
-      | undefined
+    const snapshot: { snapshotUpdateState: string } | undefined = expect.getState().snapshotState
     run.updateSnapshots = snapshot?.snapshotUpdateState === 'all'
   })
 }
@@ -115,6 +116,8 @@ function failIfUndecided(
     return
   }
   const underTestFails = task.fails === true
+  // The one write to Vitest's task (ARCHITECTURE.md §9): no public API fails a test.fails test,
+  // and failing its file from afterAll instead would report the test itself as passed.
   if (underTestFails) (task as { fails?: boolean | undefined }).fails = false
   const shown =
     !underTestFails && task.result?.state === 'fail'
@@ -146,13 +149,7 @@ stateSlot('setup-loop-listener', () => onRecord(recordLoop))
 
 function recordLoop(record: RubricateRecord): void {
   const task = currentTest()
-  if (!task) return
-  const meta = task.meta as { rubricate?: RubricateRecord[] }
-  meta.rubricate ??= []
-  const records = meta.rubricate
-  const index = record.loopId ? records.findIndex((r) => r.loopId === record.loopId) : -1
-  if (index >= 0) records[index] = record
-  else records.push(record)
+  if (task) recordInTest(task, record)
 }
 
 // The error messages of the file and its suites and tests: a miss thrown up to beforeAll was

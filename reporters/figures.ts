@@ -10,6 +10,12 @@ export const figures = {
   optionalUnmet: '○',
   /** An assertion that could not be judged (judge error, cassette miss...). */
   error: '!',
+  /** A test that passed, above its verdicts (Vitest's own mark). */
+  testPassed: '✓',
+  /** A test that failed, above its verdicts (Vitest's own mark). */
+  testFailed: '×',
+  /** A test skipped or not run, above its verdicts (Vitest's own mark). */
+  testSkipped: '↓',
   /** Separates facts on one summary line. */
   dot: '·',
 } as const

@@ -4,14 +4,12 @@
 import type {
   Reporter,
   SerializedError,
-  TestCase,
   TestModule,
   TestRunEndReason,
   TestSpecification,
   Vitest,
 } from 'vitest/node'
 import { colouredLine } from '../src/output-safety/terminal-text'
-import { annotateTest } from './annotate-test'
 import { colorsFor } from './figures'
 import { renderSummary } from './render-summary'
 import { type RubricateOutputOptions, RunOutputs } from './run-outputs'
@@ -38,10 +36,6 @@ export class RubricateSummaryReporter implements Reporter {
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.outputs.onTestRunStart(specifications)
-  }
-
-  onTestCaseResult(test: TestCase): void {
-    annotateTest(test)
   }
 
   async onTestRunEnd(

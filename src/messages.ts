@@ -1097,6 +1097,10 @@ export const messages = {
     format(
       `${what} needs msw, which could not be loaded (${reason}). Install it as a dev dependency: npm i -D msw`,
     ),
+  reporterAloneNotice: (): string =>
+    format(
+      `rubricate/reporter is the only reporter of this run, so Vitest's own list of tests and failures is not printed: rubricate's reporter prints only its verdicts and summary, beside Vitest's. List Vitest's reporter too: reporters: ['default', 'rubricate/reporter'] (or use the rubricate plugin, which adds its reporter for you).`,
+    ),
   mswAbsentNotice: (): string =>
     format(
       `msw is not installed, so your agents' model calls are not recorded or replayed (the judge's calls, the matchers and the reporter work without it). To record them, install msw as a dev dependency: npm i -D msw`,

@@ -1,10 +1,9 @@
 /**
  * A record's verdicts as Vitest test annotations, so that reporters rubricate does not control
- * (JUnit `<property>`, TAP, verbose, the failure summary of dot) carry them. rubricate's reporter
- * adds them to each test in the main process when the test's result arrives, from
- * `task.meta.rubricate`; matchers do not annotate: `context.annotate` from a worker costs a round
- * trip to the main process (0.5 to 0.9 ms each, measured), more than the whole budget of a
- * replayed assertion, and a loop's record is only final when the test ends.
+ * (JUnit `<property>`, TAP, verbose, the failure summary of the default reporter, a user's
+ * `onTestCaseAnnotate`) and the UI carry them. The worker makes them with the test context's
+ * `annotate()` as it stores the record (`matchers/record-in-test.ts`); a loop's at each of its
+ * checks, since a later check's record replaces the earlier one in `task.meta`.
  */
 import { redactOutput } from '../cassettes/redaction/redaction'
 import { terminalLine } from '../output-safety/terminal-text'

@@ -78,6 +78,8 @@ export interface CallContext {
    * run): a plain `scorer.run()` records itself only when this is unset.
    */
   recordsScorerRuns?: boolean | undefined
+  /** The turn of a multi-turn `describeEval` row that an assertion judges, put on its record. */
+  turn?: number | undefined
 }
 
 // One storage per process, shared by every copy of the module: a context set by the setup file's

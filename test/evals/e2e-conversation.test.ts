@@ -44,7 +44,7 @@ test('a multi-turn row is judged per turn and as a whole, and a simulated user p
   expect(result.exitCode).toBe(1)
   expect(result.stdout).toContain(
     [
-      '     × scripted [...]ms',
+      '     × scripted',
       '       ✓ turn 1 user: "I was charged twice" → "Bot (turn 1, 1 messages): you said I was charged twice"',
       '         ✓ rubric: 1 of 1 required met',
       '           ✓ [required] Mentions charged twice',

@@ -37,7 +37,7 @@ test('a failing row under a pass-rate gate is shown as failed but tolerated, and
   expect(result.exitCode, result.stdout + result.stderr).toBe(0)
   expect(result.stdout).toContain(
     [
-      '     ✓ a row named by its data [...]ms',
+      '     ✓ a row named by its data',
       '       ✓ rubric: 1 of 1 required met',
       '         ✓ [required] Mentions password',
       '       ✓ scorer "exactMatch": score 1, threshold 1',
@@ -45,7 +45,7 @@ test('a failing row under a pass-rate gate is shown as failed but tolerated, and
   )
   expect(result.stdout).toContain(
     [
-      '     ✓ Where is my parcel? [...]ms',
+      '     ✓ Where is my parcel?',
       '       ✗ row failed, tolerated: the eval gates on a pass rate of 80%',
       '       ✗ rubric: 0 of 1 required met',
       '         ✗ [required] Mentions tracking number: The output never says "tracking number".',
@@ -140,7 +140,7 @@ test('a CSV file with quoted fields, doubled quotes and line breaks gives one ro
   const result = await run(['csv.test.ts'])
   expect(result.exitCode, result.stdout + result.stderr).toBe(0)
   for (const name of ['plain', 'with, a comma', 'with "quotes"', 'with newlines']) {
-    expect(result.stdout).toContain(`     ✓ ${name} [...]ms`)
+    expect(result.stdout).toContain(`     ✓ ${name}`)
   }
   expect(result.stdout).toContain(
     '       ✓ scorer "parsedExactly": score 1, threshold 1: {"name":"with newlines","input":"First line\\nsecond line","expected":"Line one\\nline two"}',
@@ -153,13 +153,13 @@ test('rows from an async function are named by row.name or their shortened input
   expect(result.exitCode, result.stdout + result.stderr).toBe(0)
   expect(result.stdout).toContain(
     [
-      '     ✓ Please summarise the following paragraph about the history… [...]ms',
+      '     ✓ Please summarise the following paragraph about the history…',
       '       ✓ scorer "brevity": score 0.5, threshold 0.5',
-      '     ✓ hello [...]ms',
+      '     ✓ hello',
     ].join('\n'),
   )
-  expect(result.stdout).toContain('     ✓ hello (2) [...]ms')
-  expect(result.stdout).toContain('     ✓ named row [...]ms')
+  expect(result.stdout).toContain('     ✓ hello (2)')
+  expect(result.stdout).toContain('     ✓ named row')
   // The function scorer returned null for the row without `expected`: skipped, not scored.
   expect(result.stdout).toContain(
     '       Eval  "scorers" 4 of 4 rows passed (100%) · gate 100% ✓ met · mean: brevity 0.88, matchesExpected 1',

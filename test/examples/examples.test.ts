@@ -76,7 +76,7 @@ test('npm run examples replays every model call offline with no API key and prin
     '       ✓ [required] The report gives concrete recommendations',
     '     ✓ scorer "plain-language": score 1, threshold 0.75: Plain and kind: warm tone, no blame, 13 words a sentence, no jargon.',
     // The dataset eval: twelve rows, the last one failing and tolerated by the gate of 90%.
-    '     ✓ What number can I call for phone support? [...]ms',
+    '     ✓ What number can I call for phone support?',
     '       ✗ row failed, tolerated: the eval gates on a pass rate of 90%',
     '         ✗ [required] Answers the question that was asked: The reply says it is not sure instead of answering.',
     '       ✗ scorer "mentionsExpectedFact": score 0, threshold 1: never says "+1 800 555 0142"',
@@ -115,7 +115,7 @@ test('npm run examples:failing fails and shows each criterion with the judge rea
   expect(run.exitCode).toBe(1)
   expect(run.stdout).toContain(
     [
-      '   × makes up for slow answers with a discount [...]ms',
+      '   × makes up for slow answers with a discount',
       '     ✓ [required] Apologises for the slow answers',
       '     ✗ [required] Offers a discount code to make up for the trouble: The reply apologises and refunds the charge, but offers no discount code.',
       '     ○ [optional] Names the person who will follow up: Nobody is named as following up.',

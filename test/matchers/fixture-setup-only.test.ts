@@ -1,5 +1,5 @@
 // Runs Vitest on test/fixtures/setup-only: no plugin, `setupFiles: ['rubricate/setup']` and
-// `reporters: ['rubricate/reporter']` by hand. The cassette mode follows CI and `-u` there too.
+// `reporters: ['default', 'rubricate/reporter']` by hand. The cassette mode follows CI and `-u` there too.
 import { readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -510,7 +510,7 @@ describe('4. Cassette faults', () => {
     )
     await writeFile(
       join(root, 'vitest.other.config.ts'),
-      `import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: { include: ['*.spec.ts'], reporters: ['rubricate/reporter'] },\n})\n`,
+      `import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({\n  test: { include: ['*.spec.ts'], reporters: ['default', 'rubricate/reporter'] },\n})\n`,
     )
     expect((await runVitest(root, ['--config', 'vitest.other.config.ts'])).exitCode).toBe(0)
     expect((await runVitest(root)).exitCode).toBe(0)

@@ -56,6 +56,7 @@ beforeAll(async () => {
   replayed = await runVitest(
     project,
     [
+      '--reporter=default',
       '--reporter=rubricate/reporter',
       '--reporter=junit',
       `--outputFile.junit=${join(out, 'junit.xml')}`,

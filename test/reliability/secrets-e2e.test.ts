@@ -33,7 +33,11 @@ beforeAll(async () => {
   await writeFile(join(dir, 'summary.md'), '')
   run = await runVitest(
     'reliability-secrets',
-    ['--reporter=rubricate/reporter', `--outputFile.rubricate=${join(dir, 'report.json')}`],
+    [
+      '--reporter=default',
+      '--reporter=rubricate/reporter',
+      `--outputFile.rubricate=${join(dir, 'report.json')}`,
+    ],
     {
       env: {
         FAKE_OPENAI_URL: server.baseURL,

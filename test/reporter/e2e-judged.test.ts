@@ -25,12 +25,16 @@ afterAll(async () => {
   await server.close()
 })
 
-const VERDICTS = ` ✓ support.test.ts (2 tests) [...]ms
-   ✓ answers a refund question [...]ms
+// rubricate's lines after Vitest's list of the file (which, in the live run, also names the test:
+// it was slow; a busy machine makes the replay slow too), and its summary after Vitest's.
+const VERDICTS = `   ✓ answers a refund question
      ✓ [required] Mentions refund
      ✓ [required] Mentions sorry
      ○ [optional] Mentions days: The output never says "days".
 
+ Test Files  1 passed (1)
+`
+const ASSERTIONS = `
  Assertions  1 assertion: 1 passed, 0 failed, 0 errored · 3 criteria: 2 met, 0 required unmet, 1 optional unmet
 `
 
@@ -38,7 +42,9 @@ test('a recorded run shows live tokens and their cost; the replayed run on CI sh
   const env = { FAKE_OPENAI_URL: server.baseURL }
   const recorded = await runVitest(root, [], { env })
   expect(recorded.exitCode).toBe(0)
+  expect(recorded.stdout).toContain(' ✓ support.test.ts (2 tests) [...]ms\n')
   expect(recorded.stdout).toContain(VERDICTS)
+  expect(recorded.stdout).toContain(ASSERTIONS)
   const live =
     /Judge {2}1 call: 0 replayed, 1 live \(all recorded into cassettes\) · tokens ([\d,]+) live, 0 replayed · cost \$(0\.\d{4})\n/.exec(
       recorded.stdout,
@@ -50,7 +56,9 @@ test('a recorded run shows live tokens and their cost; the replayed run on CI sh
 
   const replayed = await runVitest(root, [], { ci: true, env })
   expect(replayed.exitCode).toBe(0)
+  expect(replayed.stdout).toContain(' ✓ support.test.ts (2 tests) [...]ms\n')
   expect(replayed.stdout).toContain(VERDICTS)
+  expect(replayed.stdout).toContain(ASSERTIONS)
   expect(replayed.stdout).toContain(
     `      Judge  1 call: 1 replayed, 0 live · tokens 0 live, ${tokens} replayed · cost $0.00\n`,
   )

@@ -15,35 +15,40 @@ test('verdicts, scorer, loop and summary (with plugin prices) of records the mat
   )
   expect(run.exitCode).toBe(1)
   // JUnit's "report written" line lands before or after rubricate's summary: both reporters finish
-  // with file I/O at the same time.
+  // with file I/O at the same time. Vitest lists every test of a failed file; rubricate's lines
+  // follow, with the tests that hold its assertions.
   expect(run.stdout).toContain(`JUNIT report written to ${dir}/junit.xml\n`)
   expect(run.stdout.replace(`JUNIT report written to ${dir}/junit.xml\n`, '')).toBe(`
  RUN  v[version] <root>
 
  ❯ support.test.ts (4 tests | 1 failed) [...]ms
    ✓ answers a refund question [...]ms
+   × escalates an angry customer [...]ms
+   ✓ keeps it short [...]ms
+   ✓ drafts until the reply mentions the refund [...]ms
+   ✓ answers a refund question
      ✓ [required] Mentions refund
      ✓ [required] Mentions sorry
      ○ [optional] Mentions days: Never says "days".
-   × escalates an angry customer [...]ms
+   × escalates an angry customer
      ✓ [required] Mentions refund
      ✗ [required] Mentions sorry: Never says "sorry".
      ○ [optional] Mentions days: Never says "days".
-   ✓ keeps it short [...]ms
+   ✓ keeps it short
      ✓ scorer "length": score 0.5, threshold 0.5: 10 characters.
-   ✓ drafts until the reply mentions the refund [...]ms
+   ✓ drafts until the reply mentions the refund
      ✓ loop: complete after 2 iterations
        1. ✗ keywords 0: unmet: Mentions refund
        2. ✓ keywords 1
        ✓ [required] Mentions refund
 
- Assertions  3 assertions (2 rubric, 1 scorer): 2 passed, 1 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 7 criteria: 4 met, 1 required unmet, 2 optional unmet
-      Judge  4 calls: 0 replayed, 4 live · tokens 4,800 live, 0 replayed · cost $0.03 + unknown for "local-llama" (no price: add it to the prices option of the rubricate plugin)
-
  Test Files  1 failed (1)
       Tests  1 failed | 3 passed (4)
    Start at  [time]
    Duration  [...]ms (...)
+
+ Assertions  3 assertions (2 rubric, 1 scorer): 2 passed, 1 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 7 criteria: 4 met, 1 required unmet, 2 optional unmet
+      Judge  4 calls: 0 replayed, 4 live · tokens 4,800 live, 0 replayed · cost $0.03 + unknown for "local-llama" (no price: add it to the prices option of the rubricate plugin)
 
 `)
   expect(run.stderr).toContain('FAIL  support.test.ts > escalates an angry customer')

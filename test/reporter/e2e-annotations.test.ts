@@ -1,0 +1,82 @@
+// End to end with the real matchers: rubricate's verdicts are made with the test context's public
+// `annotate()` while the test runs, so a reporter of the user's hears each one through
+// `onTestCaseAnnotate` before the test's result, at the line of the assertion that made it.
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import { repoRoot, runVitest } from '../support/run-vitest'
+
+interface LogEvent {
+  event: 'annotate' | 'result'
+  test: string
+  state: string
+  type?: string
+  message?: string
+  line?: number
+}
+
+test("a reporter's onTestCaseAnnotate hears each verdict while its test runs, at the assertion's line", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'rubricate-annotations-'))
+  const logFile = join(dir, 'events.jsonl')
+  try {
+    const run = await runVitest(
+      'reporter-matchers',
+      [
+        '--reporter=default',
+        `--reporter=${join(repoRoot, 'test/support/annotation-log-reporter.ts')}`,
+      ],
+      { ci: true, env: { ANNOTATION_LOG: logFile } },
+    )
+    expect(run.exitCode).toBe(1)
+    const events = (await readFile(logFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogEvent)
+    const of = (name: string) => events.filter((event) => event.test === name)
+
+    expect(of('escalates an angry customer')).toEqual([
+      {
+        event: 'annotate',
+        test: 'escalates an angry customer',
+        state: 'pending',
+        type: 'rubricate',
+        message: 'met [required] Mentions refund',
+        line: 12,
+      },
+      {
+        event: 'annotate',
+        test: 'escalates an angry customer',
+        state: 'pending',
+        type: 'rubricate',
+        message: 'unmet [required] Mentions sorry: Never says "sorry".',
+        line: 12,
+      },
+      {
+        event: 'annotate',
+        test: 'escalates an angry customer',
+        state: 'pending',
+        type: 'rubricate',
+        message: 'unmet [optional] Mentions days: Never says "days".',
+        line: 12,
+      },
+      { event: 'result', test: 'escalates an angry customer', state: 'failed' },
+    ])
+    expect(of('keeps it short').map((event) => event.message ?? event.state)).toEqual([
+      'scorer "length" passed, score 0.5, threshold 0.5: 10 characters.',
+      'passed',
+    ])
+    // A loop is annotated at each check, as it goes: the UI follows it.
+    expect(
+      of('drafts until the reply mentions the refund').map((event) => event.message ?? event.state),
+    ).toEqual([
+      'loop incomplete after 1 iteration',
+      'unmet [required] Mentions refund: Never says "refund".',
+      'loop complete after 2 iterations',
+      'met [required] Mentions refund',
+      'passed',
+    ])
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
