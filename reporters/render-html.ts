@@ -87,7 +87,7 @@ export function renderHtml(
     .join('')
   const fileOptions = files.map((f) => `<option>${h(f)}</option>`).join('')
   const when = options.finishedAt ? ` · ${h(options.finishedAt.toISOString())}` : ''
-  const tolerated = counts.tolerated > 0 ? ` · ${counts.tolerated} tolerated` : ''
+  const tolerated = counts.tolerated > 0 ? `, ${counts.tolerated} tolerated` : ''
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 ${CSP_META}
@@ -95,7 +95,7 @@ ${CSP_META}
 <title>rubricate report</title>
 ${STYLE_ELEMENT}</head>
 <body>
-<header><h1>rubricate report</h1><p class="sub">${counts.tests} test${counts.tests === 1 ? '' : 's'} · ${summary.assertions.total} assertions · ${counts.failed} failed or errored${tolerated}${when}</p></header>
+<header><h1>rubricate report</h1><p class="sub">${counts.tests} test${counts.tests === 1 ? '' : 's'}: ${counts.failed} failed or errored${tolerated} · ${summary.assertions.total} assertions${when}</p></header>
 <section id="summary"><h2>Run summary</h2><dl>${summaryList || '<dt>Run</dt><dd>No rubricate assertions.</dd>'}</dl></section>
 ${options.changes ? changesSection(options.changes.against, options.changes.diff, h) : ''}
 <form id="filters">
