@@ -9,10 +9,10 @@ import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import OpenAI from 'openai'
 import { configureRubricate, resetRubricateConfig } from '../src'
-import { withCallContext } from '../src/call-context'
 import { listenOptions } from '../src/cassettes/agents/msw-compat'
 import { startCassetteServer, stopCassetteServer } from '../src/cassettes/agents/msw-server'
 import { judgeFetch } from '../src/judge/cassette-bridge'
+import { withCallContext } from '../src/runtime/call-context'
 import { startFakeOpenAI } from '../src/testing'
 
 /** Medians in milliseconds per call. */

@@ -5,7 +5,7 @@
 // ceil(calls / judgeConcurrency) * latency.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { configureRubricate, createRubricScorer, resetRubricateConfig } from '../src'
-import { resolveConfig } from '../src/config'
+import { resolveConfig } from '../src/config/resolve-config'
 import { startFakeOpenAI } from '../src/testing'
 import { keywordJudge } from '../test/support/keyword-judge'
 import { median, round } from './measure'

@@ -3,7 +3,7 @@ import type {
   EvalRowRecord,
   EvalScorerMean,
   EvalSuiteRecord,
-} from '../src/eval-records'
+} from '../src/records/eval-records'
 
 /** The gates of one scorer, by id, as the suite's summary needs them. @internal */
 export interface ScorerGate {

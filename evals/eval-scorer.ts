@@ -4,8 +4,8 @@
 // `{ scorer, threshold?, direction?, mean?, weight? }`.
 import { isScorer, scorerName } from '../matchers/check-options'
 import type { ScorerLike } from '../matchers/types'
+import { rejectUnknownKeys } from '../src/config/known-keys'
 import { UsageError } from '../src/errors'
-import { rejectUnknownKeys } from '../src/known-keys'
 import { messages } from '../src/messages'
 import type { EvalScorer, EvalScorerArgs } from './types'
 

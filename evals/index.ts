@@ -9,7 +9,7 @@ export type {
   EvalSuiteRecord,
   EvalTrialRecord,
   EvalTurnRecord,
-} from '../src/eval-records'
+} from '../src/records/eval-records'
 // Evals
 export { describeEval } from './describe-eval'
 export type {

@@ -4,9 +4,9 @@
 // turn limit. What it returns is judged as a whole by the eval's `criteria` and `scorers`.
 import { type ConversationMessage, nextUserMessage } from '../src/conversation/simulated-user'
 import { UsageError } from '../src/errors'
-import type { EvalConversationRecord, EvalTurnRecord } from '../src/eval-records'
 import { messages as messages_ } from '../src/messages'
 import { outputText } from '../src/output'
+import type { EvalConversationRecord, EvalTurnRecord } from '../src/records/eval-records'
 import type { EvalRow, EvalTurn, SimulatedUserOptions } from './types'
 
 /** Judges one turn's reply; resolves whether every check of the turn passed (none: undefined). @internal */

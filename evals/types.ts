@@ -1,6 +1,6 @@
 import type { RubricCriteriaInput, ScorerLike } from '../matchers/types'
 import type { ConversationMessage } from '../src/conversation/simulated-user'
-import type { JudgeInput } from '../src/records'
+import type { JudgeInput } from '../src/records/records'
 
 export type { ConversationMessage }
 

@@ -62,8 +62,8 @@ declare module 'vitest' {
   }
   interface TaskMeta {
     /** One record per rubricate assertion of the test. */
-    rubricate?: import('../src/records').RubricateRecord[]
+    rubricate?: import('../src/records/records').RubricateRecord[]
     /** On a file task: the cassette usage of that test file. */
-    rubricateCassettes?: import('../src/records').CassetteUsageRecord
+    rubricateCassettes?: import('../src/records/records').CassetteUsageRecord
   }
 }

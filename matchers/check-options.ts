@@ -1,6 +1,6 @@
-import { type CassetteMode, parseCassetteMode } from '../src/config'
+import { rejectUnknownKeys } from '../src/config/known-keys'
+import { type CassetteMode, parseCassetteMode } from '../src/config/resolve-config'
 import { UsageError } from '../src/errors'
-import { rejectUnknownKeys } from '../src/known-keys'
 import { messages } from '../src/messages'
 import type { ScorerLike } from './types'
 

@@ -1,8 +1,8 @@
 import type { RunnerTestCase } from 'vitest'
-import { runAsTest, runningTest } from '../src/call-context'
-import type { TestIdentity } from '../src/records'
+import type { TestIdentity } from '../src/records/records'
+import { runAsTest, runningTest } from '../src/runtime/call-context'
 
-// The running test is kept in one place, the call context (src/call-context.ts), which the setup
+// The running test is kept in one place, the call context (src/runtime/call-context.ts), which the setup
 // file enters around each test (`aroundEach`). It follows the test's own async work, so it names
 // the right test under `test.concurrent` even when the global `expect` is bound to another one,
 // and it reaches code that has no `this.task` (loops, msw). These read it as Vitest's task.

@@ -1,5 +1,10 @@
 import { messages } from '../src/messages'
-import type { CalibrationRecord, JudgeCall, ScorerPartRecord, Verdict } from '../src/records'
+import type {
+  CalibrationRecord,
+  JudgeCall,
+  ScorerPartRecord,
+  Verdict,
+} from '../src/records/records'
 import { formatShare, verdictTag } from '../src/rubric/rubric-reason'
 
 /** One scorer of several in a `toPassScorer([a, b])` assertion. @internal */

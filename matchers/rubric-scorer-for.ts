@@ -1,6 +1,6 @@
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
-import type { JudgeInput } from '../src/records'
+import type { JudgeInput } from '../src/records/records'
 import { parseCriteria } from '../src/rubric/criteria'
 import { createRubricScorer } from '../src/rubric/rubric-scorer'
 import type { ScorerLike } from './types'

@@ -2,17 +2,17 @@
 // and follows each test so that judge calls, agent calls and loops know which test they belong to.
 import { afterAll, aroundEach, beforeEach, expect, inject, type RunnerTestCase } from 'vitest'
 import { ensureAgentInterception, startCassetteServer } from '../src/cassettes/agents/msw-server'
-import { setPluginConfig } from '../src/config'
-import { messages } from '../src/messages'
 import {
   deserializePluginOptions,
   PROVIDED_OPTIONS_KEY,
   type ProvidedOptions,
-} from '../src/plugin-options'
-import { onRecord } from '../src/record-hooks'
-import type { RubricateRecord } from '../src/records'
-import { getState, stateSlot } from '../src/state'
-import { onUndecided } from '../src/undecided-hooks'
+} from '../src/config/plugin-options'
+import { setPluginConfig } from '../src/config/resolve-config'
+import { messages } from '../src/messages'
+import type { RubricateRecord } from '../src/records/records'
+import { onRecord } from '../src/runtime/record-hooks'
+import { getState, stateSlot } from '../src/runtime/state'
+import { onUndecided } from '../src/runtime/undecided-hooks'
 import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
 import { toAgreeWithLabels } from './to-agree-with-labels'
 import { toHaveCalledTool } from './to-have-called-tool'

@@ -1,9 +1,9 @@
 import type { MatcherState } from 'vitest'
-import { withCallContext } from '../src/call-context'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { mastraAgentRun, textPreview } from '../src/output'
-import type { JudgeCall, Verdict } from '../src/records'
+import type { JudgeCall, Verdict } from '../src/records/records'
+import { withCallContext } from '../src/runtime/call-context'
 import {
   cassetteOption,
   checkOptions,

@@ -1,7 +1,7 @@
 import type { MatcherState } from 'vitest'
 import type { LabelledExample } from '../src/calibrate/label-set'
-import type { CassetteMode } from '../src/config'
-import type { JudgeInput } from '../src/records'
+import type { CassetteMode } from '../src/config/resolve-config'
+import type { JudgeInput } from '../src/records/records'
 
 /** Criteria of a rubric: one per line of a string, or a list. */
 export type RubricCriteriaInput =

@@ -1,5 +1,5 @@
 import type { RunnerTestCase } from 'vitest'
-import { stateSlot } from '../src/state'
+import { stateSlot } from '../src/runtime/state'
 
 // The undecided calls (misses, judge errors, undecided assertions) of each running test, and of
 // the file outside any test (beforeAll, module scope). The setup file fails a test whose own

@@ -1,9 +1,9 @@
-// Verdicts as test annotations, added in the main process (see src/record-annotations.ts for why
+// Verdicts as test annotations, added in the main process (see src/records/record-annotations.ts for why
 // not from the worker): JUnit, TAP and verbose read `task.annotations` when they print.
 import type { TestCase } from 'vitest/node'
 import { experimental_getRunnerTask } from 'vitest/node'
 import { redactedValue } from '../src/output-safety/redacted-value'
-import { ANNOTATION_TYPE, recordAnnotations } from '../src/record-annotations'
+import { ANNOTATION_TYPE, recordAnnotations } from '../src/records/record-annotations'
 import { testRecords } from './collect-run'
 
 /**

@@ -2,8 +2,8 @@
 // cassette usage) from Vitest's task trees. Everything comes from meta, so a run merged from
 // shards (`--merge-reports`) yields the same report as one run.
 import { relative } from 'node:path'
-import type { EvalRowRecord, EvalSuiteRecord } from '../src/eval-records'
-import type { CassetteUsageRecord, RubricateRecord } from '../src/records'
+import type { EvalRowRecord, EvalSuiteRecord } from '../src/records/eval-records'
+import type { CassetteUsageRecord, RubricateRecord } from '../src/records/records'
 
 /** The parts of a Vitest runner task that the report reads (structural, so tests can build one). */
 export interface TaskLike {

@@ -2,7 +2,7 @@
 // score, every verdict with the judge's reasoning, a scorer's reason, a loop's iterations, and
 // the judge calls with their cassette entries behind a click.
 import { join, relative } from 'node:path'
-import type { RubricateRecord, Verdict } from '../src/records'
+import type { RubricateRecord, Verdict } from '../src/records/records'
 import type { TestReport } from './collect-run'
 import { formatScore } from './render-record'
 import { assertionName, stateOf, type VerdictState, verdictKey } from './report-diff'

@@ -1,9 +1,10 @@
 // Pure: one test of the report page as one table row: its name and outcome (a tolerated eval row
 // says so), the input and the output judged, then its assertions, each labelled by kind and name,
 // with every verdict's reasoning. Nothing waits behind a click but the end of a long text.
-import type { EvalRowRecord } from '../src/eval-records'
+
 import { percent } from '../src/messages'
-import type { RubricateRecord } from '../src/records'
+import type { EvalRowRecord } from '../src/records/eval-records'
+import type { RubricateRecord } from '../src/records/records'
 import type { TestReport } from './collect-run'
 import { assertionItem, type RowContext } from './html-assertion'
 

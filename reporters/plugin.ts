@@ -5,14 +5,18 @@ import { fileURLToPath } from 'node:url'
 import type { Vite } from 'vitest/node'
 import { isMswInstalled } from '../src/cassettes/agents/msw-loader'
 import { removeStaleRunFolders } from '../src/cassettes/run/run-folders'
-import { defaultCassetteMode, parseCassetteMode, type RubricateConfig } from '../src/config'
-import { detectCi } from '../src/detect-ci'
-import { messages } from '../src/messages'
+import { detectCi } from '../src/config/detect-ci'
 import {
   PROVIDED_OPTIONS_KEY,
   serializePluginOptions,
   validatePluginOptions,
-} from '../src/plugin-options'
+} from '../src/config/plugin-options'
+import {
+  defaultCassetteMode,
+  parseCassetteMode,
+  type RubricateConfig,
+} from '../src/config/resolve-config'
+import { messages } from '../src/messages'
 import { installReporter } from './install-reporter'
 
 /** Options of the Vitest plugin: what `configureRubricate` takes, minus what cannot cross processes. */

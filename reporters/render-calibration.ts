@@ -1,7 +1,7 @@
 // Pure: a calibration record as lines under its test, as Markdown rows and as annotations.
 import { calibrationTable, formatRate, formatValue } from '../src/calibrate/calibration-table'
 import { escapeControls, terminalLine } from '../src/output-safety/terminal-text'
-import type { CalibrationRecord, RubricateRecord } from '../src/records'
+import type { CalibrationRecord, RubricateRecord } from '../src/records/records'
 import { type Colors, figures } from './figures'
 
 /** Disagreements listed under a test in the terminal; the JSON report holds the record's five. */

@@ -1,13 +1,14 @@
 // Pure: the lines of `describeEval` suites and rows, for the terminal and the Markdown summary.
+
+import { percent } from '../src/messages'
+import { terminalLine } from '../src/output-safety/terminal-text'
 import type {
   EvalConversationRecord,
   EvalMeanGate,
   EvalRowRecord,
   EvalScorerMean,
-} from '../src/eval-records'
-import { percent } from '../src/messages'
-import { terminalLine } from '../src/output-safety/terminal-text'
-import type { RubricateRecord } from '../src/records'
+} from '../src/records/eval-records'
+import type { RubricateRecord } from '../src/records/records'
 import type { EvalSuiteReport } from './collect-run'
 import { type Colors, figures } from './figures'
 import { formatScore, type LineStyle, oneLine, renderRecords } from './render-record'

@@ -1,7 +1,7 @@
 // Pure: the run as Markdown for a CI job summary ($GITHUB_STEP_SUMMARY): the summary lines, then a
 // table per test file with one row per criterion (test, criterion, verdict, reasoning).
 import { markdownCell } from '../src/output-safety/markdown-text'
-import type { RubricateRecord } from '../src/records'
+import type { RubricateRecord } from '../src/records/records'
 import { verdictTag } from '../src/rubric/rubric-reason'
 import type { FileReport, RunReport } from './collect-run'
 import { figures, plain } from './figures'

@@ -1,6 +1,6 @@
 // Pure: turns the rubricate records of one test into the lines printed under it (ARCHITECTURE.md §9).
 import { terminalLine } from '../src/output-safety/terminal-text'
-import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records'
+import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records/records'
 import { verdictTag } from '../src/rubric/rubric-reason'
 import { type Colors, figures } from './figures'
 import { renderCalibration } from './render-calibration'

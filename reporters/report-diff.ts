@@ -1,7 +1,7 @@
 // Pure: what changed between a previous run's JSON report and this run, for the report page.
 // Matched by test file, test (`suite > test`), the assertion's place in its test and criterion
 // text, so a test that moved to another line is the same test.
-import type { RubricateRecord, Verdict } from '../src/records'
+import type { RubricateRecord, Verdict } from '../src/records/records'
 import type { FileReport } from './collect-run'
 
 /** A verdict's state on the page: met, required unmet, optional unmet. */

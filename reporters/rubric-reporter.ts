@@ -13,10 +13,10 @@ import type {
   Vitest,
 } from 'vitest/node'
 import { DefaultReporter } from 'vitest/node'
-import type { EvalRowRecord } from '../src/eval-records'
 import { colouredLine } from '../src/output-safety/terminal-text'
-import { ANNOTATION_TYPE } from '../src/record-annotations'
-import type { RubricateRecord } from '../src/records'
+import type { EvalRowRecord } from '../src/records/eval-records'
+import { ANNOTATION_TYPE } from '../src/records/record-annotations'
+import type { RubricateRecord } from '../src/records/records'
 import { annotateTest } from './annotate-test'
 import { testRecords } from './collect-run'
 import { colorsFor } from './figures'

@@ -16,7 +16,7 @@ import { pruneCassettes } from '../src/cassettes/maintenance/prune'
 import { redactOutput } from '../src/cassettes/redaction/redaction'
 import { runMarkerPath, writeRunMarker } from '../src/cassettes/run/run-marker'
 import { storeFor } from '../src/cassettes/store/cassette-store'
-import type { ModelPrice } from '../src/config'
+import type { ModelPrice } from '../src/config/resolve-config'
 import { messages } from '../src/messages'
 import { collectRun, type RunReport } from './collect-run'
 import { type RubricateJsonReport, toJsonReport } from './json-report'
@@ -87,10 +87,16 @@ export class RunOutputs {
     const facts = await this.facts(report, testModules, unhandledErrors, reason)
     const completeness = runCompleteness(facts)
     const used = usedKeysByDir(report)
-    await this.writeMarker(root, completeness, used, this.suiteFiles, passedTests(testModules))
+    const passed = passedTests(testModules)
+    await this.writeMarker(root, completeness, used, this.suiteFiles, passed)
     const summary = summariseRun(report, { prices: this.options.prices })
-    // Before the unused entries are counted: what this deletes is not left for prune.
-    if (summary.judge.recorded + summary.agents.recorded > 0) await this.pruneSuperseded(root)
+    // Before the unused entries are counted: what this deletes is not left for prune. A partial
+    // run (the `-t` command of a miss message) cleans up after the tests that ran and passed; an
+    // interrupted one, or one with errors outside tests, after none.
+    const recorded = summary.judge.recorded + summary.agents.recorded > 0
+    if (recorded && reason !== 'interrupted' && unhandledErrors.length === 0) {
+      await this.pruneSuperseded(root, completeness.complete ? undefined : passed)
+    }
     const unused = completeness.complete ? await countUnused(used) : undefined
     if (unused !== undefined) summary.cassettes.unused = unused
     const writeArtifacts = !ctx.config.reporters.some((entry) => reporterName(entry) === 'blob')
@@ -233,15 +239,20 @@ export class RunOutputs {
   /**
    * After a run that recorded: the entries it re-recorded are deleted, so that a changed request
    * (a reworded criterion) reads in a diff as one changed file instead of one added beside a
-   * stale one. Only what prune would delete after this run, and only of tests that recorded anew;
-   * a partial run (a filter, a shard) deletes nothing.
+   * stale one. Only what prune would delete after this run, and only of tests that recorded anew.
+   * In a run that is not complete (a `-t` or file filter, a shard, failures), only of the tests
+   * that ran and `passed`: a test that was filtered out, failed or stopped before its call keeps
+   * its entries.
    */
-  private async pruneSuperseded(root: string): Promise<void> {
+  private async pruneSuperseded(
+    root: string,
+    passed: readonly string[] | undefined,
+  ): Promise<void> {
     let report: Awaited<ReturnType<typeof pruneCassettes>>
     try {
-      report = await pruneCassettes(root, { superseded: true })
+      report = await pruneCassettes(root, { superseded: true, passed })
     } catch {
-      // Not a run prune may judge (partial, or no cassette folder): nothing is deleted.
+      // No run marker or no cassette folder: nothing is deleted.
       return
     }
     const files = report.folders.flatMap((folder) => folder.deleted)

@@ -1,8 +1,8 @@
 // Pure: the numbers of the run summary (ARCHITECTURE.md §9), from the collected records.
 
-import type { ModelPrice } from '../src/config'
+import type { ModelPrice } from '../src/config/resolve-config'
 import { estimateCost } from '../src/judge/price-table'
-import type { AgentCallCounts, CassetteMissRecord } from '../src/records'
+import type { AgentCallCounts, CassetteMissRecord } from '../src/records/records'
 import { allRecords, type EvalSuiteReport, type RunReport } from './collect-run'
 
 /** The run summary as data; the JSON report holds it as is. */

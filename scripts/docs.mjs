@@ -5,6 +5,10 @@
 //                                 exists and, with a #fragment, at a heading of that page; every
 //                                 `ts` code block of the Guide (docs/guide/) type-checks against
 //                                 the package's own sources, as a user's file would
+//                                 every error code (the `RubricateErrorCode` union) has its page in
+//                                 docs/errors/ and a row of its index, every page there is a
+//                                 code's, and the site address the messages link to (`DOCS_SITE`)
+//                                 ends in the VitePress config's `base`
 //   node scripts/docs.mjs build   the checks, then the VitePress build (docs/ has its own
 //                                 package.json and lock file, installed here when missing, so the
 //                                 library's CI lanes do not carry VitePress)
@@ -26,13 +30,13 @@ if (action !== 'check' && action !== 'build') {
 }
 
 const pages = [join(root, 'README.md'), ...markdownFiles(docs)]
-const problems = [...checkLinks(pages), ...typeCheckGuide()]
+const problems = [...checkLinks(pages), ...checkErrorPages(), ...typeCheckGuide()]
 if (problems.length > 0) {
   console.error(`docs: ${problems.length} problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}`)
   process.exit(1)
 }
 console.log(
-  `docs: ${pages.length} pages, every internal link and anchor resolves; the Guide's code type-checks`,
+  `docs: ${pages.length} pages, every internal link and anchor resolves, every error code has its page; the Guide's code type-checks`,
 )
 
 if (action === 'build') {
@@ -138,6 +142,62 @@ function checkLinks(files) {
       }
     }
   }
+  return problems
+}
+
+/** Every `.ts` file under a folder. */
+function sourceFiles(dir) {
+  const found = []
+  for (const item of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, item.name)
+    if (item.isDirectory()) found.push(...sourceFiles(path))
+    else if (item.name.endsWith('.ts')) found.push(path)
+  }
+  return found
+}
+
+/**
+ * Error codes and their pages, both ways: a message links to `errors/<code>` (RubricateError), so a
+ * code without a page is a dead link in every such message, and a page without a code is stale.
+ * The codes are read from the `RubricateErrorCode` union wherever under src/ it lives.
+ */
+function checkErrorPages() {
+  const problems = []
+  const source = sourceFiles(join(root, 'src'))
+    .map((file) => ({ file, text: readFileSync(file, 'utf8') }))
+    .find(({ text }) => /export type RubricateErrorCode\b/.test(text))
+  if (!source) return ['src/: no file declares "export type RubricateErrorCode"']
+  const where = relative(root, source.file)
+  const union = /export type RubricateErrorCode\s*=([^;]*?)(?:\n\n|;|\n(?!\s*\|))/.exec(source.text)
+  const codes = [...(union?.[1] ?? '').matchAll(/'(RUBRICATE_[A-Z_]+)'/g)].map((match) => match[1])
+  if (codes.length === 0) return [`${where}: no code found in the RubricateErrorCode union`]
+  const pageOf = (code) => code.slice('RUBRICATE_'.length).toLowerCase().replaceAll('_', '-')
+  const dir = join(docs, 'errors')
+  const pages = readdirSync(dir)
+    .filter((name) => name.endsWith('.md') && name !== 'index.md')
+    .map((name) => name.slice(0, -'.md'.length))
+  const index = readFileSync(join(dir, 'index.md'), 'utf8')
+  for (const code of codes) {
+    if (!pages.includes(pageOf(code)))
+      problems.push(`${where}: the error code ${code} has no page docs/errors/${pageOf(code)}.md`)
+    else if (!index.includes(`](./${pageOf(code)})`))
+      problems.push(`docs/errors/index.md: no row links the page of ${code} (./${pageOf(code)})`)
+  }
+  for (const page of pages) {
+    if (!codes.some((code) => pageOf(code) === page))
+      problems.push(`docs/errors/${page}.md: no error code in ${where} has this page`)
+  }
+  const site = /export const DOCS_SITE = '([^']+)'/.exec(source.text)?.[1]
+  const config = readdirSync(join(docs, '.vitepress')).find((name) =>
+    /^config\.[mc]?[jt]s$/.test(name),
+  )
+  const base =
+    config &&
+    /\bbase:\s*'([^']+)'/.exec(readFileSync(join(docs, '.vitepress', config), 'utf8'))?.[1]
+  if (!site) problems.push(`${where}: no "export const DOCS_SITE = '...'" beside the codes`)
+  else if (!base) problems.push('docs/.vitepress: no config with a "base" found')
+  else if (new URL(site).pathname !== base)
+    problems.push(`${where}: DOCS_SITE "${site}" is not served under the site's base "${base}"`)
   return problems
 }
 

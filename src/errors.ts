@@ -2,7 +2,7 @@
  * Error classes with stable codes (ARCHITECTURE.md §11). Match on `code`, not on `instanceof`: two
  * copies of rubricate (ESM and CJS, or two versions) can be loaded in one process.
  */
-import type { JudgeCall } from './records'
+import type { JudgeCall } from './records/records'
 
 /** Every error code rubricate throws. */
 export type RubricateErrorCode =
@@ -18,11 +18,42 @@ export type RubricateErrorCode =
   | 'RUBRICATE_USAGE'
   | 'RUBRICATE_LIMIT'
 
-/** Base class of every rubricate error. */
+/**
+ * Where the documentation site lives (VitePress, `docs/`, served under its `base`, `/rubricate/`).
+ * `npm run docs:check` holds this path to the config's `base`.
+ */
+export const DOCS_SITE = 'https://rubricate.github.io/rubricate/'
+
+/**
+ * The page of an error code on the documentation site: `RUBRICATE_CASSETTE_MISS` is
+ * `errors/cassette-miss`. `npm run docs:check` fails when a code has no page or a page no code.
+ */
+export function errorPage(code: RubricateErrorCode): string {
+  return `${DOCS_SITE}errors/${code.slice('RUBRICATE_'.length).toLowerCase().replaceAll('_', '-')}`
+}
+
+const LINK_LINE = `\nSee ${DOCS_SITE}errors/`
+
+/**
+ * A message without the link to its error page that {@link RubricateError} ends it with: for a
+ * message that tells another error's inside its own (which gets its own link), or text that is
+ * not printed to a person (an agent's feedback).
+ * @internal
+ */
+export function withoutErrorPage(message: string): string {
+  const at = message.lastIndexOf(LINK_LINE)
+  return at !== -1 && !message.includes('\n', at + 1) ? message.slice(0, at) : message
+}
+
+/**
+ * Base class of every rubricate error. Its message ends with a line that links to the code's page
+ * (`See https://.../errors/<code>`): added here, once, so no message has to carry it.
+ */
 export class RubricateError extends Error {
   readonly code: RubricateErrorCode
   constructor(code: RubricateErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
+    // A message built from another error's keeps one link: its own code's.
+    super(`${withoutErrorPage(message)}\nSee ${errorPage(code)}`, options)
     this.code = code
     this.name = 'RubricateError'
   }

@@ -1,14 +1,14 @@
 // rubricate: the framework-agnostic core. Never imports `vitest`.
 
 // Configuration
-export { CASSETTE_MODES, configureRubricate, resetRubricateConfig } from './config'
+export { CASSETTE_MODES, configureRubricate, resetRubricateConfig } from './config/resolve-config'
 export type {
   CallSiteConfig,
   CassetteMode,
   CassetteOptions,
   ModelPrice,
   RubricateConfig,
-} from './config'
+} from './config/resolve-config'
 
 // Scorers
 export { adaptScorer } from './scorer/adapt-scorer'
@@ -124,8 +124,8 @@ export type {
 } from './loop'
 
 // Records and hooks
-export { onRecord } from './record-hooks'
-export type { RecordListener } from './record-hooks'
+export { onRecord } from './runtime/record-hooks'
+export type { RecordListener } from './runtime/record-hooks'
 export type {
   AgentCallCounts,
   CassetteMissRecord,
@@ -146,7 +146,7 @@ export type {
   TestIdentity,
   TokenUsage,
   Verdict,
-} from './records'
+} from './records/records'
 
 // Errors
 export {

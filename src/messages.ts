@@ -3,6 +3,7 @@
  * happened, why, and what to do. Values are quoted with double quotes.
  */
 
+import { withoutErrorPage } from './errors'
 import { terminalText } from './output-safety/terminal-text'
 
 const PREFIX = '[rubricate]'
@@ -98,9 +99,12 @@ function rejectionHint(status: number): string {
   return 'Check the judge configuration (model, temperature, structuredOutput) against what the endpoint supports.'
 }
 
-/** A cause's message without its own `[rubricate]` prefix, so wrapped messages read as one. */
+/**
+ * A cause's message without its own `[rubricate]` prefix and error-page link, so wrapped messages
+ * read as one (the wrapping error links to its own page).
+ */
 function causeText(cause: unknown): string {
-  const text = cause instanceof Error ? cause.message : String(cause)
+  const text = withoutErrorPage(cause instanceof Error ? cause.message : String(cause))
   return text.startsWith(`${PREFIX} `) ? text.slice(PREFIX.length + 1) : text
 }
 
@@ -218,7 +222,7 @@ export const messages = {
     ),
   valueUnreadable: (what: string, cause: unknown): string =>
     format(
-      `${what} could not be read as text for the judge: reading it threw ${show(cause instanceof Error ? cause.message : String(cause))}. Pass a string, or a plain object or array whose fields can be read.`,
+      `${what} could not be read as text for the judge: reading it threw ${show(withoutErrorPage(cause instanceof Error ? cause.message : String(cause)))}. Pass a string, or a plain object or array whose fields can be read.`,
     ),
   toolCallsPromise: (): string =>
     format(
@@ -779,7 +783,7 @@ export const messages = {
     ),
   adaptedScorerError: (id: string, error: unknown): string =>
     format(
-      `The scorer "${id}" reported an error instead of a score: ${show(error instanceof Error ? error.message : error)}. Check its judge (model, key, base URL); under rubricate, its model calls are recorded and replayed like an agent's.`,
+      `The scorer "${id}" reported an error instead of a score: ${show(error instanceof Error ? withoutErrorPage(error.message) : error)}. Check its judge (model, key, base URL); under rubricate, its model calls are recorded and replayed like an agent's.`,
     ),
   adaptedScorerNullScore: (): string => 'the scorer returned a null score',
   scorerBadCalculateScore: (id: string, value: unknown): string =>

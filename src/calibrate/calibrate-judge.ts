@@ -1,13 +1,13 @@
 import { setMaxListeners } from 'node:events'
-import { currentCallContext, withCallContext } from '../call-context'
-import { resolveJudge } from '../config'
+import { rejectUnknownKeys } from '../config/known-keys'
+import { resolveJudge } from '../config/resolve-config'
 import { UsageError } from '../errors'
 import { judgeLabel, parseJudgeInput } from '../judge/judge-input'
-import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import { outputText } from '../output'
-import type { JudgeCall, JudgeInput } from '../records'
+import type { JudgeCall, JudgeInput } from '../records/records'
 import { createRubricScorer } from '../rubric/rubric-scorer'
+import { currentCallContext, withCallContext } from '../runtime/call-context'
 import {
   type AgreementMetrics,
   agreementMetrics,

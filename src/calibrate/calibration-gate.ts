@@ -1,6 +1,6 @@
 // Pure: whether a calibration meets its thresholds, and the record an assertion leaves.
 import { messages } from '../messages'
-import type { CalibrationRecord, CalibrationThresholds } from '../records'
+import type { CalibrationRecord, CalibrationThresholds } from '../records/records'
 import type { CalibrationResult } from './calibrate-judge'
 
 /** Disagreements kept in a record: enough to act on, few enough for `task.meta`. */

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, extname, isAbsolute, relative, resolve } from 'node:path'
-import { isRubricateError, UsageError } from '../errors'
+import { isRubricateError, UsageError, withoutErrorPage } from '../errors'
 import { messages, show } from '../messages'
 import { OPTIONAL_MARKER, parseCriteria, withoutMarker } from '../rubric/criteria'
-import { getState } from '../state'
+import { getState } from '../runtime/state'
 import { dataText } from './data-text'
 
 /** One labelled criterion of a {@link LabelledExample} with several criteria. */
@@ -232,7 +232,11 @@ function parseRow(row: unknown, where: string): ParsedExample {
     )
   } catch (error) {
     if (isRubricateError(error))
-      throw bad(error.message.replace(/^\[rubricate\] /, '').replace(/\.$/, ''))
+      throw bad(
+        withoutErrorPage(error.message)
+          .replace(/^\[rubricate\] /, '')
+          .replace(/\.$/, ''),
+      )
     throw error
   }
   return {

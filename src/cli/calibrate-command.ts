@@ -6,10 +6,10 @@ import {
   formatValue,
 } from '../calibrate/calibration-table'
 import { compareJudges } from '../calibrate/compare-judges'
-import { configLayers, configureRubricate } from '../config'
+import { configLayers, configureRubricate } from '../config/resolve-config'
 import { messages } from '../messages'
-import type { JudgeInput } from '../records'
-import { getState } from '../state'
+import type { JudgeInput } from '../records/records'
+import { getState } from '../runtime/state'
 import { cassetteDirFor } from './cassette-dir'
 import { cliMessages } from './cli-messages'
 import {

@@ -3,10 +3,10 @@
 // user towards a goal and says when the conversation is over. Every text it is sent lives here,
 // under SIMULATED_USER_PROMPT_VERSION (ARCHITECTURE.md §14).
 import { z } from 'zod'
-import { resolveJudge } from '../config'
+import { resolveJudge } from '../config/resolve-config'
 import { runJudgeCall } from '../judge/judge-call'
 import { fixedSchema } from '../judge/output-schema'
-import type { JudgeCall, JudgeInput } from '../records'
+import type { JudgeCall, JudgeInput } from '../records/records'
 import { fenced } from '../rubric/rubric-prompt'
 
 /**

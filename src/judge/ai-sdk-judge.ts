@@ -1,4 +1,3 @@
-import { withCallContext } from '../call-context'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type {
@@ -7,7 +6,8 @@ import type {
   JudgeReply,
   JudgeRequest,
   TokenUsage,
-} from '../records'
+} from '../records/records'
+import { withCallContext } from '../runtime/call-context'
 
 const SUPPORTED = ['v2', 'v3']
 

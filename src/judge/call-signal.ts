@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { currentCallContext } from '../call-context'
+import { currentCallContext } from '../runtime/call-context'
 
 /**
  * The signal of one judge call: the call context's (the test's, which fires on timeout) combined

@@ -1,14 +1,19 @@
 // The judge's one door to the cassettes: what the judge needs of the store is re-exported here, so
 // no other module of src/judge/ imports from src/cassettes/.
-import { type CallContext, currentCallContext, type ModelCallsAsJudge } from '../call-context'
+
 import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
 import { type ExchangeInput, exchange } from '../cassettes/exchange/exchange'
 import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
 import { matchEndpoint, requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
-import { type ResolvedConfig, resolveConfig } from '../config'
-import type { JudgeModel, JudgeReply } from '../records'
+import { type ResolvedConfig, resolveConfig } from '../config/resolve-config'
+import type { JudgeModel, JudgeReply } from '../records/records'
+import {
+  type CallContext,
+  currentCallContext,
+  type ModelCallsAsJudge,
+} from '../runtime/call-context'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
 

@@ -1,6 +1,6 @@
 import { show } from '../messages'
 import { contentText } from '../output/message-text'
-import type { JudgeReply, TokenUsage } from '../records'
+import type { JudgeReply, TokenUsage } from '../records/records'
 import { isWholeReplay } from './cassette-bridge'
 
 /**

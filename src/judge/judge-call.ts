@@ -1,5 +1,5 @@
 /** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
-import { type ExchangeEvent, withCallContext } from '../call-context'
+
 import { isRubricateError, JudgeOutputError, JudgeRequestError } from '../errors'
 import { messages } from '../messages'
 import type {
@@ -11,8 +11,9 @@ import type {
   ScorerStepName,
   StructuredOutputMode,
   TokenUsage,
-} from '../records'
-import { reportUndecided } from '../undecided-hooks'
+} from '../records/records'
+import { type ExchangeEvent, withCallContext } from '../runtime/call-context'
+import { reportUndecided } from '../runtime/undecided-hooks'
 import { callSignal, ownSignal, raceAbort } from './call-signal'
 import { cached, replayedFrom } from './cassette-bridge'
 import { type Answer, chooseAnswer } from './choose-answer'

@@ -1,7 +1,12 @@
+import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
-import { rejectUnknownKeys } from '../known-keys'
 import { messages, show } from '../messages'
-import type { JudgeInput, JudgeModel, MastraModelConfig, OpenAICompatibleJudge } from '../records'
+import type {
+  JudgeInput,
+  JudgeModel,
+  MastraModelConfig,
+  OpenAICompatibleJudge,
+} from '../records/records'
 import { aiSdkJudge, isAiSdkModel } from './ai-sdk-judge'
 import { PROVIDER_NAMES, providerEndpoint } from './providers'
 import { resolveStructuredOutput } from './structured-output'

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../records'
+import type { JsonSchema } from '../records/records'
 
 /**
  * Version of the judge protocol: every text rubricate itself sends to a judge beside the caller's

@@ -1,12 +1,12 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import type { ResolvedConfig } from '../config'
+import { safeName, scratchDir } from '../config/paths'
+import type { ResolvedConfig } from '../config/resolve-config'
 import { LimitError } from '../errors'
 import { messages } from '../messages'
-import { safeName, scratchDir } from '../paths'
-import type { TokenUsage } from '../records'
-import { getState, stateSlot } from '../state'
+import type { TokenUsage } from '../records/records'
+import { getState, stateSlot } from '../runtime/state'
 import { estimateCost, priceOf } from './price-table'
 
 /**

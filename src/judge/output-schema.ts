@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
-import type { JsonSchema } from '../records'
+import type { JsonSchema } from '../records/records'
 import { deepFreeze } from './cassette-bridge'
 import { judgeText } from './judge-protocol'
 

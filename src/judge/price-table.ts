@@ -1,5 +1,5 @@
-import type { ModelPrice } from '../config'
-import type { TokenUsage } from '../records'
+import type { ModelPrice } from '../config/resolve-config'
+import type { TokenUsage } from '../records/records'
 
 /**
  * Built-in prices in US dollars per million tokens, for cost estimates (`maxCost`, the reporter's

@@ -1,5 +1,5 @@
+import { rejectUnknownKeys } from '../config/known-keys'
 import { JudgeRequestError } from '../errors'
-import { rejectUnknownKeys } from '../known-keys'
 import type { JudgeTextProcessor } from './processors'
 
 /** Options of {@link StreamErrorRetryProcessor}, as Mastra documents them. */

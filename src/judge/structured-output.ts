@@ -1,6 +1,6 @@
 import { UsageError } from '../errors'
 import { messages } from '../messages'
-import type { OpenAICompatibleJudge, StructuredOutputMode } from '../records'
+import type { OpenAICompatibleJudge, StructuredOutputMode } from '../records/records'
 
 const MODES: readonly StructuredOutputMode[] = ['auto', 'json_schema', 'prompt']
 const INJECTION = [true, false, 'auto', 'inline', 'system'] as const

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events'
-import { currentCallContext, withCallContext } from '../call-context'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
+import { currentCallContext, withCallContext } from '../runtime/call-context'
 import { runCountingModelCalls } from '../scorer/model-calls'
 import { loopFeedback } from './loop-feedback'
 import type { CompletionCheck, LoopScorer, LoopScorerResult, ScorerCheck } from './types'

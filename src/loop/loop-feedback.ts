@@ -1,3 +1,5 @@
+import { withoutErrorPage } from '../errors'
+
 /**
  * What the loop tells the agent when a check fails: the heading of each scorer's reason and the
  * reason given for a scorer that could not decide. It is sent to the agent as part of its next
@@ -7,7 +9,7 @@
  */
 export const loopFeedback = {
   scorerThrew: (id: string, error: unknown): string =>
-    `Scorer "${id}" threw an error, so the output could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+    `Scorer "${id}" threw an error, so the output could not be checked: ${withoutErrorPage(error instanceof Error ? error.message : String(error))}`,
   scorerTimedOut: (id: string, ms: number): string =>
     `Scorer "${id}" did not finish within the check timeout of ${ms} ms, so the output could not be checked.`,
   scorerNotScorable: (id: string, reason: string | undefined): string =>

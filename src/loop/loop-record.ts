@@ -1,6 +1,6 @@
 import { judgeCallsOf } from '../errors'
 import { outputText, recordedTexts, textPreview } from '../output'
-import type { JudgeCall, LoopIterationRecord, RubricateRecord, Verdict } from '../records'
+import type { JudgeCall, LoopIterationRecord, RubricateRecord, Verdict } from '../records/records'
 import { gatingVerdicts } from '../rubric/rubric-reason'
 import type { LoopIteration } from './types'
 

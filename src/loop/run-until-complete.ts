@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
+import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
-import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import { outputText } from '../output'
-import { emitRecord } from '../record-hooks'
+import { emitRecord } from '../runtime/record-hooks'
 import { checkCompletion, untilAborted } from './check-completion'
 import { loopRecord } from './loop-record'
 import type {

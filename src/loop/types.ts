@@ -1,4 +1,4 @@
-import type { JudgeCall, Verdict } from '../records'
+import type { JudgeCall, Verdict } from '../records/records'
 
 /** What a scorer's `run()` returns, as far as the loop reads it. */
 export interface LoopScorerResult {

@@ -2,7 +2,7 @@
 // `@openai/agents`), read as they are: no adapter, no import of the SDK. A result is recognised by
 // its public getters (`newItems`, `history`, `finalOutput`, `state`); whether a streamed run has
 // finished is read from its state, as `finalOutput` itself decides it.
-import { UsageError } from '../errors'
+import { UsageError, withoutErrorPage } from '../errors'
 import { outputMessages } from './output-messages'
 
 type Loose = Record<string, unknown>
@@ -60,7 +60,9 @@ function assertFinished(result: AgentsRunResultLike): void {
   const error = (result as unknown as Loose).error
   if (error !== null && error !== undefined) {
     throw new UsageError(
-      outputMessages.agentsStreamFailed(error instanceof Error ? error.message : String(error)),
+      outputMessages.agentsStreamFailed(
+        withoutErrorPage(error instanceof Error ? error.message : String(error)),
+      ),
       { cause: error },
     )
   }

@@ -1,4 +1,4 @@
-import type { RubricateRecord } from '../records'
+import type { RubricateRecord } from '../records/records'
 import { taskText } from './task-text'
 
 /**

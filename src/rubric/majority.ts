@@ -1,4 +1,4 @@
-import type { Verdict } from '../records'
+import type { Verdict } from '../records/records'
 
 /**
  * Combine the verdicts of several samples of the same criteria: a criterion is satisfied when

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { fixedSchema, type PreparedSchema } from '../judge/output-schema'
-import type { JsonSchema } from '../records'
+import type { JsonSchema } from '../records/records'
 
 const REASONING = 'Brief reasoning, pointing to the evidence in the output.'
 const SATISFIED = 'True only when the criterion is clearly and fully met.'

@@ -1,4 +1,4 @@
-import type { Verdict } from '../records'
+import type { Verdict } from '../records/records'
 
 /** The reason of a run that had no rubric to check. */
 export const NO_RUBRIC_REASON = 'No rubric was provided, so the rubric check passed by default.'

@@ -1,8 +1,8 @@
+import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
-import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import { isThenable, outputText } from '../output'
-import type { JudgeCall } from '../records'
+import type { JudgeCall } from '../records/records'
 import { withModelCallsAsJudgeCalls } from './model-calls'
 import type { ScorerRun } from './types'
 

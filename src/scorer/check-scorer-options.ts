@@ -1,8 +1,8 @@
+import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
 import { checkJudgeInput } from '../judge/judge-input'
-import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
-import type { ScorerStepName } from '../records'
+import type { ScorerStepName } from '../records/records'
 
 // The keys each options object of createScorer accepts, in one place: supporting a new option
 // is one more name here (and its handling where it is read). Anything else is a usage error that

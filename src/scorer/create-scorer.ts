@@ -1,7 +1,7 @@
 import { UsageError } from '../errors'
 import { type InferOutput, prepareSchema, type StandardSchemaV1 } from '../judge/output-schema'
 import { messages } from '../messages'
-import type { ScorerStepName } from '../records'
+import type { ScorerStepName } from '../records/records'
 import { checkPromptStep, checkScorerOptions } from './check-scorer-options'
 import type { NotScorable } from './not-scorable'
 import { runPipeline } from './run-pipeline'

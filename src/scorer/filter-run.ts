@@ -1,5 +1,5 @@
+import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
-import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import type { ScorerRun } from './types'
 

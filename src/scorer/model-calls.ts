@@ -1,7 +1,7 @@
-import { withCallContext } from '../call-context'
 import { modelCallsAsJudge } from '../judge/cassette-bridge'
 import { usageOf } from '../judge/price-table'
-import type { JudgeCall, ScorerStepName } from '../records'
+import type { JudgeCall, ScorerStepName } from '../records/records'
+import { withCallContext } from '../runtime/call-context'
 
 // How long a scorer's streamed model calls may take to be written after the scorer returned.
 const STREAM_GRACE_MS = 1000

@@ -1,7 +1,7 @@
 import { isRubricateError, rootCause, ScorerRunError } from '../errors'
 import { messages } from '../messages'
 import { recordedTexts, textPreview } from '../output'
-import type { JudgeCall, RubricateRecord, Verdict } from '../records'
+import type { JudgeCall, RubricateRecord, Verdict } from '../records/records'
 import type { ScorerRun } from './types'
 
 /**

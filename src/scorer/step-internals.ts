@@ -1,6 +1,6 @@
 import type { PreparedSchema } from '../judge/output-schema'
-import type { JudgeCall, ScorerStepName } from '../records'
-import { stateSlot } from '../state'
+import type { JudgeCall, ScorerStepName } from '../records/records'
+import { stateSlot } from '../runtime/state'
 import type { PromptStep, ScorerJudgeOptions } from './types'
 
 /** One chained step, as the pipeline runs it. @internal */

@@ -1,6 +1,11 @@
 import type { InferOutput, StandardSchemaV1 } from '../judge/output-schema'
 import type { JudgeProcessor } from '../judge/processors'
-import type { JudgeCall, JudgeInput, ScorerStepName, StructuredOutputMode } from '../records'
+import type {
+  JudgeCall,
+  JudgeInput,
+  ScorerStepName,
+  StructuredOutputMode,
+} from '../records/records'
 import type { NotScorable } from './not-scorable'
 
 /** Anything with `get(key)`, such as a `Map` or Mastra's `RequestContext`. */

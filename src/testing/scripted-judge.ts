@@ -1,7 +1,7 @@
-import { currentCallContext } from '../call-context'
 import { CASSETTE_AWARE } from '../judge/cassette-bridge'
 import { messages } from '../messages'
-import type { JudgeCompleteOptions, JudgeModel, JudgeReply, JudgeRequest } from '../records'
+import type { JudgeCompleteOptions, JudgeModel, JudgeReply, JudgeRequest } from '../records/records'
+import { currentCallContext } from '../runtime/call-context'
 
 /**
  * One scripted answer: a string is the reply's text as it is (malformed JSON included), an object

@@ -1,8 +1,9 @@
 // A scorer of an agent's tool calls with partial credit: how many of the expected calls were made
 // (in order, or in any order), with their arguments compared exactly, as a subset, or by the
 // user's own matcher; extra calls allowed, or counted against the score.
+
+import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
-import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
 import { type ToolCall, toolCalls } from '../output'
 import { createScorer, type Scorer } from '../scorer/create-scorer'

@@ -1,9 +1,10 @@
 // A rubric over an agent's whole trajectory: the judge reads the tool calls, their results and the
 // final answer as a transcript (the judged output), against criteria about the path taken.
+
+import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
-import { rejectUnknownKeys } from '../known-keys'
 import { messages } from '../messages'
-import type { JudgeInput } from '../records'
+import type { JudgeInput } from '../records/records'
 import type { RubricInput } from '../rubric/criteria'
 import {
   createRubricScorer,

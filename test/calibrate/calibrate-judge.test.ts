@@ -9,7 +9,7 @@ import {
   onRecord,
   rootCause,
 } from '../../src'
-import { withCallContext } from '../../src/call-context'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, useCassetteFolder } from '../cassettes/support'
 import { rejectionOf } from '../judge/helpers'

@@ -3,8 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { loadLabelSet, parseLabelText } from '../../src/calibrate/label-set'
-import { getState } from '../../src/state'
+import { getState } from '../../src/runtime/state'
 import { rejectionOf } from '../judge/helpers'
+import { linked, linkedPattern } from '../support/error-page'
 import { tempDir } from '../support/temp-dir'
 
 test('a JSONL row with one criterion and a row with several are read, blank lines skipped', () => {
@@ -95,7 +96,10 @@ test('a line that is not JSON says which line and what a row looks like', () => 
   expect(() =>
     parseLabelText('{"output": "x", "criterion": "A", "label": true}\n{oops', 'set.jsonl', true),
   ).toThrow(
-    /^\[rubricate\] set\.jsonl line 2 is not valid JSON \(.+\)\. Each example is one JSON object, for instance \{"output": "\.\.\.", "criterion": "Gives a timeframe", "label": false\}\.$/,
+    linkedPattern(
+      /^\[rubricate\] set\.jsonl line 2 is not valid JSON \(.+\)\. Each example is one JSON object, for instance \{"output": "\.\.\.", "criterion": "Gives a timeframe", "label": false\}\.$/,
+      'usage',
+    ),
   )
 })
 
@@ -115,7 +119,10 @@ test('an empty set, a JSON file that is not an array, a missing file and another
   expect((csv as Error).message).toContain('is neither .jsonl nor .json')
   const notLabels = await rejectionOf(loadLabelSet(42 as never))
   expect((notLabels as Error).message).toBe(
-    '[rubricate] calibrateJudge() option "labels" is 42. Give the path of a .jsonl or .json labelled set, or an array of labelled examples.',
+    linked(
+      '[rubricate] calibrateJudge() option "labels" is 42. Give the path of a .jsonl or .json labelled set, or an array of labelled examples.',
+      'usage',
+    ),
   )
 })
 
@@ -149,7 +156,10 @@ test('inside a test a relative path is read from the test file’s folder; one t
     const old = await rejectionOf(loadLabelSet('evals/labels.jsonl', testFile))
     expect(old).toMatchObject({ code: 'RUBRICATE_USAGE' })
     expect((old as Error).message).toBe(
-      '[rubricate] Could not read the labelled set "evals/labels.jsonl": there is no such file next to the test file "evals/judge/calibration.test.ts". Inside a test a relative path is resolved against the test file\'s folder, as describeEval\'s data is; the file exists relative to the project root, where older versions looked: write "../labels.jsonl". Or give an absolute path (e.g. new URL(\'./labels.jsonl\', import.meta.url).pathname).',
+      linked(
+        '[rubricate] Could not read the labelled set "evals/labels.jsonl": there is no such file next to the test file "evals/judge/calibration.test.ts". Inside a test a relative path is resolved against the test file\'s folder, as describeEval\'s data is; the file exists relative to the project root, where older versions looked: write "../labels.jsonl". Or give an absolute path (e.g. new URL(\'./labels.jsonl\', import.meta.url).pathname).',
+        'usage',
+      ),
     )
   } finally {
     getState().run.root = undefined

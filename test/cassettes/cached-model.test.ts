@@ -6,8 +6,8 @@ import {
   type JudgeRequest,
   rootCause,
 } from '../../src'
-import { type ExchangeEvent, withCallContext } from '../../src/call-context'
 import { cached } from '../../src/cassettes'
+import { type ExchangeEvent, withCallContext } from '../../src/runtime/call-context'
 import { rejectionOf } from '../judge/helpers'
 import { entriesUnder, entryFilesUnder, testIn, useCassetteFolder } from './support'
 

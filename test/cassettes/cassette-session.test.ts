@@ -1,10 +1,10 @@
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, createScorer } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { isMswActive } from '../../src/cassettes/agents/msw-compat'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
 import { cassetteSession, setCassetteRunFacts } from '../../src/cassettes/run/cassette-session'
-import { setPluginConfig } from '../../src/config'
+import { setPluginConfig } from '../../src/config/resolve-config'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { testIn, useCassetteFolder } from './support'
 

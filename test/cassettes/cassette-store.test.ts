@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
+import { linked } from '../support/error-page'
 import { chatEntry, filesUnder, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()
@@ -65,7 +66,10 @@ test('a corrupt file is RUBRICATE_CASSETTE_CORRUPT naming the file, and is left 
     expect.objectContaining({
       code: 'RUBRICATE_CASSETTE_CORRUPT',
       file,
-      message: `[rubricate] The cassette file "${file}" cannot be used: it is not valid JSON (Unexpected end of JSON input). It was left as it was. Restore it from version control, or delete it and record it again with RUBRICATE_CASSETTES=auto; "npx rubricate cassettes verify" checks every file.`,
+      message: linked(
+        `[rubricate] The cassette file "${file}" cannot be used: it is not valid JSON (Unexpected end of JSON input). It was left as it was. Restore it from version control, or delete it and record it again with RUBRICATE_CASSETTES=auto; "npx rubricate cassettes verify" checks every file.`,
+        'cassette-corrupt',
+      ),
     }),
   )
   expect(await readFile(file, 'utf8')).toBe('{"v": 1, "key": ')
@@ -111,7 +115,10 @@ test('an entry path that cannot be read (a folder in its place) is RUBRICATE_CAS
     expect.objectContaining({
       code: 'RUBRICATE_CASSETTE_CORRUPT',
       file,
-      message: `[rubricate] The cassette file "${file}" cannot be used: it cannot be read (EISDIR: illegal operation on a directory, read). It was left as it was. Restore it from version control, or delete it and record it again with RUBRICATE_CASSETTES=auto; "npx rubricate cassettes verify" checks every file.`,
+      message: linked(
+        `[rubricate] The cassette file "${file}" cannot be used: it cannot be read (EISDIR: illegal operation on a directory, read). It was left as it was. Restore it from version control, or delete it and record it again with RUBRICATE_CASSETTES=auto; "npx rubricate cassettes verify" checks every file.`,
+        'cassette-corrupt',
+      ),
     }),
   )
 })

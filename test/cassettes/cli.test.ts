@@ -7,6 +7,7 @@ import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
 import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
+import { linked } from '../support/error-page'
 import { repoRoot } from '../support/run-vitest'
 import { tempDir } from '../support/temp-dir'
 
@@ -134,12 +135,30 @@ test('usage errors say what is wrong and how to get help, and exit 2', async () 
   expect(await run('cassettes', 'verify', 'recordings')).toBe(2)
   expect(await run('cassettes', 'prune', '--force')).toBe(2)
   expect(err).toEqual([
-    '[rubricate] Unknown command "cassettes stat". Run "rubricate --help" to see the commands and options.',
-    '[rubricate] "rubricate cassettes stats" has no option "--verbose" (it takes --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.',
-    '[rubricate] Unknown command "cache". Run "rubricate --help" to see the commands and options.',
-    '[rubricate] "rubricate cassettes" needs a command: stats, verify, migrate, prune, diff. Run "rubricate --help" to see the commands and options.',
-    '[rubricate] "rubricate cassettes verify" takes no argument, but got "recordings" (a folder goes after --dir). Run "rubricate --help" to see the commands and options.',
-    '[rubricate] "rubricate cassettes prune" has no option "--force" (it takes --dry-run, --root, --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.',
+    linked(
+      '[rubricate] Unknown command "cassettes stat". Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
+    linked(
+      '[rubricate] "rubricate cassettes stats" has no option "--verbose" (it takes --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
+    linked(
+      '[rubricate] Unknown command "cache". Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
+    linked(
+      '[rubricate] "rubricate cassettes" needs a command: stats, verify, migrate, prune, diff. Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
+    linked(
+      '[rubricate] "rubricate cassettes verify" takes no argument, but got "recordings" (a folder goes after --dir). Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
+    linked(
+      '[rubricate] "rubricate cassettes prune" has no option "--force" (it takes --dry-run, --root, --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
   ])
 })
 

@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { configureRubricate, createScorer, rootCause } from '../../src'
-import { runAsTest } from '../../src/call-context'
-import { getState } from '../../src/state'
+import { runAsTest } from '../../src/runtime/call-context'
+import { getState } from '../../src/runtime/state'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
+import { linked } from '../support/error-page'
 import { tempDir } from '../support/temp-dir'
 import { entriesUnder, filesUnder, useCassetteFolder } from './support'
 
@@ -44,8 +45,10 @@ test('maxLiveCalls stops the live call past the limit with RUBRICATE_LIMIT; repl
   const error = rootCause(await rejectionOf(ask(judge, 'three')))
   expect(error).toMatchObject({
     code: 'RUBRICATE_LIMIT',
-    message:
+    message: linked(
       '[rubricate] Stopped a live judge call: this run has already made 2 live judge calls, the limit set by maxLiveCalls (2). Raise maxLiveCalls (configureRubricate or the plugin options) if the run is meant to be that large, or replay from cassettes with RUBRICATE_CASSETTES=replay.',
+      'limit',
+    ),
   })
   expect(server.requests).toHaveLength(2)
   // The counts live in the scratch folder of the run, never beside the cassettes.
@@ -78,8 +81,10 @@ test('maxCost stops live calls once their estimated cost reaches it', async () =
   const error = rootCause(await rejectionOf(ask(judge, 'three')))
   expect(error).toMatchObject({
     code: 'RUBRICATE_LIMIT',
-    message:
+    message: linked(
       '[rubricate] Stopped a live judge call: live judge calls in this run are estimated at $0.8000, which reaches maxCost ($0.5). Raise maxCost (configureRubricate or the plugin options) if the run is meant to cost that much, or replay from cassettes with RUBRICATE_CASSETTES=replay.',
+      'limit',
+    ),
   })
   expect(server.requests).toHaveLength(2)
 })

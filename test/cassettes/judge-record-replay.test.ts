@@ -9,10 +9,11 @@ import {
   rootCause,
   type ScorerResult,
 } from '../../src'
-import { withCallContext } from '../../src/call-context'
-import { setPluginConfig } from '../../src/config'
+import { setPluginConfig } from '../../src/config/resolve-config'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, type FakeRequest, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
+import { linked } from '../support/error-page'
 import { entriesUnder, entryFilesUnder, testIn, useCassetteFolder } from './support'
 
 const folder = useCassetteFolder()
@@ -174,7 +175,8 @@ test('with CI=true and no mode set, a changed prompt fails with RUBRICATE_CASSET
 Record it with:
   RUBRICATE_CASSETTES=auto npx vitest run ${FILE} -t "suite checks \\"facts\\" \\\\\\$1"
 then commit the new files in ${folder.dir}/.
-Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).`)
+Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).
+See https://rubricate.github.io/rubricate/errors/cassette-miss`)
 })
 
 test('a miss whose nearest entry was recorded with another prompt version says the prompt version changed', async () => {
@@ -375,8 +377,10 @@ test('an invalid RUBRICATE_CASSETTES value fails the judge call with an error li
   )
   expect(error).toMatchObject({
     code: 'RUBRICATE_USAGE',
-    message:
+    message: linked(
       '[rubricate] RUBRICATE_CASSETTES is "replay-only", which is not a cassette mode. Use one of "replay", "auto", "record", "off".',
+      'usage',
+    ),
   })
   expect(server.requests).toHaveLength(0)
 })

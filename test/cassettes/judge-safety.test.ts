@@ -2,11 +2,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
 import { configureRubricate, createScorer, rootCause } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { placeholderOf } from '../../src/cassettes/redaction/secret-patterns'
-import { getState } from '../../src/state'
+import { withCallContext } from '../../src/runtime/call-context'
+import { getState } from '../../src/runtime/state'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
+import { linkedPattern } from '../support/error-page'
 import { tempDir } from '../support/temp-dir'
 import { entriesUnder, filesUnder, testIn, useCassetteFolder } from './support'
 
@@ -86,7 +87,10 @@ test('an entry that still holds a secret after redaction is refused with RUBRICA
   ) as Error & { code: string }
   expect(error.code).toBe('RUBRICATE_SECRET_IN_CASSETTE')
   expect(error.message).toMatch(
-    /^\[rubricate\] Refused to write the cassette entry [0-9a-f]{64} \(chat\/completions\): after redaction it still holds OPENAI_API_KEY at "response\.json\.leaked"\. Nothing was written\. Built-in redaction replaces secrets in string values; this one survived \(in an object key, or it was put back by your cassettes\.redact hook\)\. Remove it in cassettes\.redact\(entry\)\.$/,
+    linkedPattern(
+      /^\[rubricate\] Refused to write the cassette entry [0-9a-f]{64} \(chat\/completions\): after redaction it still holds OPENAI_API_KEY at "response\.json\.leaked"\. Nothing was written\. Built-in redaction replaces secrets in string values; this one survived \(in an object key, or it was put back by your cassettes\.redact hook\)\. Remove it in cassettes\.redact\(entry\)\.$/,
+      'secret-in-cassette',
+    ),
   )
   expect(await filesUnder(folder.dir)).toEqual([])
 })

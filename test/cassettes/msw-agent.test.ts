@@ -4,9 +4,9 @@ import { streamText } from 'ai'
 import OpenAI from 'openai'
 import { afterAll, afterEach, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
-import { markTestRunning, withCallContext } from '../../src/call-context'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
 import { placeholderOf } from '../../src/cassettes/redaction/secret-patterns'
+import { markTestRunning, withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, filesUnder, testIn, useCassetteFolder } from './support'
 
@@ -179,7 +179,8 @@ test('a replay-mode miss answers an OpenAI-shaped 400 at once, not retried, and 
 Record it with:
   RUBRICATE_CASSETTES=auto npx vitest run ${FILE} -t "agent misses"
 then commit the new files in ${folder.dir}/.
-Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).`)
+Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).
+See https://rubricate.github.io/rubricate/errors/cassette-miss`)
   expect(miss.message).toBe(`400 ${record?.message}`)
 })
 

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, createRubricScorer, RUBRIC_PROMPT_VERSION, rootCause } from '../../src'
-import { withCallContext } from '../../src/call-context'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
 import { judgeBy } from '../support/rubric-judge'

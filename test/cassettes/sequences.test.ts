@@ -7,9 +7,9 @@
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
-import { runAsTest } from '../../src/call-context'
 import { createCassetteFetch } from '../../src/cassettes'
 import { cassetteSession } from '../../src/cassettes/run/cassette-session'
+import { runAsTest } from '../../src/runtime/call-context'
 import { type FakeStatefulOpenAI, startFakeStatefulOpenAI } from '../support/fake-stateful-openai'
 import { filesUnder, useCassetteFolder } from './support'
 

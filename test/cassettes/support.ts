@@ -7,8 +7,8 @@ import { configureRubricate, type RubricateConfig, resetRubricateConfig } from '
 import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
 import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
-import { configLayers, setPluginConfig } from '../../src/config'
-import { getState } from '../../src/state'
+import { configLayers, setPluginConfig } from '../../src/config/resolve-config'
+import { getState } from '../../src/runtime/state'
 import { tempDir } from '../support/temp-dir'
 
 /** A new empty cassette folder for every test, set with configureRubricate. */

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { type FakeOpenAI, type FakeRequest, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, useCassetteFolder } from '../cassettes/support'
+import { linked } from '../support/error-page'
 import { keywordJudge } from '../support/keyword-judge'
 import { tempDir } from '../support/temp-dir'
 
@@ -162,11 +163,17 @@ test('--json prints both calibrations and their agreement as JSON', async () => 
 test('without a judge, a labelled set, or with an unknown option, it says what to do and exits 2; a missing labelled set exits 1', async () => {
   expect(await run('calibrate', 'labels.jsonl')).toBe(2)
   expect(err.pop()).toBe(
-    '[rubricate] rubricate calibrate needs a judge: pass --judge <model> (for instance --judge gpt-4.1-mini), or set RUBRICATE_JUDGE=openai/gpt-4.1-mini.',
+    linked(
+      '[rubricate] rubricate calibrate needs a judge: pass --judge <model> (for instance --judge gpt-4.1-mini), or set RUBRICATE_JUDGE=openai/gpt-4.1-mini.',
+      'usage',
+    ),
   )
   expect(await run('calibrate', '--judge', 'gpt-judge')).toBe(2)
   expect(err.pop()).toBe(
-    '[rubricate] "rubricate calibrate" needs the path of a labelled set (.jsonl or .json). Run "rubricate --help" to see the commands and options.',
+    linked(
+      '[rubricate] "rubricate calibrate" needs the path of a labelled set (.jsonl or .json). Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
   )
   expect(await run('calibrate', 'labels.jsonl', '--judge', 'gpt-judge', '--min-kappa', '1')).toBe(2)
   expect(err.pop()).toContain('"rubricate calibrate" has no option "--min-kappa"')

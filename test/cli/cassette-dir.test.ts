@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { beforeEach, expect, test } from 'vitest'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
+import { linkedPattern } from '../support/error-page'
 import { fixturesDir } from '../support/run-vitest'
 
 const cwd = join(fixturesDir, 'cli-config')
@@ -33,7 +34,10 @@ test('--dir wins over the config, and --config names another config', async () =
 test('a config that cannot be loaded fails and points to --dir; a config that does not exist is a usage error', async () => {
   expect(await run('cassettes', 'stats', '--config', 'broken.config.ts')).toBe(1)
   expect(err[0]).toMatch(
-    /^\[rubricate\] Could not read the cassette folder from the Vitest config ".*broken\.config\.ts": loading it failed \(.*the config is broken on purpose.*\)\. Pass the folder with --dir <folder>, or the config with --config <file>\.$/s,
+    linkedPattern(
+      /^\[rubricate\] Could not read the cassette folder from the Vitest config ".*broken\.config\.ts": loading it failed \(.*the config is broken on purpose.*\)\. Pass the folder with --dir <folder>, or the config with --config <file>\.$/s,
+      'usage',
+    ),
   )
   expect(await run('cassettes', 'verify', '--config', 'missing.config.ts')).toBe(2)
   expect(err[1]).toContain('does not exist')

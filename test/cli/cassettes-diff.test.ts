@@ -9,6 +9,7 @@ import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { configureRubricate, createScorer, resetRubricateConfig } from '../../src'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { type FakeOpenAI, fakeRubricJudge, startFakeOpenAI } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { tempDir } from '../support/temp-dir'
 
 expect.extend({ toSatisfyRubric, toPassScorer })
@@ -149,8 +150,14 @@ test('diff with one folder, or folders and --against, is a usage error', async (
   expect(await run('cassettes', 'diff', 'old')).toBe(2)
   expect(await run('cassettes', 'diff', 'old', 'new', '--against', 'HEAD')).toBe(2)
   expect(err).toEqual([
-    '[rubricate] "rubricate cassettes diff" takes two folders (diff <old> <new>), or --against <git ref> with no folder (the cassette folder comes from --dir or the Vitest config). Run "rubricate --help" to see the commands and options.',
-    '[rubricate] "rubricate cassettes diff" takes two folders (diff <old> <new>), or --against <git ref> with no folder (the cassette folder comes from --dir or the Vitest config). Run "rubricate --help" to see the commands and options.',
+    linked(
+      '[rubricate] "rubricate cassettes diff" takes two folders (diff <old> <new>), or --against <git ref> with no folder (the cassette folder comes from --dir or the Vitest config). Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
+    linked(
+      '[rubricate] "rubricate cassettes diff" takes two folders (diff <old> <new>), or --against <git ref> with no folder (the cassette folder comes from --dir or the Vitest config). Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
   ])
   expect(await run('cassettes', 'diff', '--help')).toBe(0)
   expect(out[0]).toMatch(/^Usage: rubricate cassettes diff <old folder> <new folder>/)

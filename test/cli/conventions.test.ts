@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeEach, expect, test } from 'vitest'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
+import { linked } from '../support/error-page'
 import { repoRoot } from '../support/run-vitest'
 import { tempDir } from '../support/temp-dir'
 
@@ -41,7 +42,10 @@ test('help prints the usage and exits 0; help <command> prints that command usag
   }
   expect(await run('help', 'record')).toBe(2)
   expect(err.pop()).toBe(
-    '[rubricate] No command "record". Run "rubricate --help" to see the commands and options.',
+    linked(
+      '[rubricate] No command "record". Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
   )
 })
 

@@ -1,8 +1,14 @@
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, resetRubricateConfig } from '../../src'
 import { modeReason } from '../../src/cassettes/exchange/cassette-mode'
-import { defaultCassetteMode, resolveConfig, resolveJudge, setPluginConfig } from '../../src/config'
-import { getState } from '../../src/state'
+import {
+  defaultCassetteMode,
+  resolveConfig,
+  resolveJudge,
+  setPluginConfig,
+} from '../../src/config/resolve-config'
+import { getState } from '../../src/runtime/state'
+import { linked } from '../support/error-page'
 
 afterEach(() => {
   resetRubricateConfig()
@@ -36,12 +42,15 @@ test('with no judge anywhere, RUBRICATE_NO_JUDGE names every place to set one', 
   expect(() => resolveJudge(undefined, {})).toThrowError(
     expect.objectContaining({
       code: 'RUBRICATE_NO_JUDGE',
-      message: `[rubricate] No judge model is configured, so this rubric cannot be judged.
+      message: linked(
+        `[rubricate] No judge model is configured, so this rubric cannot be judged.
 Set one in any of these places (strongest first):
   - the call: toSatisfyRubric(criteria, { judge: 'openai/gpt-4.1-mini' }), createRubricScorer({ judge }) or createScorer({ judge: { model } })
   - the environment: RUBRICATE_JUDGE=openai/gpt-4.1-mini
   - a setup file: configureRubricate({ judge: 'openai/gpt-4.1-mini' })
   - vitest.config: plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })]`,
+        'no-judge',
+      ),
     }),
   )
 })

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { afterEach, expect, test } from 'vitest'
-import { CI_VARIABLES, detectCi } from '../../src/detect-ci'
+import { CI_VARIABLES, detectCi } from '../../src/config/detect-ci'
 
 // std-env as Vitest installs it: the detection that rubricate's must agree with.
 async function stdEnv(): Promise<{ detectProvider: () => { name: string; ci?: boolean } }> {

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
-import { nearestKey, rejectUnknownKeys } from '../../src/known-keys'
+import { nearestKey, rejectUnknownKeys } from '../../src/config/known-keys'
+import { linked } from '../support/error-page'
 
 const JUDGE = ['model', 'instructions', 'temperature', 'seed', 'maxRetries']
 
@@ -24,8 +25,10 @@ test('rejectUnknownKeys throws RUBRICATE_USAGE for the first unknown key and acc
   expect(() => rejectUnknownKeys('f()', { seed: 1, sed: 2 }, JUDGE)).toThrowError(
     expect.objectContaining({
       code: 'RUBRICATE_USAGE',
-      message:
+      message: linked(
         '[rubricate] f() got an unknown option "sed". Did you mean "seed"? Known options: "model", "instructions", "temperature", "seed", "maxRetries".',
+        'usage',
+      ),
     }),
   )
 })

@@ -2,6 +2,7 @@
 // is a RUBRICATE_USAGE error that says what to change.
 import { expect, test } from 'vitest'
 import { describeEval } from '../../evals/index'
+import { linked } from '../support/error-page'
 
 const task = (row: { input?: unknown }) => String(row.input)
 const scorers = [() => 1]
@@ -20,14 +21,19 @@ test('an unknown option is a usage error that lists the known ones', () => {
     usage(() => describeEval('x', { data: [], task, scorers, passrate: 0.9 } as never)),
   ).toEqual({
     code: 'RUBRICATE_USAGE',
-    message:
+    message: linked(
       '[rubricate] describeEval() options got an unknown option "passrate". Did you mean "passRate"? Known options: "data", "task", "criteria", "turnCriteria", "simulatedUser", "scorers", "threshold", "passRate", "mean", "trials", "trialPassRate", "concurrent", "timeout".',
+      'usage',
+    ),
   })
 })
 
 test('an eval with neither criteria nor scorers is a usage error', () => {
   expect(usage(() => describeEval('x', { data: [{ input: 1 }], task })).message).toBe(
-    '[rubricate] describeEval() got neither "criteria" nor "scorers", so nothing would judge the outputs. Pass a rubric as "criteria", scorers as "scorers", or both.',
+    linked(
+      '[rubricate] describeEval() got neither "criteria" nor "scorers", so nothing would judge the outputs. Pass a rubric as "criteria", scorers as "scorers", or both.',
+      'usage',
+    ),
   )
 })
 
@@ -67,7 +73,7 @@ test('data, task, scorers, rates, trials and the name are checked', () => {
     ],
   ]
   for (const [call, message] of cases)
-    expect(usage(call)).toEqual({ code: 'RUBRICATE_USAGE', message })
+    expect(usage(call)).toEqual({ code: 'RUBRICATE_USAGE', message: linked(message, 'usage') })
 })
 
 test('a scorer gate entry checks its direction, numbers, keys and a max without a threshold', () => {
@@ -107,7 +113,7 @@ test('a scorer gate entry checks its direction, numbers, keys and a max without 
     ],
   ]
   for (const [call, message] of cases)
-    expect(usage(call)).toEqual({ code: 'RUBRICATE_USAGE', message })
+    expect(usage(call)).toEqual({ code: 'RUBRICATE_USAGE', message: linked(message, 'usage') })
 })
 
 test('a simulated user needs instructions, a positive maxTurns and a stop function', () => {
@@ -138,5 +144,5 @@ test('a simulated user needs instructions, a positive maxTurns and a stop functi
     ],
   ]
   for (const [call, message] of cases)
-    expect(usage(call)).toEqual({ code: 'RUBRICATE_USAGE', message })
+    expect(usage(call)).toEqual({ code: 'RUBRICATE_USAGE', message: linked(message, 'usage') })
 })

@@ -2,7 +2,7 @@
 // the gate passes whatever floating point makes of it, and each scorer's mean leaves skips out.
 import { expect, test } from 'vitest'
 import { summariseSuite } from '../../evals/eval-gate'
-import type { EvalRowRecord } from '../../src/eval-records'
+import type { EvalRowRecord } from '../../src/records/eval-records'
 
 function row(name: string, passed: boolean, scores: Record<string, number>[]) {
   const record: EvalRowRecord = {

@@ -1,8 +1,9 @@
 import { afterEach, expect, test } from 'vitest'
 import { rootCause } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { retryDelayMs } from '../../src/judge/retry-delay'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { rejectionOf, scoreWith } from './helpers'
 
 let server: FakeOpenAI | undefined
@@ -12,8 +13,10 @@ afterEach(async () => {
   server = undefined
 })
 
-const ABORTED =
-  '[rubricate] The call to the judge "gpt-test" was aborted before it finished (for example by the test timeout). If the judge is slow, raise the test\'s timeout; calls replayed from cassettes answer at once.'
+const ABORTED = linked(
+  '[rubricate] The call to the judge "gpt-test" was aborted before it finished (for example by the test timeout). If the judge is slow, raise the test\'s timeout; calls replayed from cassettes answer at once.',
+  'judge-request',
+)
 
 test('a judge call is aborted by the signal of its call context (the test timeout)', async () => {
   server = await startFakeOpenAI({ reply: fakeReply.hang() })

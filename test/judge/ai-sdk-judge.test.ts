@@ -1,10 +1,11 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import { afterAll, afterEach, expect, test, vi } from 'vitest'
 import { configureRubricate, createRubricScorer, rootCause } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, testIn, useCassetteFolder } from '../cassettes/support'
+import { linked } from '../support/error-page'
 import { judgeBy } from '../support/rubric-judge'
 import { rejectionOf, scoreWith } from './helpers'
 
@@ -95,8 +96,10 @@ test('a provider key that is not set fails a live call before any request, namin
   )
   expect(live).toMatchObject({
     code: 'RUBRICATE_USAGE',
-    message:
+    message: linked(
       '[rubricate] The judge "small" must make a live call, but MISTRAL_API_KEY is not set, so the provider would refuse it. Set MISTRAL_API_KEY, or give the key in the judge: { id, apiKey }. Cassettes replay without a key; only live calls need one.',
+      'usage',
+    ),
   })
   configureRubricate({ cassettes: { mode: 'replay' } })
   const replay = rootCause(

@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'vitest'
 import { rootCause } from '../../src'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { rejectionOf, scoreWith } from './helpers'
 
 let server: FakeOpenAI | undefined
@@ -11,7 +12,10 @@ afterEach(async () => {
 })
 
 const notACompletion = (url: string, what: string) =>
-  `[rubricate] The judge "gpt-test" at "${url}" answered HTTP 200, but with ${what} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (it usually ends in "/v1"), not at a web page, a proxy's login page or another API.`
+  linked(
+    `[rubricate] The judge "gpt-test" at "${url}" answered HTTP 200, but with ${what} instead of a chat completion. Check that baseURL points at an OpenAI-compatible API (it usually ends in "/v1"), not at a web page, a proxy's login page or another API.`,
+    'judge-request',
+  )
 
 test('a 200 that is a web page, not a chat completion, is RUBRICATE_JUDGE_REQUEST saying to check baseURL', async () => {
   server = await startFakeOpenAI({
@@ -133,7 +137,9 @@ test('a base URL that is not a URL is a usage error naming where it came from', 
   )
   expect(rootCause(error)).toMatchObject({
     code: 'RUBRICATE_USAGE',
-    message:
+    message: linked(
       '[rubricate] The judge "gpt-test" has the base URL "localhost:11434" (baseURL in the judge object), which is not an http(s) URL. Give the endpoint\'s full URL, such as "https://api.openai.com/v1" or "http://localhost:11434/v1".',
+      'usage',
+    ),
   })
 })

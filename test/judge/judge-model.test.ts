@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { type JudgeModel, type JudgeRequest, rootCause } from '../../src'
 import { cached } from '../../src/cassettes'
+import { linked } from '../support/error-page'
 import { rejectionOf, scoreWith } from './helpers'
 
 function recordingModel(reply: (request: JudgeRequest) => string): JudgeModel & {
@@ -98,8 +99,10 @@ test('a custom JudgeModel that throws fails the step with its message', async ()
   const error = await rejectionOf(scoreWith(model).run({ output: 'x' }))
   expect(rootCause(error)).toMatchObject({
     code: 'RUBRICATE_JUDGE_REQUEST',
-    message:
+    message: linked(
       '[rubricate] The judge model "flaky" failed: quota exceeded for project "evals". Fix the JudgeModel\'s complete() function, or check the provider it calls.',
+      'judge-request',
+    ),
   })
   expect(error.result.judgeCalls[0]).toMatchObject({ status: 'failed', model: 'flaky' })
 })

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
 import { configureRubricate, resetRubricateConfig, rootCause } from '../../src'
-import { setPluginConfig } from '../../src/config'
+import { setPluginConfig } from '../../src/config/resolve-config'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { rejectionOf, scoreWith } from './helpers'
 
 // One server per level of ARCHITECTURE.md §4.3, so each test shows which endpoint got the request.
@@ -80,12 +81,15 @@ test('with no judge anywhere (the default), RUBRICATE_NO_JUDGE names every place
   expect(rootCause(error)).toMatchObject({
     name: 'NoJudgeError',
     code: 'RUBRICATE_NO_JUDGE',
-    message: `[rubricate] No judge model is configured, so this rubric cannot be judged.
+    message: linked(
+      `[rubricate] No judge model is configured, so this rubric cannot be judged.
 Set one in any of these places (strongest first):
   - the call: toSatisfyRubric(criteria, { judge: 'openai/gpt-4.1-mini' }), createRubricScorer({ judge }) or createScorer({ judge: { model } })
   - the environment: RUBRICATE_JUDGE=openai/gpt-4.1-mini
   - a setup file: configureRubricate({ judge: 'openai/gpt-4.1-mini' })
   - vitest.config: plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })]`,
+      'no-judge',
+    ),
   })
   expect(received()).toEqual({ call: [], env: [], configure: [], plugin: [] })
 })

@@ -1,6 +1,7 @@
 import { afterEach, expect, test, vi } from 'vitest'
 import { type JudgeRequestError, rootCause, type ScorerRunError } from '../../src'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
+import { linked, linkedPattern } from '../support/error-page'
 import { messagesOf, rejectionOf, scoreWith } from './helpers'
 
 let server: FakeOpenAI | undefined
@@ -138,7 +139,10 @@ test('5xx failures are retried up to maxRetries, then fail naming the status and
   expect(cause.code).toBe('RUBRICATE_JUDGE_REQUEST')
   expect(cause.status).toBe(503)
   expect(cause.message).toBe(
-    `[rubricate] The judge "gpt-test" at "${server.baseURL}" failed with HTTP 503 ("Overloaded") after 2 requests. The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.`,
+    linked(
+      `[rubricate] The judge "gpt-test" at "${server.baseURL}" failed with HTTP 503 ("Overloaded") after 2 requests. The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.`,
+      'judge-request',
+    ),
   )
   expect((error as ScorerRunError).result?.judgeCalls).toEqual([
     expect.objectContaining({ status: 'failed', modelCallCount: 2, attemptCount: 1 }),
@@ -159,12 +163,15 @@ test('a 400 is not retried and fails with the provider message, wrapped in Score
     code: 'RUBRICATE_SCORER_RUN',
     failedStep: 'generateScore',
     completedSteps: [],
-    message: `[rubricate] Scorer "judge-test" failed in step "generateScore": ${judgeMessage}`,
+    message: linked(
+      `[rubricate] Scorer "judge-test" failed in step "generateScore": ${judgeMessage}`,
+      'scorer-run',
+    ),
   })
   expect(error.cause).toMatchObject({
     code: 'RUBRICATE_JUDGE_REQUEST',
     status: 400,
-    message: `[rubricate] ${judgeMessage}`,
+    message: linked(`[rubricate] ${judgeMessage}`, 'judge-request'),
   })
 })
 
@@ -178,11 +185,17 @@ test('404 and 401 with a key say what to check', async () => {
   const judge = { model: 'gpt-nope', baseURL: server.baseURL, apiKey: 'sk-wrong' }
   const notFound = rootCause(await rejectionOf(scoreWith(judge).run({ output: 'x' }))) as Error
   expect(notFound.message).toBe(
-    `[rubricate] The judge "gpt-nope" at "${server.baseURL}" rejected the request with HTTP 404: "The model does not exist". This is not retried. Check the model name and the baseURL of the judge.`,
+    linked(
+      `[rubricate] The judge "gpt-nope" at "${server.baseURL}" rejected the request with HTTP 404: "The model does not exist". This is not retried. Check the model name and the baseURL of the judge.`,
+      'judge-request',
+    ),
   )
   const unauthorized = rootCause(await rejectionOf(scoreWith(judge).run({ output: 'x' }))) as Error
   expect(unauthorized.message).toBe(
-    `[rubricate] The judge "gpt-nope" at "${server.baseURL}" rejected the request with HTTP 401: "Incorrect API key provided". This is not retried. Check the API key (OPENAI_API_KEY, or apiKey in the judge object) and its permissions.`,
+    linked(
+      `[rubricate] The judge "gpt-nope" at "${server.baseURL}" rejected the request with HTTP 401: "Incorrect API key provided". This is not retried. Check the API key (OPENAI_API_KEY, or apiKey in the judge object) and its permissions.`,
+      'judge-request',
+    ),
   )
   expect(server.requests).toHaveLength(2)
 })
@@ -193,7 +206,10 @@ test('with no API key anywhere, a live 401 says that no key was set and that rep
   const error = await rejectionOf(scoreWith('openai/gpt-test').run({ output: 'x' }))
   expect(rootCause(error)).toMatchObject({
     code: 'RUBRICATE_JUDGE_REQUEST',
-    message: `[rubricate] The judge "gpt-test" at "${server.baseURL}" answered HTTP 401 because no API key was set. Set OPENAI_API_KEY, or give the key in the judge object: { model: "gpt-test", apiKey }. Cassettes replay without a key; only live calls need one.`,
+    message: linked(
+      `[rubricate] The judge "gpt-test" at "${server.baseURL}" answered HTTP 401 because no API key was set. Set OPENAI_API_KEY, or give the key in the judge object: { model: "gpt-test", apiKey }. Cassettes replay without a key; only live calls need one.`,
+      'judge-request',
+    ),
   })
 })
 
@@ -222,7 +238,7 @@ test('a refused connection is reported as one, with the base URL to check, not a
   const message = (rootCause(error) as Error).message
   expect(message).toMatch(/failed with a connection error \(.*ECONNREFUSED.*\) after 1 request\. /)
   expect(message).toMatch(
-    /The connection was refused: nothing listens at that address, so waiting will not help\. Check the base URL \(OPENAI_BASE_URL, or baseURL in the judge object\) and that the server runs there\.$/,
+    /The connection was refused: nothing listens at that address, so waiting will not help\. Check the base URL \(OPENAI_BASE_URL, or baseURL in the judge object\) and that the server runs there\.\nSee https:\/\/rubricate\.github\.io\/rubricate\/errors\/judge-request$/,
   )
   expect(message).not.toContain('rate limiting')
 })
@@ -285,7 +301,10 @@ test('malformed twice is RUBRICATE_JUDGE_OUTPUT with the raw text, never a score
     rawText: 'still {not json',
   })
   expect(error.cause.message).toMatch(
-    /^\[rubricate\] The judge "gpt-test" replied with output that does not match the expected format, also after one repair attempt that fed the error back\. It is reported as an error, neither a pass nor a fail\.\nLast problem: The reply is not valid JSON: .+\nRaw reply: "still \{not json"\nTry a stronger judge model, or structuredOutput: "json_schema" if the endpoint supports it\.$/,
+    linkedPattern(
+      /^\[rubricate\] The judge "gpt-test" replied with output that does not match the expected format, also after one repair attempt that fed the error back\. It is reported as an error, neither a pass nor a fail\.\nLast problem: The reply is not valid JSON: .+\nRaw reply: "still \{not json"\nTry a stronger judge model, or structuredOutput: "json_schema" if the endpoint supports it\.$/,
+      'judge-output',
+    ),
   )
   expect(error.result.judgeCalls).toEqual([
     expect.objectContaining({ status: 'failed', attemptCount: 2, modelCallCount: 2 }),
@@ -381,7 +400,10 @@ test('structuredOutput "json_schema" does not fall back: the rejection is the er
   )
   expect(server.requests).toHaveLength(1)
   expect((rootCause(error) as Error).message).toBe(
-    `[rubricate] The judge "gpt-test" at "${server.baseURL}" rejected the request with HTTP 400: "response_format json_schema is not supported". This is not retried. Check the judge configuration (model, temperature, structuredOutput) against what the endpoint supports.`,
+    linked(
+      `[rubricate] The judge "gpt-test" at "${server.baseURL}" rejected the request with HTTP 400: "response_format json_schema is not supported". This is not retried. Check the judge configuration (model, temperature, structuredOutput) against what the endpoint supports.`,
+      'judge-request',
+    ),
   )
 })
 
@@ -391,8 +413,10 @@ test('an unknown structuredOutput value or judge string is a usage error listing
   )
   expect(rootCause(badMode)).toMatchObject({
     code: 'RUBRICATE_USAGE',
-    message:
+    message: linked(
       '[rubricate] The judge object structuredOutput is "xml", which is not supported. Use one of "auto", "json_schema", "prompt".',
+      'usage',
+    ),
   })
   // An unknown provider fails when the scorer is built, before any run.
   expect(() => scoreWith('acme/claude-sonnet')).toThrow(

@@ -15,6 +15,7 @@ import {
   fakeReply,
   startFakeOpenAI,
 } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { rejectionOf } from './helpers'
 
 let server: FakeOpenAI | undefined
@@ -132,7 +133,10 @@ test('a Mastra processor that returns something else is a usage error that names
   const broken = { id: 'broken', name: 'Broken', processInput: () => 42 }
   const error = await rejectionOf(scorer({ model, inputProcessors: [broken] }).run({ output: 'x' }))
   expect((rootCause(error) as Error).message).toBe(
-    '[rubricate] The judge input processor "broken" returned 42 from processInput, which is not a list of { role, content } messages with text content (rubricate\'s form) nor Mastra\'s stored messages, { messages, systemMessages } or the message list it was given (a processor written for Mastra). Return the messages it was given, changed.',
+    linked(
+      '[rubricate] The judge input processor "broken" returned 42 from processInput, which is not a list of { role, content } messages with text content (rubricate\'s form) nor Mastra\'s stored messages, { messages, systemMessages } or the message list it was given (a processor written for Mastra). Return the messages it was given, changed.',
+      'usage',
+    ),
   )
   expect(server?.requests).toHaveLength(0)
 })

@@ -6,6 +6,7 @@ import {
   fakeReply,
   startFakeOpenAI,
 } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { rejectionOf } from './helpers'
 
 let server: FakeOpenAI | undefined
@@ -145,7 +146,10 @@ test('input processors change the request before it is sent; output processors t
       .run({ output: 'x' }),
   )
   expect((rootCause(error) as Error).message).toBe(
-    '[rubricate] A judge processor stopped the judge call: PII found. Change the input or output it refused, or the processor.',
+    linked(
+      '[rubricate] A judge processor stopped the judge call: PII found. Change the input or output it refused, or the processor.',
+      'judge-request',
+    ),
   )
   expect(server?.requests).toHaveLength(1)
 })

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { rootCause } from '../../src'
 import { scriptedJudge } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { rejectionOf, scoreWith } from './helpers'
 
 test('scriptedJudge answers call i with entry i, objects as JSON, and logs every request', async () => {
@@ -35,10 +36,16 @@ test('an Error in the script is thrown by the judge, and a spent script says so'
   const judge = scriptedJudge([new Error('provider down')])
   const thrown = await rejectionOf(scoreWith(judge).run({ output: 'x' }))
   expect((rootCause(thrown) as Error).message).toBe(
-    '[rubricate] The judge model "scripted-judge" failed: provider down. Fix the JudgeModel\'s complete() function, or check the provider it calls.',
+    linked(
+      '[rubricate] The judge model "scripted-judge" failed: provider down. Fix the JudgeModel\'s complete() function, or check the provider it calls.',
+      'judge-request',
+    ),
   )
   const spent = await rejectionOf(scoreWith(judge).run({ output: 'x' }))
   expect((rootCause(spent) as Error).message).toBe(
-    '[rubricate] The judge model "scripted-judge" failed: scriptedJudge() got call #2, but its script has only 1 reply. Add replies to the script, or pass a function. Fix the JudgeModel\'s complete() function, or check the provider it calls.',
+    linked(
+      '[rubricate] The judge model "scripted-judge" failed: scriptedJudge() got call #2, but its script has only 1 reply. Add replies to the script, or pass a function. Fix the JudgeModel\'s complete() function, or check the provider it calls.',
+      'judge-request',
+    ),
   )
 })

@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { type LoopScorer, onRecord, type RubricateRecord, runUntilComplete } from '../../src'
+import { linked } from '../support/error-page'
 
 const unsubscribes: (() => void)[] = []
 afterEach(() => {
@@ -208,7 +209,7 @@ test('a check that times out is never complete, even when another scorer passed'
 
 test('the check timeout aborts the signal that the scorers see', async () => {
   let seen: AbortSignal | undefined
-  const { currentCallContext } = await import('../../src/call-context')
+  const { currentCallContext } = await import('../../src/runtime/call-context')
   const hanging: LoopScorer = {
     id: 'slow',
     run: () => {
@@ -298,7 +299,7 @@ test('an abort signal stops the loop during the agent call with the signal reaso
 test('an abort signal stops the loop during a check, and reaches the scorers', async () => {
   const controller = new AbortController()
   let scorerSignal: AbortSignal | undefined
-  const { currentCallContext } = await import('../../src/call-context')
+  const { currentCallContext } = await import('../../src/runtime/call-context')
   const hanging: LoopScorer = {
     id: 'slow',
     run: () => {
@@ -406,8 +407,10 @@ test('bad arguments are usage errors that say what to pass', async () => {
   await expect(runUntilComplete('agent' as never, { scorers: [] })).rejects.toThrowError(
     expect.objectContaining({
       code: 'RUBRICATE_USAGE',
-      message:
+      message: linked(
         '[rubricate] runUntilComplete() expects the agent as a function ({ input, iteration, feedback, history }) => output as its first argument, but got "agent".',
+        'usage',
+      ),
     }),
   )
   await expect(runUntilComplete(() => 'x', {} as never)).rejects.toThrowError(

@@ -128,7 +128,8 @@ This assertion could not be decided, so it fails with or without .not (RUBRICATE
 `)}  changed:  messages\\[1\\]\\.content was .+\n${escapeRegExp(`Record it with:
   RUBRICATE_CASSETTES=auto npx vitest run judged.test.ts -t "acknowledges the double charge"
 then commit the new files in __cassettes__/.
-Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).`)}$`,
+Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).
+See https://rubricate.github.io/rubricate/errors/cassette-miss`)}$`,
       ),
     )
   } finally {

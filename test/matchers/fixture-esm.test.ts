@@ -5,7 +5,7 @@ import { readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import type { RubricateRecord } from '../../src/records'
+import type { RubricateRecord } from '../../src/records/records'
 import { failureBlock } from '../support/failure-block'
 import { runVitest } from '../support/run-vitest'
 
@@ -118,7 +118,8 @@ Output: "short"`)
   ).toBe(`UsageError: expect(output).toSatisfyRubric(criteria)
 
 This assertion could not be decided, so it fails with or without .not (RUBRICATE_USAGE):
-[rubricate] The value under test is a Promise, so there is nothing to judge yet. Await it first (\`expect(await agent(input))\`), or use \`.resolves\` (\`await expect(agent(input)).resolves.toSatisfyRubric(...)\`).`)
+[rubricate] The value under test is a Promise, so there is nothing to judge yet. Await it first (\`expect(await agent(input))\`), or use \`.resolves\` (\`await expect(agent(input)).resolves.toSatisfyRubric(...)\`).
+See https://rubricate.github.io/rubricate/errors/usage`)
   expect(failureBlock(run.stderr, 'guard.test.ts > an unawaited matcher fails its test')).toBe(
     "Error: [rubricate] expect(...).toSatisfyRubric() was not awaited, so the test finished before the judge's verdict. Write `await expect(output).toSatisfyRubric(...)`. The lint rule vitest/valid-expect with { alwaysAwait: true, asyncMatchers: ['toSatisfyRubric', 'toPassScorer'] } catches this.",
   )

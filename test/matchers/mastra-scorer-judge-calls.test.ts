@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { toPassScorer } from '../../matchers'
 import { configureRubricate, runUntilComplete } from '../../src'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
-import type { RubricateRecord } from '../../src/records'
+import type { RubricateRecord } from '../../src/records/records'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { useCassetteFolder } from '../cassettes/support'
 

@@ -1,8 +1,9 @@
 import { stripVTControlCharacters } from 'node:util'
 import { beforeAll, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
-import { currentCallContext } from '../../src/call-context'
-import type { RubricateRecord } from '../../src/records'
+import type { RubricateRecord } from '../../src/records/records'
+import { currentCallContext } from '../../src/runtime/call-context'
+import { linked } from '../support/error-page'
 
 expect.extend({ toSatisfyRubric, toPassScorer })
 
@@ -355,7 +356,8 @@ test('bad criteria, scorers and options are usage errors that say what to pass',
   ]
   for (const [assertion, message] of cases) {
     const error = await failureOf(assertion())
-    expect(error.message.split('\n').at(-1)).toBe(message)
+    // The message's last line is its link; the one above it, what to change.
+    expect(error.message.split('\n').slice(-2).join('\n')).toBe(linked(message, 'usage'))
   }
 })
 
@@ -382,6 +384,7 @@ test('a result with noRubric or notScorable, or without a score, is a usage erro
   ]
   for (const [assertion, message] of cases) {
     const error = await failureOf(assertion())
-    expect(error.message.split('\n').at(-1)).toBe(message)
+    // The message's last line is its link; the one above it, what to change.
+    expect(error.message.split('\n').slice(-2).join('\n')).toBe(linked(message, 'usage'))
   }
 })

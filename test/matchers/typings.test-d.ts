@@ -125,7 +125,7 @@ test('what must not compile', () => {
 
 test('records are typed on task.meta', ({ task }) => {
   expectTypeOf(task.meta.rubricate).toEqualTypeOf<
-    import('../../src/records').RubricateRecord[] | undefined
+    import('../../src/records/records').RubricateRecord[] | undefined
   >()
 })
 

@@ -4,6 +4,7 @@ import OpenAI from 'openai'
 import { afterEach, expect, test } from 'vitest'
 import { outputText } from '../../src'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { linked } from '../support/error-page'
 
 let server: FakeOpenAI | undefined
 
@@ -199,8 +200,10 @@ test('a Promise is a usage error that says to await it or use .resolves', () => 
   expect(() => outputText(Promise.resolve('late'))).toThrowError(
     expect.objectContaining({
       code: 'RUBRICATE_USAGE',
-      message:
+      message: linked(
         '[rubricate] The value under test is a Promise, so there is nothing to judge yet. Await it first (`expect(await agent(input))`), or use `.resolves` (`await expect(agent(input)).resolves.toSatisfyRubric(...)`).',
+        'usage',
+      ),
     }),
   )
   // biome-ignore lint/suspicious/noThenProperty: a hand-made thenable is what this test is about
@@ -214,8 +217,10 @@ test('a streaming result whose text is a Promise is a usage error that says to a
   expect(() => outputText({ text: Promise.resolve('later') })).toThrowError(
     expect.objectContaining({
       code: 'RUBRICATE_USAGE',
-      message:
+      message: linked(
         "[rubricate] The value under test has a `text` that is a Promise (a streaming result, such as the AI SDK's streamText or a Mastra stream), so its text is not known yet. Await the text first: `expect(await result.text)`.",
+        'usage',
+      ),
     }),
   )
 })
@@ -254,8 +259,10 @@ test('a value that cannot be read at all is a usage error saying what to pass', 
   expect(() => outputText(hostile)).toThrowError(
     expect.objectContaining({
       code: 'RUBRICATE_USAGE',
-      message:
+      message: linked(
         '[rubricate] The value under test could not be read as text for the judge: reading it threw "revoked". Pass a string, or a plain object or array whose fields can be read.',
+        'usage',
+      ),
     }),
   )
 })

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { taskText } from '../../src'
+import { linked, linkedPattern } from '../support/error-page'
 
 test('a string input is the task', () => {
   expect(taskText('I was charged twice, can I get a refund?')).toBe(
@@ -66,8 +67,10 @@ test('a Promise input is a usage error', () => {
   expect(() => taskText(Promise.resolve('q'))).toThrowError(
     expect.objectContaining({
       code: 'RUBRICATE_USAGE',
-      message:
+      message: linked(
         '[rubricate] The `input` is a Promise, so the judge cannot be shown the task. Await it before passing it: `{ input: await input }`.',
+        'usage',
+      ),
     }),
   )
 })
@@ -79,7 +82,10 @@ test('an input that cannot be read at all is a usage error saying what to pass',
     expect.objectContaining({
       code: 'RUBRICATE_USAGE',
       message: expect.stringMatching(
-        /^\[rubricate\] The input could not be read as text for the judge: reading it threw ".+"\. Pass a string, or a plain object or array whose fields can be read\.$/,
+        linkedPattern(
+          /^\[rubricate\] The input could not be read as text for the judge: reading it threw ".+"\. Pass a string, or a plain object or array whose fields can be read\.$/,
+          'usage',
+        ),
       ),
     }),
   )

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import rubricatePlugin, { rubricate } from '../../reporters/plugin'
-import { deserializePluginOptions, serializePluginOptions } from '../../src/plugin-options'
+import { deserializePluginOptions, serializePluginOptions } from '../../src/config/plugin-options'
 
 const context = { root: '/project', runId: 'run-1', updateSnapshots: false }
 

@@ -15,6 +15,7 @@ import {
   runUntilComplete,
 } from '../../src'
 import { fakeReply } from '../../src/testing'
+import { linked, linkedPattern } from '../support/error-page'
 import { userMessage } from '../support/rubric-judge'
 import { judgeRubric, judgeServer, RUBRIC, SPLIT_VERDICT, SPLIT_VERDICTS } from './support'
 
@@ -634,7 +635,10 @@ describe('3. Bad user input', () => {
       }
       expect(rootCause(error)).toMatchObject({
         code: 'RUBRICATE_USAGE',
-        message: typeof message === 'string' ? message : expect.stringMatching(message),
+        message:
+          typeof message === 'string'
+            ? linked(message, 'usage')
+            : expect.stringMatching(linkedPattern(message, 'usage')),
       })
       expect(server.requests).toHaveLength(0)
     },
@@ -646,7 +650,7 @@ describe('3. Bad user input', () => {
       const { server, judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT))
       const failure = await matcherFailure(assertion(judge))
       expect(failure.code).toBe('RUBRICATE_USAGE')
-      expect(failure.body).toBe(`${UNDECIDED}${message}`)
+      expect(failure.body).toBe(`${UNDECIDED}${linked(message, 'usage')}`)
       expect(server.requests).toHaveLength(0)
     },
   )
@@ -693,7 +697,10 @@ describe('3. Bad user input', () => {
     } catch (thrown) {
       error = thrown
     }
-    expect(error).toMatchObject({ code: 'RUBRICATE_USAGE', message: NO_RUBRIC_IN_LOOP })
+    expect(error).toMatchObject({
+      code: 'RUBRICATE_USAGE',
+      message: linked(NO_RUBRIC_IN_LOOP, 'usage'),
+    })
     expect(agent).toHaveBeenCalledTimes(1)
     expect(server.requests).toHaveLength(0)
   })
@@ -742,6 +749,7 @@ describe('3. Bad user input', () => {
         '  - the environment: RUBRICATE_JUDGE=openai/gpt-4.1-mini',
         "  - a setup file: configureRubricate({ judge: 'openai/gpt-4.1-mini' })",
         "  - vitest.config: plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })]",
+        'See https://rubricate.github.io/rubricate/errors/no-judge',
       ].join('\n'),
     })
   })

@@ -8,13 +8,14 @@ import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import { configureRubricate } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { createCassetteFetch } from '../../src/cassettes'
 import { verifyCassettes } from '../../src/cassettes/maintenance/cassette-verify'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
+import { withCallContext } from '../../src/runtime/call-context'
 import { fakeReply } from '../../src/testing'
 import { filesUnder, testIn, useCassetteFolder } from '../cassettes/support'
 import { keys as pruneKeys } from '../fixtures/prune/keys'
+import { linked, linkedPattern } from '../support/error-page'
 import {
   assertDistIsBuilt,
   copyFixture,
@@ -60,10 +61,16 @@ async function recordOne(output = 'Hello! It is noon.') {
 }
 
 const corrupt = (file: string, reason: string) =>
-  `[rubricate] The cassette file "${file}" cannot be used: ${reason}. It was left as it was. Restore it from version control, or delete it and record it again with RUBRICATE_CASSETTES=auto; "npx rubricate cassettes verify" checks every file.`
+  linked(
+    `[rubricate] The cassette file "${file}" cannot be used: ${reason}. It was left as it was. Restore it from version control, or delete it and record it again with RUBRICATE_CASSETTES=auto; "npx rubricate cassettes verify" checks every file.`,
+    'cassette-corrupt',
+  )
 
 const writeFailed = (file: string, reason: string) =>
-  `[rubricate] Could not write the cassette file "${file}": ${reason}. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay.`
+  linked(
+    `[rubricate] Could not write the cassette file "${file}": ${reason}. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay.`,
+    'cassette-write',
+  )
 
 /**
  * Make a folder truly read-only for this process until the test ends. Root ignores permission
@@ -251,7 +258,10 @@ describe('4. Cassette faults', () => {
     )
     expect(root.code).toBe('RUBRICATE_JUDGE_OUTPUT')
     expect(root.message).toMatch(
-      /\nThis reply was replayed from the cassette entry ".+\/[a-z0-9-]+\.[0-9a-f]{12}\.json", so it fails the same way on every replay\. Record the judge's answer again with:\n {2}RUBRICATE_CASSETTES=record npx vitest run .+ -t "judged reply"\nor delete the file and run with RUBRICATE_CASSETTES=auto\.$/,
+      linkedPattern(
+        /\nThis reply was replayed from the cassette entry ".+\/[a-z0-9-]+\.[0-9a-f]{12}\.json", so it fails the same way on every replay\. Record the judge's answer again with:\n {2}RUBRICATE_CASSETTES=record npx vitest run .+ -t "judged reply"\nor delete the file and run with RUBRICATE_CASSETTES=auto\.$/,
+        'judge-output',
+      ),
     )
   })
 
@@ -398,7 +408,10 @@ describe('4. Cassette faults', () => {
     const failed = await run('2')
     expect(failed.code).toBe('RUBRICATE_CASSETTE_WRITE')
     expect(failed.message).toMatch(
-      /^\[rubricate\] Could not write the cassette file ".+\/[a-z0-9-]+\.[0-9a-f]{12}\.json": EFBIG: file too large, write\. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay\.$/,
+      linkedPattern(
+        /^\[rubricate\] Could not write the cassette file ".+\/[a-z0-9-]+\.[0-9a-f]{12}\.json": EFBIG: file too large, write\. Recording needs a writable cassette folder; on a read-only checkout run with RUBRICATE_CASSETTES=replay\.$/,
+        'cassette-write',
+      ),
     )
     expect(await filesUnder(folder.dir)).toEqual([])
     expect(await run('unlimited')).toEqual({ passed: true, source: 'recorded' })

@@ -209,6 +209,43 @@ describe('16. Cassette upkeep and review', () => {
     )
   }, 90_000)
 
+  test('the clean-up after a run filtered with -t deletes the old entries of the tests that passed and re-recorded, and no entry of a failed or filtered-out test', async () => {
+    const root = tempDir('rubricate-upkeep-')
+    await writeFile(join(root, 'a.test.ts'), '')
+    const old = new Date('2026-01-01T00:00:00Z')
+    const planted = async (c: string, name: string, at?: Date) => {
+      const file = await plant(root, c.repeat(64), `a.test.ts > ${name}`)
+      if (at) await utimes(file, at, at)
+      return file
+    }
+    // "reworded" passed and re-recorded; "flaky" re-recorded and then failed; "other" was
+    // filtered out by -t. Only "reworded"'s old entry is superseded.
+    const superseded = await planted('1', 'reworded', old)
+    const renewed = await planted('2', 'reworded')
+    const flakyOld = await planted('3', 'flaky', old)
+    const flakyNew = await planted('4', 'flaky')
+    const other = await planted('5', 'other', old)
+    await writeRunMarker(root, {
+      v: 1,
+      startedAt: '2026-01-02T00:00:00.000Z',
+      finishedAt: '2026-01-02T00:01:00.000Z',
+      complete: false,
+      reasons: ['it was filtered with -t "reworded|flaky"'],
+      files: [join(root, 'a.test.ts')],
+      cassettes: [{ dir: join(root, '__cassettes__'), used: ['2'.repeat(64), '4'.repeat(64)] }],
+    })
+    const passed = [join(root, 'a.test.ts > reworded')]
+    const report = await pruneCassettes(root, { superseded: true, passed })
+    expect(report.folders[0]?.deleted).toEqual([superseded])
+    for (const file of [renewed, flakyOld, flakyNew, other]) expect(existsSync(file)).toBe(true)
+    // Without the tests that passed, a partial run proves nothing: the same call deletes nothing,
+    // and the prune command still refuses it.
+    await expect(pruneCassettes(root, { superseded: true })).rejects.toMatchObject({
+      code: 'RUBRICATE_USAGE',
+    })
+    expect((await cli(root, 'cassettes', 'prune')).code).toBe(1)
+  })
+
   test('prune keeps the entry of another config\'s test file whose path holds " > ", not taking it for a deleted file', async () => {
     const root = tempDir('rubricate-upkeep-')
     await writeFile(join(root, 'e2e > smoke.spec.ts'), '')

@@ -4,9 +4,10 @@ import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test, vi } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import { createRubricScorer, type JudgeModel } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { DEFAULT_TIMEOUT_MS } from '../../src/judge/openai-judge'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeReply, fakeReply } from '../../src/testing'
+import { linked } from '../support/error-page'
 import {
   failureOf,
   judgeRubric,
@@ -19,10 +20,16 @@ import {
 expect.extend({ toSatisfyRubric, toPassScorer })
 
 const exhausted = (url: string, problem: string, requests: number) =>
-  `[rubricate] The judge "gpt-judge" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.`
+  linked(
+    `[rubricate] The judge "gpt-judge" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.`,
+    'judge-request',
+  )
 
 const aborted = (model: string) =>
-  `[rubricate] The call to the judge "${model}" was aborted before it finished (for example by the test timeout). If the judge is slow, raise the test's timeout; calls replayed from cassettes answer at once.`
+  linked(
+    `[rubricate] The call to the judge "${model}" was aborted before it finished (for example by the test timeout). If the judge is slow, raise the test's timeout; calls replayed from cassettes answer at once.`,
+    'judge-request',
+  )
 
 const HINTS: Record<number, string> = {
   400: 'Check the judge configuration (model, temperature, structuredOutput) against what the endpoint supports.',
@@ -233,7 +240,10 @@ describe('1. Judge faults', () => {
       expect(root).toMatchObject({
         code: 'RUBRICATE_JUDGE_REQUEST',
         status,
-        message: `[rubricate] The judge "gpt-judge" at "${server.baseURL}" rejected the request with HTTP ${status}: "Refused with ${status}". This is not retried. ${HINTS[status]}`,
+        message: linked(
+          `[rubricate] The judge "gpt-judge" at "${server.baseURL}" rejected the request with HTTP ${status}: "Refused with ${status}". This is not retried. ${HINTS[status]}`,
+          'judge-request',
+        ),
       })
     },
   )
@@ -307,7 +317,10 @@ describe('1. Judge faults', () => {
       )
       expect(root).toMatchObject({
         code: 'RUBRICATE_JUDGE_REQUEST',
-        message: `[rubricate] The judge model "flaky" failed: ${said} Fix the JudgeModel's complete() function, or check the provider it calls.`,
+        message: linked(
+          `[rubricate] The judge model "flaky" failed: ${said} Fix the JudgeModel's complete() function, or check the provider it calls.`,
+          'judge-request',
+        ),
       })
     },
   )

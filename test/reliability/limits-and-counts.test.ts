@@ -6,8 +6,9 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, onTestFinished, test } from 'vitest'
 import { configureRubricate, resetRubricateConfig } from '../../src'
-import { getState } from '../../src/state'
+import { getState } from '../../src/runtime/state'
 import { type FakeReply, type FakeRequest, fakeReply, startFakeOpenAI } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { userMessage } from '../support/rubric-judge'
 import { copyFixture, removeCopy, runVitest } from '../support/run-vitest'
 import { tempDir } from '../support/temp-dir'
@@ -30,10 +31,18 @@ afterEach(() => {
 const MILLION_IN = { usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } }
 
 const unpriced = (model: string, max: number) =>
-  `[rubricate] Stopped a live judge call: maxCost ($${max}) is set, but the model "${model}" has no known price, so its cost could not be counted against the limit. Add its price in US dollars per million tokens to the prices option (configureRubricate or the plugin options), e.g. prices: { "${model}": { input: 0.5, output: 1.5 } }, or replay from cassettes with RUBRICATE_CASSETTES=replay.`
+  linkedLimit(
+    `[rubricate] Stopped a live judge call: maxCost ($${max}) is set, but the model "${model}" has no known price, so its cost could not be counted against the limit. Add its price in US dollars per million tokens to the prices option (configureRubricate or the plugin options), e.g. prices: { "${model}": { input: 0.5, output: 1.5 } }, or replay from cassettes with RUBRICATE_CASSETTES=replay.`,
+  )
 
 const spent = (dollars: string, max: number) =>
-  `[rubricate] Stopped a live judge call: live judge calls in this run are estimated at $${dollars}, which reaches maxCost ($${max}). Raise maxCost (configureRubricate or the plugin options) if the run is meant to cost that much, or replay from cassettes with RUBRICATE_CASSETTES=replay.`
+  linkedLimit(
+    `[rubricate] Stopped a live judge call: live judge calls in this run are estimated at $${dollars}, which reaches maxCost ($${max}). Raise maxCost (configureRubricate or the plugin options) if the run is meant to cost that much, or replay from cassettes with RUBRICATE_CASSETTES=replay.`,
+  )
+
+function linkedLimit(message: string): string {
+  return linked(message, 'limit')
+}
 
 const GREETS = {
   criteria: { c1: { reasoning: 'It greets.', satisfied: true } },

@@ -12,8 +12,8 @@ import { summariseRun } from '../../reporters/run-summary'
 import { markdownCell } from '../../src/output-safety/markdown-text'
 import { redactedValue } from '../../src/output-safety/redacted-value'
 import { terminalText } from '../../src/output-safety/terminal-text'
-import { recordAnnotations } from '../../src/record-annotations'
-import type { RubricateRecord, Verdict } from '../../src/records'
+import { recordAnnotations } from '../../src/records/record-annotations'
+import type { RubricateRecord, Verdict } from '../../src/records/records'
 
 function verdict(criterion: string, satisfied: boolean, reasoning = 'It does.'): Verdict {
   return { id: 'c1', criterion, required: true, satisfied, reasoning }

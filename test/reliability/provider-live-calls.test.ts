@@ -9,12 +9,13 @@ import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { loadMswVersion } from '../../src/cassettes/agents/msw-loader'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
 import { messages } from '../../src/messages'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeProviderServer, startFakeAnthropic } from '../../src/testing'
 import { testIn, useCassetteFolder } from '../cassettes/support'
+import { linked } from '../support/error-page'
 
 const session = startCassetteServer()
 useCassetteFolder()
@@ -138,9 +139,12 @@ describe('9. Silent live calls', () => {
       process.env.CI = 'true'
       const test = testIn('calls Claude through its own socket', 'test/reliability/agent.test.ts')
       const error = await withCallContext({ test }, () => connectError('api.anthropic.com'))
-      const expected = messages.providerConnectionRefused(
-        'api.anthropic.com',
-        'test/reliability/agent.test.ts > calls Claude through its own socket',
+      const expected = linked(
+        messages.providerConnectionRefused(
+          'api.anthropic.com',
+          'test/reliability/agent.test.ts > calls Claude through its own socket',
+        ),
+        'network-blocked',
       )
       expect(error?.message).toBe(expected)
       expect(session.errors().map((each) => each.message)).toEqual([expected])

@@ -9,13 +9,14 @@ import { setupServer } from 'msw/node'
 import OpenAI from 'openai'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
-import { withCallContext } from '../../src/call-context'
 import { listenOptions } from '../../src/cassettes/agents/msw-compat'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
 import { cassetteSession } from '../../src/cassettes/run/cassette-session'
 import { messages } from '../../src/messages'
+import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, listen, testIn, useCassetteFolder } from '../cassettes/support'
+import { linked } from '../support/error-page'
 
 // What the setup file does first; then the project's own setup file starts its server, mocking
 // its backend and letting the model host through quietly.
@@ -100,9 +101,12 @@ describe('9. Silent live calls', () => {
         (error: Error) => error,
       ),
     )
-    const expected = messages.networkBlocked(
-      '192.0.2.1',
-      `test/reliability/agent.test.ts > calls a public default base URL`,
+    const expected = linked(
+      messages.networkBlocked(
+        '192.0.2.1',
+        `test/reliability/agent.test.ts > calls a public default base URL`,
+      ),
+      'network-blocked',
     )
     expect(swallowed).toBeInstanceOf(Error)
     if (!ON_MSW_3) expect((swallowed?.cause as Error | undefined)?.message).toBe(expected)

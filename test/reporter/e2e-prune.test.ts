@@ -95,14 +95,14 @@ test('after a run filtered with -t, prune refuses, says why, and deletes nothing
     code: 1,
     stdout: '',
     stderr:
-      '[rubricate] Not pruning: the last run (finished [time]) was not complete: it was filtered with -t "refund". Prune deletes the cassette entries that the last complete run did not use, so after a partial run it would delete entries that other tests still need. Run the whole suite with "npx vitest run" (no file filter, -t, .only, skip or shard), then prune again.\n',
+      '[rubricate] Not pruning: the last run (finished [time]) was not complete: it was filtered with -t "refund". Prune deletes the cassette entries that the last complete run did not use, so after a partial run it would delete entries that other tests still need. Run the whole suite with "npx vitest run" (no file filter, -t, .only, skip or shard), then prune again.\nSee https://rubricate.github.io/rubricate/errors/usage\n',
   })
   expect(await entries()).toHaveLength(3)
 })
 
 test('after a run of one file, or before any run, prune refuses and says why', async () => {
   expect((await prune('--dry-run')).stderr).toBe(
-    '[rubricate] Not pruning: no finished Vitest run is recorded for this project (looked in "node_modules/.cache/rubricate"). Prune deletes the cassette entries that the last complete run did not use, so it needs one: run the whole suite with "npx vitest run" (with the rubricate plugin or reporter), then prune again.\n',
+    '[rubricate] Not pruning: no finished Vitest run is recorded for this project (looked in "node_modules/.cache/rubricate"). Prune deletes the cassette entries that the last complete run did not use, so it needs one: run the whole suite with "npx vitest run" (with the rubricate plugin or reporter), then prune again.\nSee https://rubricate.github.io/rubricate/errors/usage\n',
   )
   expect((await runVitest(root, ['refund.test.ts'])).exitCode).toBe(0)
   const refused = await prune()
@@ -114,7 +114,7 @@ test('after a run of one file, or before any run, prune refuses and says why', a
     code: 2,
     stdout: '',
     stderr:
-      '[rubricate] "rubricate cassettes prune" has no option "--force" (it takes --dry-run, --root, --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.\n',
+      '[rubricate] "rubricate cassettes prune" has no option "--force" (it takes --dry-run, --root, --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.\nSee https://rubricate.github.io/rubricate/errors/usage\n',
   })
   expect(await entries()).toHaveLength(3)
 })
@@ -175,7 +175,7 @@ test('a failed run filtered with -t still proves nothing: prune refuses', async 
 test('prune --dir limits it to one folder, and refuses a folder the run did not use', async () => {
   expect((await runVitest(root)).exitCode).toBe(0)
   expect((await prune('--dir', 'elsewhere')).stderr).toBe(
-    '[rubricate] Not pruning "elsewhere": the last run used no entry of that folder, so it proves nothing about it. The run used "__cassettes__"; pass one of them with --dir, or run the suite that uses "elsewhere" first.\n',
+    '[rubricate] Not pruning "elsewhere": the last run used no entry of that folder, so it proves nothing about it. The run used "__cassettes__"; pass one of them with --dir, or run the suite that uses "elsewhere" first.\nSee https://rubricate.github.io/rubricate/errors/usage\n',
   )
   expect((await prune('--dir', '__cassettes__', '--dry-run')).stdout).toContain(
     'Would delete 1 of 3 cassette entries in "__cassettes__"',

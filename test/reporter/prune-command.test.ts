@@ -5,6 +5,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest'
 import { type RunMarker, writeRunMarker } from '../../src/cassettes/run/run-marker'
 import { pruneCommand } from '../../src/cli/prune-command'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
+import { linked } from '../support/error-page'
 
 let root = ''
 const out: string[] = []
@@ -62,7 +63,10 @@ test('a complete run that used no cassette folder leaves nothing to prune', asyn
   await writeRunMarker(root, marker({ cassettes: [] }))
   expect(await rubricateCommand(['cassettes', 'prune'], io())).toBe(1)
   expect(err).toEqual([
-    '[rubricate] Nothing to prune: the last complete run used no cassette folder. Is the rubricate plugin (or "rubricate/setup") installed in vitest.config?',
+    linked(
+      '[rubricate] Nothing to prune: the last complete run used no cassette folder. Is the rubricate plugin (or "rubricate/setup") installed in vitest.config?',
+      'usage',
+    ),
   ])
 })
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { recordAnnotations } from '../../src/record-annotations'
+import { recordAnnotations } from '../../src/records/record-annotations'
 import { record, verdict } from './records'
 
 test('a rubric becomes one annotation per criterion, in words, with the reasoning of unmet ones', () => {

@@ -1,5 +1,5 @@
 // Record builders for the reporter's unit tests.
-import type { JudgeCall, RubricateRecord, Verdict } from '../../src/records'
+import type { JudgeCall, RubricateRecord, Verdict } from '../../src/records/records'
 
 export function verdict(
   criterion: string,

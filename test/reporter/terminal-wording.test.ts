@@ -7,7 +7,7 @@ import { plain } from '../../reporters/figures'
 import { formatScore, renderRecords } from '../../reporters/render-record'
 import { renderSummary } from '../../reporters/render-summary'
 import { summariseRun } from '../../reporters/run-summary'
-import type { RubricateRecord } from '../../src/records'
+import type { RubricateRecord } from '../../src/records/records'
 import { call, record, verdict } from './records'
 
 expect.extend({ toPassScorer })

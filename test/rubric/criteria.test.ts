@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createRubricScorer, type RubricInput, rootCause } from '../../src'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { judgeBy, listedCriteria } from '../support/rubric-judge'
 
 let server: FakeOpenAI
@@ -93,26 +94,47 @@ test('empty criteria, empty descriptions and duplicates are usage errors at crea
     throw new Error('expected a usage error')
   }
   expect(usage({ judge, criteria: '\n   \n' })).toBe(
-    '[rubricate] createRubricScorer() got criteria with no criterion in them. Write at least one criterion, or leave `criteria` out to take the rubric from each run (requestContext, additionalContext or input).',
+    linked(
+      '[rubricate] createRubricScorer() got criteria with no criterion in them. Write at least one criterion, or leave `criteria` out to take the rubric from each run (requestContext, additionalContext or input).',
+      'usage',
+    ),
   )
   expect(usage({ judge, criteria: [] })).toContain('got criteria with no criterion in them')
   expect(usage({ judge, criteria: '- Greets\n- \n- Answers' })).toBe(
-    '[rubricate] createRubricScorer() criteria has an empty criterion (line 2). Write what the output must do, or remove the entry.',
+    linked(
+      '[rubricate] createRubricScorer() criteria has an empty criterion (line 2). Write what the output must do, or remove the entry.',
+      'usage',
+    ),
   )
   expect(usage({ judge, criteria: [{ description: ' ' }] })).toBe(
-    '[rubricate] createRubricScorer() criteria has an empty criterion (item 1). Write what the output must do, or remove the entry.',
+    linked(
+      '[rubricate] createRubricScorer() criteria has an empty criterion (item 1). Write what the output must do, or remove the entry.',
+      'usage',
+    ),
   )
   expect(usage({ judge, criteria: '- Greets the user\n- Answers\n* greets  the user' })).toBe(
-    '[rubricate] createRubricScorer() criteria lists the criterion "greets  the user" twice (line 1 and line 3). Remove one, or reword them so that each checks something different.',
+    linked(
+      '[rubricate] createRubricScorer() criteria lists the criterion "greets  the user" twice (line 1 and line 3). Remove one, or reword them so that each checks something different.',
+      'usage',
+    ),
   )
   expect(usage({ judge, criteria: [42] as never })).toBe(
-    '[rubricate] createRubricScorer() criteria has 42 as item 1, which is not a criterion. Give a string, or { description, required? }.',
+    linked(
+      '[rubricate] createRubricScorer() criteria has 42 as item 1, which is not a criterion. Give a string, or { description, required? }.',
+      'usage',
+    ),
   )
   expect(usage({ judge, criteria: 42 as never })).toBe(
-    '[rubricate] createRubricScorer() criteria is 42, which is not a rubric. Give a string with one criterion per line, or a list of criteria (strings or { description, required? }).',
+    linked(
+      '[rubricate] createRubricScorer() criteria is 42, which is not a rubric. Give a string with one criterion per line, or a list of criteria (strings or { description, required? }).',
+      'usage',
+    ),
   )
   expect(usage({ judge, model: judge, criteria: '- a' })).toBe(
-    '[rubricate] createRubricScorer() got both `judge` and `model`, which are two names for the same option. Keep one.',
+    linked(
+      '[rubricate] createRubricScorer() got both `judge` and `model`, which are two names for the same option. Keep one.',
+      'usage',
+    ),
   )
 })
 
@@ -126,16 +148,28 @@ test('bad options are usage errors that say what is allowed', () => {
     return 'no error'
   }
   expect(message({ scale: 0 })).toBe(
-    '[rubricate] createRubricScorer() options.scale must be a number > 0, but is 0.',
+    linked(
+      '[rubricate] createRubricScorer() options.scale must be a number > 0, but is 0.',
+      'usage',
+    ),
   )
   expect(message({ evaluation: 'each' })).toBe(
-    '[rubricate] createRubricScorer() options.evaluation is "each", which is not supported. Use one of "together", "separately".',
+    linked(
+      '[rubricate] createRubricScorer() options.evaluation is "each", which is not supported. Use one of "together", "separately".',
+      'usage',
+    ),
   )
   expect(message({ samples: 1.5 })).toBe(
-    '[rubricate] createRubricScorer() options.samples must be a positive integer, but is 1.5.',
+    linked(
+      '[rubricate] createRubricScorer() options.samples must be a positive integer, but is 1.5.',
+      'usage',
+    ),
   )
   expect(message({ treshold: 1 })).toBe(
-    '[rubricate] createRubricScorer() options got an unknown option "treshold". Did you mean "threshold"? Known options: "scale", "evaluation", "samples", "scoring", "threshold".',
+    linked(
+      '[rubricate] createRubricScorer() options got an unknown option "treshold". Did you mean "threshold"? Known options: "scale", "evaluation", "samples", "scoring", "threshold".',
+      'usage',
+    ),
   )
 })
 
@@ -179,7 +213,10 @@ test('a run-time rubric that is not a rubric fails the run with a usage error na
     .catch((e: unknown) => e)
   expect(error).toMatchObject({ code: 'RUBRICATE_SCORER_RUN', failedStep: 'analyze' })
   expect((rootCause(error) as Error).message).toBe(
-    '[rubricate] The rubric in requestContext is 42, which is not a rubric. Give a string with one criterion per line, or a list of criteria (strings or { description, required? }).',
+    linked(
+      '[rubricate] The rubric in requestContext is 42, which is not a rubric. Give a string with one criterion per line, or a list of criteria (strings or { description, required? }).',
+      'usage',
+    ),
   )
 })
 

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { createScorer, filterRun, isNotScorable, notScorable, rootCause } from '../../src'
 import { scriptedJudge } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
+import { linked } from '../support/error-page'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -62,8 +63,10 @@ test('the builder is immutable: chaining returns a new scorer and leaves the old
   expect((await scored.run({ output: 'x' })).score).toBe(0.5)
   await expect(base.run({ output: 'x' })).rejects.toMatchObject({
     code: 'RUBRICATE_USAGE',
-    message:
+    message: linked(
       '[rubricate] Scorer "base" has no generateScore step, so it cannot produce a score. Chain .generateScore(...) before calling .run().',
+      'usage',
+    ),
   })
 })
 
@@ -206,7 +209,10 @@ test('a throwing step rejects with ScorerRunError holding the completed steps an
   expect(error).toMatchObject({
     name: 'ScorerRunError',
     code: 'RUBRICATE_SCORER_RUN',
-    message: '[rubricate] Scorer "fails" failed in step "generateScore": division by zero',
+    message: linked(
+      '[rubricate] Scorer "fails" failed in step "generateScore": division by zero',
+      'scorer-run',
+    ),
     failedStep: 'generateScore',
     completedSteps: ['analyze'],
     result: { output: 'x', runId: 'r1', analyzeStepResult: { ratio: 2 }, judgeCalls: [] },
@@ -249,8 +255,10 @@ test('a score that is not a finite number fails the step with a usage error', as
   expect(error.failedStep).toBe('generateScore')
   expect(rootCause(error)).toMatchObject({
     code: 'RUBRICATE_USAGE',
-    message:
+    message: linked(
       '[rubricate] Scorer "nan" produced the score NaN in generateScore, which is not a finite number. Return a number.',
+      'usage',
+    ),
   })
 })
 

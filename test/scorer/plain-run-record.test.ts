@@ -7,7 +7,7 @@ import {
   type RubricateRecord,
   runUntilComplete,
 } from '../../src'
-import { withCallContext } from '../../src/call-context'
+import { withCallContext } from '../../src/runtime/call-context'
 import { scriptedJudge } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
 

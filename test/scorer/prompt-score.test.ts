@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { createScorer, rootCause } from '../../src'
 import { type FakeOpenAI, scriptedJudge, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
+import { linked } from '../support/error-page'
 
 let server: FakeOpenAI | undefined
 
@@ -109,7 +110,10 @@ test('calculateScore may be async, and a non-number it returns fails the step', 
   )
   expect(error).toMatchObject({ code: 'RUBRICATE_SCORER_RUN', failedStep: 'generateScore' })
   expect((rootCause(error) as Error).message).toBe(
-    '[rubricate] Scorer "grade" produced the score "A" in generateScore, which is not a finite number. Return a number.',
+    linked(
+      '[rubricate] Scorer "grade" produced the score "A" in generateScore, which is not a finite number. Return a number.',
+      'usage',
+    ),
   )
 })
 

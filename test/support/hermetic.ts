@@ -2,7 +2,7 @@
 // environment, and must never reach an address outside loopback.
 import './loopback-guard.mjs'
 import { afterAll } from 'vitest'
-import { CI_VARIABLES } from '../../src/detect-ci'
+import { CI_VARIABLES } from '../../src/config/detect-ci'
 import { removeTempDirs } from './temp-dir'
 
 afterAll(removeTempDirs)

@@ -1,5 +1,5 @@
-import { currentCallContext, type ExchangeEvent, runningTest } from '../../call-context'
-import type { ResolvedConfig } from '../../config'
+import type { ResolvedConfig } from '../../config/resolve-config'
+import { currentCallContext, type ExchangeEvent, runningTest } from '../../runtime/call-context'
 import { exchange } from '../exchange/exchange'
 import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
 import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'

@@ -1,6 +1,6 @@
 import http from 'node:http'
 import https from 'node:https'
-import { stateSlot } from '../../state'
+import { stateSlot } from '../../runtime/state'
 import { isMswActive } from './msw-compat'
 import { isRubricateLive } from './rubricate-live'
 

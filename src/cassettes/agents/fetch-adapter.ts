@@ -1,4 +1,4 @@
-import { resolveConfig } from '../../config'
+import { resolveConfig } from '../../config/resolve-config'
 import { errorReply, modelCallEndpoint } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'

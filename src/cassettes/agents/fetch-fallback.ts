@@ -1,4 +1,4 @@
-import { stateSlot } from '../../state'
+import { stateSlot } from '../../runtime/state'
 import { createCassetteFetch } from './fetch-adapter'
 import { isMswActive, releaseInterceptedClones } from './msw-compat'
 import { loadMswVersion } from './msw-loader'

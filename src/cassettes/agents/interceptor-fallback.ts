@@ -1,4 +1,4 @@
-import { stateSlot } from '../../state'
+import { stateSlot } from '../../runtime/state'
 import { createCassetteFetch } from './fetch-adapter'
 import { isModelCallUrl } from './msw-handlers'
 import { isRubricateLive } from './rubricate-live'

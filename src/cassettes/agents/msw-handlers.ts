@@ -1,6 +1,6 @@
 /** Options of {@link createCassetteHandlers}. */
 import type { HttpHandler } from 'msw'
-import { resolveConfig } from '../../config'
+import { resolveConfig } from '../../config/resolve-config'
 import { isRubricateError } from '../../errors'
 import { messages } from '../../messages'
 import { type CassetteSession, cassetteSession } from '../run/cassette-session'

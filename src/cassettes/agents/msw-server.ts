@@ -4,9 +4,9 @@
  */
 
 /** The parts of an msw `setupServer()` server that rubricate uses. */
-import { resolveConfig } from '../../config'
+import { resolveConfig } from '../../config/resolve-config'
 import { messages } from '../../messages'
-import { stateSlot } from '../../state'
+import { stateSlot } from '../../runtime/state'
 import {
   type CassetteRunFacts,
   type CassetteSession,

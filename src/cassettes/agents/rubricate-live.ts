@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { stateSlot } from '../../state'
+import { stateSlot } from '../../runtime/state'
 
 /**
  * rubricate's own live requests (the judge's, and the agent handlers' recordings), told apart from

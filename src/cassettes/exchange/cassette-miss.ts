@@ -5,13 +5,13 @@
 
 /** What is known about a request that missed. @internal */
 import { basename, dirname } from 'node:path'
-import { currentCallContext } from '../../call-context'
-import { type ResolvedConfig, resolveConfig } from '../../config'
+import { displayPath, projectRoot, testLabel } from '../../config/paths'
+import { type ResolvedConfig, resolveConfig } from '../../config/resolve-config'
 import { CassetteMissError } from '../../errors'
 import { messages } from '../../messages'
-import { displayPath, projectRoot, testLabel } from '../../paths'
-import type { CassetteMissRecord, TestIdentity } from '../../records'
-import { getState } from '../../state'
+import type { CassetteMissRecord, TestIdentity } from '../../records/records'
+import { currentCallContext } from '../../runtime/call-context'
+import { getState } from '../../runtime/state'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { firstTextChange } from '../store/json-diff'
 import { findNearest } from '../store/nearest-entry'
@@ -109,14 +109,16 @@ export async function buildMiss(
     command: test ? recordCommand(test, input.path === 'judge' || input.testIsExact) : undefined,
     dir,
   })
+  const error = new CassetteMissError(message, input.key)
   return {
-    error: new CassetteMissError(message, input.key),
+    error,
+    // The error's message, link included: the file's failure prints it for a swallowed miss.
     record: {
       key: input.key,
       endpoint: input.endpoint,
       model: input.displayModel,
       test: test?.name,
-      message,
+      message: error.message,
     },
   }
 }

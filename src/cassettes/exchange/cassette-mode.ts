@@ -1,4 +1,4 @@
-import type { CassetteMode, ResolvedConfig } from '../../config'
+import type { CassetteMode, ResolvedConfig } from '../../config/resolve-config'
 
 /**
  * What each mode does (ARCHITECTURE.md §7.4), and what gets recorded.

@@ -4,15 +4,15 @@
  * Replay-mode misses and refusals are thrown; each caller turns them into what its client expects.
  */
 
-/** @internal */
-import { type ExchangeEvent, runningTest } from '../../call-context'
-import type { CassetteMode, ResolvedConfig } from '../../config'
+import { displayPath, testLabel } from '../../config/paths'
+import type { CassetteMode, ResolvedConfig } from '../../config/resolve-config'
 import { SecretInCassetteError } from '../../errors'
 import { messages } from '../../messages'
-import { displayPath, testLabel } from '../../paths'
-import type { TestIdentity } from '../../records'
-import { stateSlot } from '../../state'
-import { reportUndecided } from '../../undecided-hooks'
+import type { TestIdentity } from '../../records/records'
+/** @internal */
+import { type ExchangeEvent, runningTest } from '../../runtime/call-context'
+import { stateSlot } from '../../runtime/state'
+import { reportUndecided } from '../../runtime/undecided-hooks'
 import {
   findSecret,
   redactJson,

@@ -1,4 +1,4 @@
-import { stateSlot } from '../../state'
+import { stateSlot } from '../../runtime/state'
 
 /**
  * Ids a live server issued in place of recorded ones (ARCHITECTURE.md §7.10). When a re-record

@@ -1,8 +1,8 @@
-import { currentCallContext, runningTest } from '../../call-context'
+import { testLabel } from '../../config/paths'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
-import { testLabel } from '../../paths'
-import { stateSlot } from '../../state'
+import { currentCallContext, runningTest } from '../../runtime/call-context'
+import { stateSlot } from '../../runtime/state'
 import {
   redactJson,
   redactText,

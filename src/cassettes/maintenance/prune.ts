@@ -11,9 +11,9 @@
 import { existsSync } from 'node:fs'
 import { readdir, rmdir, stat, unlink } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
+import { scratchDirs } from '../../config/paths'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
-import { scratchDirs } from '../../paths'
 import { type RunMarker, readRunMarkers } from '../run/run-marker'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 
@@ -28,6 +28,14 @@ export interface PruneOptions {
    * run that recorded, so that a re-record reads in a diff as one changed file. Default `false`.
    */
   superseded?: boolean | undefined
+  /**
+   * With `superseded`, the tests of the run that passed (`<absolute test file> > <full name>`),
+   * given by the reporter of a partial run (`-t`, a file filter): the run need not be complete,
+   * and only the superseded entries of these tests are deleted; every other test's are left as
+   * they are. So following a miss message's command (one test, `-t`) leaves that test with only
+   * the entries it uses now. Default: the run must be complete, or complete but for failed tests.
+   */
+  passed?: readonly string[] | undefined
 }
 
 /** What prune did in one cassette folder. @internal */
@@ -75,8 +83,10 @@ export async function pruneCassettes(
   )
   if (!marker) throw new UsageError(messages.pruneNoRun(relative(root, scratchDirs(root)[0])))
   // A run that ran every test but had failures still proves something: what its passed tests did
-  // not use. Any other partial run proves nothing.
-  const passed = marker.complete ? undefined : marker.passed && new Set(marker.passed)
+  // not use. Any other partial run proves nothing, but about the tests that ran in it and passed:
+  // what they re-recorded replaced their old entries (`superseded` with `passed`).
+  const given = options.superseded && options.passed ? new Set(options.passed) : undefined
+  const passed = given ?? (marker.complete ? undefined : marker.passed && new Set(marker.passed))
   if (!marker.complete && !passed) {
     throw new UsageError(messages.pruneIncomplete(marker.finishedAt, marker.reasons))
   }

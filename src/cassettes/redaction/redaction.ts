@@ -3,7 +3,7 @@
  * time alike, and on every entry before it is written; then a rescan refuses to write an entry
  * that still holds a known secret.
  */
-import { stateSlot } from '../../state'
+import { stateSlot } from '../../runtime/state'
 import { setMember } from '../store/set-member'
 import {
   encodedForms,

@@ -17,19 +17,20 @@
  *     })
  *
  * The running test is not kept here: the call context keeps it (`runAsTest`, `runningTest()` in
- * src/call-context.ts), and the agent path falls back to the only test running when a request
+ * src/runtime/call-context.ts), and the agent path falls back to the only test running when a request
  * lost its context (under `test.concurrent` with several running, its misses name the file).
  */
 /** What one of the agent's model calls turned out to be. @internal */
-import { resolveConfig } from '../../config'
-import { testLabel as testLabelOf } from '../../paths'
+
+import { testLabel as testLabelOf } from '../../config/paths'
+import { resolveConfig } from '../../config/resolve-config'
 import type {
   AgentCallCounts,
   CassetteMissRecord,
   CassetteUsageRecord,
   TestIdentity,
-} from '../../records'
-import { getState, stateSlot } from '../../state'
+} from '../../records/records'
+import { getState, stateSlot } from '../../runtime/state'
 
 export type AgentCallOutcome = keyof AgentCallCounts
 

@@ -1,6 +1,6 @@
 import { readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { scratchDirs } from '../../paths'
+import { scratchDirs } from '../../config/paths'
 
 /** A run's scratch folder untouched for this long belongs to a run that has ended. */
 const STALE_AFTER_MS = 24 * 60 * 60 * 1000

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { scratchDir, scratchDirs } from '../../paths'
+import { scratchDir, scratchDirs } from '../../config/paths'
 
 /** What the last run did with cassettes. @internal */
 export interface RunMarker {

@@ -1,7 +1,7 @@
-import { parseDuration } from '../../duration'
+import { parseDuration } from '../../config/duration'
+import { displayPath } from '../../config/paths'
 import { messages } from '../../messages'
-import { displayPath } from '../../paths'
-import { stateSlot } from '../../state'
+import { stateSlot } from '../../runtime/state'
 import type { CassetteEntry } from './cassette-entry'
 
 /** `maxAge` (ARCHITECTURE.md §7.8): a replayed entry older than this gets one warning per process. */

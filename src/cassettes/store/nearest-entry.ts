@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { scratchDir } from '../../paths'
+import { scratchDir } from '../../config/paths'
 import type { CassetteEntry } from './cassette-entry'
 import { requestModel } from './cassette-key'
 import type { CassetteStore } from './cassette-store'

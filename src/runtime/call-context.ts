@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { CassetteMode, ResolvedConfig } from './config'
-import type { JudgeCallSource, TestIdentity } from './records'
+import type { CassetteMode, ResolvedConfig } from '../config/resolve-config'
+import type { JudgeCallSource, TestIdentity } from '../records/records'
 import { stateSlot } from './state'
 
 /** What a transport reports about one HTTP exchange it handled. @internal */

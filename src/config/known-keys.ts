@@ -1,5 +1,5 @@
-import { UsageError } from './errors'
-import { messages } from './messages'
+import { UsageError } from '../errors'
+import { messages } from '../messages'
 
 /**
  * Reject the first key of `options` that is not in `known`, with a `RUBRICATE_USAGE` error that

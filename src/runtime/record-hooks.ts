@@ -1,5 +1,5 @@
+import type { RubricateRecord, TestIdentity } from '../records/records'
 import { currentCallContext } from './call-context'
-import type { RubricateRecord, TestIdentity } from './records'
 import { stateSlot } from './state'
 
 /** Receives every record that core code emits (loops, for now), with the test it belongs to. */

@@ -1,4 +1,4 @@
-import { rootCause } from './errors'
+import { rootCause } from '../errors'
 import { stateSlot } from './state'
 
 /**

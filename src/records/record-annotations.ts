@@ -6,10 +6,10 @@
  * trip to the main process (0.5 to 0.9 ms each, measured), more than the whole budget of a
  * replayed assertion, and a loop's record is only final when the test ends.
  */
-import { redactOutput } from './cassettes/redaction/redaction'
-import { terminalLine } from './output-safety/terminal-text'
+import { redactOutput } from '../cassettes/redaction/redaction'
+import { terminalLine } from '../output-safety/terminal-text'
+import { verdictTag } from '../rubric/rubric-reason'
 import type { RubricateRecord, Verdict } from './records'
-import { verdictTag } from './rubric/rubric-reason'
 
 /** The annotation type of every rubricate annotation (JUnit: `<property name="rubricate">`). @internal */
 export const ANNOTATION_TYPE = 'rubricate'

@@ -1,11 +1,11 @@
 import { isAbsolute, resolve } from 'node:path'
+import { NoJudgeError, UsageError } from '../errors'
+import { messages } from '../messages'
+import type { JudgeInput } from '../records/records'
+import { getState, stateSlot } from '../runtime/state'
 import { type CiDetection, detectCi } from './detect-ci'
 import { parseDuration } from './duration'
-import { NoJudgeError, UsageError } from './errors'
 import { rejectUnknownKeys } from './known-keys'
-import { messages } from './messages'
-import type { JudgeInput } from './records'
-import { getState, stateSlot } from './state'
 
 /**
  * The configuration layers a user sets: `configureRubricate` (a setup file) and the plugin's

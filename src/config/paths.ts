@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import type { TestIdentity } from './records'
-import { getState } from './state'
+import type { TestIdentity } from '../records/records'
+import { getState } from '../runtime/state'
 
 /** The project root: set by the setup file, else the working directory. @internal */
 export function projectRoot(): string {

@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path'
-import { type CassetteMode, type RubricateConfig, validateConfig } from './config'
-import { UsageError } from './errors'
-import { messages } from './messages'
-import type { OpenAICompatibleJudge } from './records'
+import { UsageError } from '../errors'
+import { messages } from '../messages'
+import type { OpenAICompatibleJudge } from '../records/records'
+import { type CassetteMode, type RubricateConfig, validateConfig } from './resolve-config'
 
 /** The key under which the plugin provides its options to every worker. @internal */
 export const PROVIDED_OPTIONS_KEY = 'rubricate:options'

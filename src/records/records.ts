@@ -3,7 +3,7 @@
  * travel from a Vitest worker to the reporter inside `task.meta`, so they must survive JSON.
  */
 
-import type { AgreementMetrics, SelfAgreement } from './calibrate/agreement-metrics'
+import type { AgreementMetrics, SelfAgreement } from '../calibrate/agreement-metrics'
 
 /** Token counts reported by a judge for one call. */
 export interface TokenUsage {

@@ -1,5 +1,5 @@
-import { UsageError } from './errors'
-import { messages } from './messages'
+import { UsageError } from '../errors'
+import { messages } from '../messages'
 
 const UNITS: Record<string, number> = {
   s: 1_000,
