@@ -2,6 +2,7 @@
 // score, every verdict with the judge's reasoning, a scorer's reason, a loop's iterations, and
 // the judge calls with their cassette entries behind a click.
 import { join, relative } from 'node:path'
+import { count } from '../src/messages'
 import type { RubricateRecord, Verdict } from '../src/records/records'
 import type { TestReport } from './collect-run'
 import { formatScore } from './render-record'
@@ -133,7 +134,7 @@ function judgeDetails(record: RubricateRecord, context: RowContext): string {
   const tokens = calls.reduce((sum, call) => sum + (call.usage?.totalTokens ?? 0), 0)
   const sources = [...new Set(calls.map((call) => call.source))].join(', ')
   const models = [...new Set(calls.map((call) => call.model))].join(', ')
-  const summary = `Judge: ${models} · ${calls.length} call${calls.length === 1 ? '' : 's'} (${sources}) · ${tokens.toLocaleString('en-US')} tokens`
+  const summary = `Judge: ${models} · ${calls.length} call${calls.length === 1 ? '' : 's'} (${sources}) · ${count(tokens)} tokens`
   const paths = cassettePaths(record, context.cassetteDir, context.root)
   const list = (paths.length > 0 ? paths : ['(none: cassettes off)'])
     .map((path) => `<li>${h(path)}</li>`)

@@ -2,7 +2,7 @@
 // says so), the input and the output judged, then its assertions, each labelled by kind and name,
 // with every verdict's reasoning. Nothing waits behind a click but the end of a long text.
 
-import { percent } from '../src/messages'
+import { count, percent } from '../src/messages'
 import type { EvalRowRecord } from '../src/records/eval-records'
 import type { RubricateRecord } from '../src/records/records'
 import type { TestReport } from './collect-run'
@@ -116,13 +116,13 @@ function textBlock(
     wholeLength === undefined
       ? ''
       : Number.isFinite(wholeLength)
-        ? ` · first ${text.length.toLocaleString('en-US')} of ${wholeLength.toLocaleString('en-US')} characters`
+        ? ` · first ${count(text.length)} of ${count(wholeLength)} characters`
         : ' · its first 200 characters'
   const short = text.length <= SHORT_CHARS && text.split('\n').length <= SHORT_LINES
   if (short) {
     return `<details class="text" open><summary>${label}${cut}</summary><pre>${h(text)}</pre></details>`
   }
-  const size = ` · ${(wholeLength !== undefined && Number.isFinite(wholeLength) ? wholeLength : text.length).toLocaleString('en-US')} characters`
+  const size = ` · ${count(wholeLength !== undefined && Number.isFinite(wholeLength) ? wholeLength : text.length)} characters`
   const preview = `${text.slice(0, 160).replace(/\s+/g, ' ').trim()}…`
   return `<details class="text"><summary>${label}${cut || size}<span class="preview">${h(preview)}</span></summary><pre>${h(text)}</pre></details>`
 }

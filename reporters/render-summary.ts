@@ -1,4 +1,5 @@
 // Pure: the run summary's lines, titled and aligned like Vitest's own summary block.
+import { count as countText } from '../src/messages'
 import { type Colors, figures } from './figures'
 import { evalSummaryRows } from './render-eval'
 import type { RunSummary } from './run-summary'
@@ -138,5 +139,5 @@ function paint(n: number, label: string, color: (text: string) => string): strin
 }
 
 function thousands(n: number): string {
-  return n.toLocaleString('en-US')
+  return countText(n)
 }

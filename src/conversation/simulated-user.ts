@@ -2,10 +2,9 @@
 // each call is recorded in and replayed from the cassettes like any judge call), that plays the
 // user towards a goal and says when the conversation is over. Every text it is sent lives here,
 // under SIMULATED_USER_PROMPT_VERSION (ARCHITECTURE.md §14).
-import { z } from 'zod'
 import { resolveJudge } from '../config/resolve-config'
 import { runJudgeCall } from '../judge/judge-call'
-import { fixedSchema } from '../judge/output-schema'
+import { fixedSchema, zodSchemaOnFirstUse } from '../judge/output-schema'
 import type { JudgeCall, JudgeInput } from '../records/records'
 import { fenced } from '../rubric/rubric-prompt'
 
@@ -39,12 +38,15 @@ export interface SimulatedUserReply {
   call: JudgeCall
 }
 
-const REPLY = fixedSchema(z.strictObject({ message: z.string(), done: z.boolean() }), {
-  type: 'object',
-  properties: { message: { type: 'string' }, done: { type: 'boolean' } },
-  required: ['message', 'done'],
-  additionalProperties: false,
-})
+const REPLY = fixedSchema(
+  zodSchemaOnFirstUse((z) => z.strictObject({ message: z.string(), done: z.boolean() })),
+  {
+    type: 'object',
+    properties: { message: { type: 'string' }, done: { type: 'boolean' } },
+    required: ['message', 'done'],
+    additionalProperties: false,
+  },
+)
 
 /** The user message sent to the simulated user: who they are, the goal, the conversation. @internal */
 export function simulatedUserPrompt(

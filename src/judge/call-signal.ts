@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events'
 import { currentCallContext } from '../runtime/call-context'
 
 /**
@@ -8,25 +7,9 @@ import { currentCallContext } from '../runtime/call-context'
  */
 export function callSignal(explicit?: AbortSignal | undefined): AbortSignal {
   const inContext = currentCallContext().signal
-  if (inContext === undefined) return explicit ?? UNABORTABLE
+  if (inContext === undefined) return explicit ?? new AbortController().signal
   if (explicit === undefined || explicit === inContext) return inContext
   return AbortSignal.any([inContext, explicit])
-}
-
-// The signal of a call that nothing aborts (outside a test, with no signal given), shared by every
-// such call on the replay path: an AbortController costs about 5 µs in Node 20. What listens to it
-// there removes its listener when done; the SDK and a custom judge get one of their own (see
-// `ownSignal`), as they may not.
-const UNABORTABLE = new AbortController().signal
-setMaxListeners(0, UNABORTABLE)
-
-/**
- * The signal to hand to code rubricate does not own (the SDK, a custom judge, AI SDK): the call's
- * own, or a fresh one in place of the shared signal of a call that nothing aborts.
- * @internal
- */
-export function ownSignal(signal: AbortSignal): AbortSignal {
-  return signal === UNABORTABLE ? new AbortController().signal : signal
 }
 
 /**

@@ -5,8 +5,9 @@ import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
 import { type ExchangeInput, exchange } from '../cassettes/exchange/exchange'
 import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
-import { matchEndpoint, requestModel } from '../cassettes/store/cassette-key'
+import { requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
+import { modelEndpoint } from '../cassettes/store/model-endpoint'
 import { type ResolvedConfig, resolveConfig } from '../config/resolve-config'
 import type { JudgeModel, JudgeReply } from '../records/records'
 import {
@@ -75,8 +76,14 @@ export const judgeFetch: typeof fetch = async (input, init) => {
       throw error
     }
   }
-  const endpoint =
-    method === 'POST' ? matchEndpoint(url.pathname, config.cassettes.match) : undefined
+  // One rule for which requests are model calls and what their key holds, the agents' own
+  // (`modelEndpoint`): the SDK's `/chat/completions` is built in, and a path a string pattern
+  // names after a `/` or a `:`, or any path on a provider host, is keyed by its path below the
+  // origin, never sent live unrecorded.
+  const found =
+    method === 'POST'
+      ? modelEndpoint(url, config.cassettes.match, config.cassettes.providerHosts)
+      : undefined
   let model: string | undefined | null = null
   const modelOf = () => {
     model ??= requestModel(safeJson(bodyText))
@@ -85,11 +92,12 @@ export const judgeFetch: typeof fetch = async (input, init) => {
   return exchange({
     ...judgeSide(config, context, modelOf),
     // A request no cassette endpoint matches goes live as it is.
-    mode: endpoint ? undefined : 'off',
+    mode: found ? undefined : 'off',
     prepare: () =>
       prepareRequest({
         method,
-        endpoint: endpoint as string,
+        endpoint: (found as NonNullable<typeof found>).endpoint,
+        queryInKey: found?.queryInKey,
         body: bodyText,
         url,
         headers: headerEntries(

@@ -14,7 +14,7 @@ import type {
 } from '../records/records'
 import { type ExchangeEvent, withCallContext } from '../runtime/call-context'
 import { reportUndecided } from '../runtime/undecided-hooks'
-import { callSignal, ownSignal, raceAbort } from './call-signal'
+import { callSignal, raceAbort } from './call-signal'
 import { cached, replayedFrom } from './cassette-bridge'
 import { type Answer, chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
@@ -302,7 +302,7 @@ function send(
     }
     const prepared = prepareCompletion(endpoint, request)
     return raceAbort(
-      liveCompletion(endpoint, request, prepared, ownSignal(signal), onRequest),
+      liveCompletion(endpoint, request, prepared, signal, onRequest),
       signal,
       aborted,
     )
@@ -320,7 +320,7 @@ function send(
   }
   onRequest()
   const pending = Promise.resolve()
-    .then(() => model.complete(request, { signal: ownSignal(signal) }))
+    .then(() => model.complete(request, { signal }))
     .then(checkReply, (error: unknown) => {
       if (isRubricateError(error) || signal.aborted) throw error
       throw new JudgeRequestError(messages.customJudgeFailed(label, error), undefined, {

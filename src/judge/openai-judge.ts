@@ -176,9 +176,12 @@ export async function liveCompletion(
     bound: AbortSignal,
     boundMs: number,
   ): Promise<JudgeReply> {
-    const client = await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
+    // Replay mode: nothing may reach the network, so no SDK client is built (see replayRequest).
+    const replay = !judgeMayGoLive() && endpoint.query === undefined
+    const client = replay
+      ? undefined
+      : await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
     const scope: RequestScope = { requests: 0, onRequest }
-    const sdk = await import('openai')
     const context = {
       endpoint,
       baseURL,
@@ -197,9 +200,13 @@ export async function liveCompletion(
       const timer = setRealTimeout(() => timeout.abort(), timeoutMs)
       const attempt = AbortSignal.any([caller, bound, timeout.signal])
       let failure: unknown
+      // Loaded on a failure only: a replayed call that succeeds never loads the SDK.
+      let sdk: typeof import('openai')
       try {
         const completion = await transportErrors.run(scope, () =>
-          client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs }),
+          client
+            ? client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs })
+            : replayRequest(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt),
         )
         const reply = completionReply(completion as unknown)
         if (!reply) {
@@ -211,6 +218,7 @@ export async function liveCompletion(
         return reply
       } catch (error) {
         if (scope.error) throw scope.error
+        sdk = await import('openai')
         if (bound.aborted && !caller.aborted) {
           throw new JudgeRequestError(
             messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
@@ -242,6 +250,74 @@ export async function liveCompletion(
         throw new JudgeRequestError(messages.judgeAborted(endpoint.model))
       }
     }
+  }
+}
+
+/**
+ * One request of a replay-mode call, without the SDK: the request the SDK sends for
+ * `chat.completions.create(params)` (its URL, method, body and the headers that carry secrets)
+ * handed to the judge's fetch, and its reply read as the SDK reads it, an error reply as the
+ * SDK's own error. In replay mode nothing reaches the network, so all the SDK does is build that
+ * request and read its reply, and loading it cost 154 modules, about 90 ms of CPU in every test
+ * file that replays a judge call (the suite figure "every test a replayed rubric assertion",
+ * ARCHITECTURE.md §10). test/judge/replay-request.test.ts holds the two requests equal.
+ * @internal
+ */
+export async function replayRequest(
+  baseURL: string,
+  apiKey: string,
+  headers: Record<string, string> | undefined,
+  params: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const url = `${baseURL}${baseURL.endsWith('/') ? '' : '/'}chat/completions`
+  let response: Response
+  try {
+    response = await ownFetch(url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        authorization: `Bearer ${apiKey}`,
+        ...headers,
+      },
+      body: JSON.stringify(params),
+      signal,
+    })
+  } catch (error) {
+    // A request no cassette endpoint matches goes out as it is; its failure is the SDK's.
+    if (signal.aborted) throw error
+    const { APIConnectionError } = await import('openai')
+    throw new APIConnectionError({
+      cause: error instanceof Error ? error : new Error(String(error)),
+    })
+  }
+  // rubricate's own error (a miss), parked by the fetch: the call rethrows it as it was.
+  const parked = transportErrors.getStore()?.error
+  if (parked !== undefined) throw parked
+  const text = await response.text()
+  if (!response.ok) {
+    const { APIError } = await import('openai')
+    const json = jsonOrUndefined(text)
+    throw APIError.generate(
+      response.status,
+      json as object | undefined,
+      json === undefined ? text : undefined,
+      response.headers,
+    )
+  }
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim()
+  if (response.status === 204) return null
+  if (!(type?.includes('application/json') || type?.endsWith('+json'))) return text
+  if (response.headers.get('content-length') === '0') return undefined
+  return JSON.parse(text)
+}
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
   }
 }
 

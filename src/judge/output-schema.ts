@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import { createRequire } from 'node:module'
+import type { z } from 'zod'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema } from '../records/records'
@@ -63,7 +64,11 @@ export function prepareSchema(schema: unknown, where: string): PreparedSchema {
   if (standard.jsonSchema) {
     json = standard.jsonSchema.output({ target: 'draft-2020-12' })
   } else if ('_zod' in (schema as object)) {
-    json = z.toJSONSchema(schema as unknown as z.ZodType, { io: 'output' }) as Record<
+    // Required here, not imported at load: zod is 95 modules, and a test file that replays rubric
+    // assertions needs none of it (the suite figure "every test a replayed rubric assertion",
+    // ARCHITECTURE.md §10). A user's zod before 4.2 is loaded already.
+    const { z: zod } = createRequire(import.meta.url)('zod') as typeof import('zod')
+    json = zod.toJSONSchema(schema as unknown as z.ZodType, { io: 'output' }) as Record<
       string,
       unknown
     >
@@ -88,12 +93,35 @@ export function fixedSchema(schema: StandardSchemaV1, json: JsonSchema): Prepare
   return { schema, json, strict: isStrictCompatible(json) }
 }
 
+/**
+ * A schema of rubricate's own that zod builds when it first validates, not when rubricate loads: a
+ * test file that never validates one never loads zod (95 modules; the suite figure "every test a
+ * replayed rubric assertion", ARCHITECTURE.md §10). Its first validation settles as a promise.
+ * @internal
+ */
+export function zodSchemaOnFirstUse(build: (zod: typeof z) => StandardSchemaV1): StandardSchemaV1 {
+  let built: StandardSchemaV1 | undefined
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'zod',
+      validate: (value) =>
+        built
+          ? built['~standard'].validate(value)
+          : import('zod').then(({ z: zod }) => {
+              built ??= build(zod)
+              return built['~standard'].validate(value)
+            }),
+    },
+  }
+}
+
 const requestSchemas = new WeakMap<PreparedSchema, JsonSchema>()
 
 /**
  * The JSON Schema as sent in a request's `response_format`: a copy made once and frozen all the
- * way down (the prepared one stays the caller's to read), so that the key of every request that
- * carries it reuses its canonical text. Exactly what JSON would carry of it; the prepared schema
+ * way down (the prepared one stays the caller's to read), so that no request can change it for
+ * the next. Exactly what JSON would carry of it; the prepared schema
  * itself when it cannot be copied that way.
  * @internal
  */

@@ -1,7 +1,7 @@
 /**
  * The gate for untrusted text in the HTML report page (ARCHITECTURE.md §9.1).
  */
-import { outputRedactor } from '../cassettes/redaction/redaction'
+import { outputSecrets, redactOutput } from '../cassettes/redaction/redaction'
 import { escapeControls } from './terminal-text'
 
 /**
@@ -14,9 +14,9 @@ import { escapeControls } from './terminal-text'
  * @internal
  */
 export function htmlGate(): (text: string) => string {
-  const redact = outputRedactor()
+  const secrets = outputSecrets()
   return (text) =>
-    escapeControls(redact(text))
+    escapeControls(redactOutput(text, secrets))
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')
       .replace(/>/g, '&gt;')

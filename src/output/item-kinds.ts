@@ -76,8 +76,56 @@ const STREAM_PART_TYPES = new Set([
   'raw',
 ])
 
+// LangChain's serialized messages (`JSON.parse(JSON.stringify(message))`, the messages of a
+// LangGraph checkpoint): `{ lc: 1, type: 'constructor', id: [..., 'AIMessage'], kwargs }`, whose
+// kwargs are the message's own fields. The class names the kind: `ChatMessage` carries a `role`.
+const SERIALIZED_MESSAGE_TYPES: Readonly<Record<string, string>> = {
+  AIMessage: 'ai',
+  HumanMessage: 'human',
+  SystemMessage: 'system',
+  ToolMessage: 'tool',
+  FunctionMessage: 'function',
+  ChatMessage: 'generic',
+}
+
+/**
+ * The class a LangChain serialized object names (`AIMessage`, `AIMessageChunk`...), or `undefined`
+ * for a value that is not one.
+ * @internal
+ */
+export function serializedLangChainClass(value: unknown): string | undefined {
+  if (!isObject(value) || value.lc !== 1 || value.type !== 'constructor') return undefined
+  const id = value.id
+  const name = Array.isArray(id) ? id.at(-1) : undefined
+  return typeof name === 'string' && isObject(value.kwargs) ? name : undefined
+}
+
+/**
+ * The fields of a message: a LangChain serialized message read as the message it serializes (its
+ * kwargs, with the `type` a live message of its class has), a LangChain stored message (`{ type,
+ * data }`, what chat message histories keep) as its data with its type, any other value as it is.
+ * @internal
+ */
+export function messageFields(value: unknown): unknown {
+  if (!isObject(value)) return value
+  const name = serializedLangChainClass(value)
+  if (name !== undefined) {
+    const type = SERIALIZED_MESSAGE_TYPES[name.replace(/Chunk$/, '')]
+    return type === undefined ? value : { ...(value.kwargs as Loose), type }
+  }
+  const data = value.data
+  const stored =
+    typeof value.type === 'string' &&
+    value.type in LANGCHAIN_ROLES &&
+    !('content' in value) &&
+    isObject(data) &&
+    'content' in data
+  return stored ? { ...data, type: value.type } : value
+}
+
 /** The role of a message: its `role`, or a LangChain message's `type` as a role. @internal */
-export function messageRole(value: unknown): string | undefined {
+export function messageRole(message: unknown): string | undefined {
+  const value = messageFields(message)
   if (!isObject(value)) return undefined
   if (typeof value.role === 'string') return value.role === 'model' ? 'assistant' : value.role
   const type = value.type
@@ -87,8 +135,12 @@ export function messageRole(value: unknown): string | undefined {
   return undefined
 }
 
-/** True for a LangChain message (`AIMessage`, `HumanMessage`, `ToolMessage`...). @internal */
-export function isLangChainMessage(value: unknown): boolean {
+/**
+ * True for a LangChain message (`AIMessage`, `HumanMessage`, `ToolMessage`...), live or
+ * serialized. @internal
+ */
+export function isLangChainMessage(message: unknown): boolean {
+  const value = messageFields(message)
   return (
     isObject(value) &&
     typeof value.role !== 'string' &&
@@ -145,13 +197,28 @@ export function describeFound(value: unknown): string {
     if (index < 0) return entries
     return `${entries} whose entry ${index} is ${describeOne(value[index])}`
   }
+  // A state whose `messages` hold the entry not understood (a LangGraph state): name that entry.
+  const messages = isObject(value) ? readMessages(value) : undefined
+  if (Array.isArray(messages) && messages.some((item) => itemKind(item) === undefined)) {
+    return `${describeOne(value)}, whose "messages" are ${describeFound(messages)}`
+  }
   return describeOne(value)
+}
+
+function readMessages(object: Loose): unknown {
+  try {
+    return object.messages
+  } catch {
+    return undefined
+  }
 }
 
 function describeOne(value: unknown): string {
   if (value === null) return 'null'
   if (typeof value !== 'object')
     return `${typeof value} ${JSON.stringify(String(value)).slice(0, 40)}`
+  const serialized = serializedLangChainClass(value)
+  if (serialized !== undefined) return `a serialized LangChain ${JSON.stringify(serialized)}`
   const name = (value as { constructor?: { name?: unknown } }).constructor?.name
   const kind =
     typeof name === 'string' && name !== 'Object' && name !== '' ? `a ${name}` : 'an object'

@@ -2,7 +2,7 @@
 // OpenAI chat (`content` string or parts), OpenAI Responses (`output_text` parts), the AI SDK
 // (`content` parts, UI messages with `parts`), Mastra (`content: { parts, content }`), LangChain
 // (a `type` of `ai`, `human`... in place of a role) and Gemini (`parts`, role `model`).
-import { messageRole } from './item-kinds'
+import { messageFields, messageRole } from './item-kinds'
 
 type Loose = Record<string, unknown>
 
@@ -56,8 +56,13 @@ export function isMessageList(value: unknown): value is Loose[] {
   return Array.isArray(value) && value.length > 0 && value.every(isMessage)
 }
 
-/** The text of one message: its `content`, else its `parts` (AI SDK UI messages). @internal */
-export function messageText(message: Loose): string | undefined {
+/**
+ * The text of one message: its `content`, else its `parts` (AI SDK UI messages); a LangChain
+ * serialized message's from its kwargs.
+ * @internal
+ */
+export function messageText(original: Loose): string | undefined {
+  const message = messageFields(original) as Loose
   return contentText(message.content) ?? contentText(message.parts)
 }
 

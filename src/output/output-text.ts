@@ -1,7 +1,7 @@
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
 import { agentsFinalOutput, isAgentsRunResult } from './agents-sdk'
-import { describeFound, itemKind } from './item-kinds'
+import { describeFound, itemKind, messageFields } from './item-kinds'
 import { contentText, lastText } from './message-text'
 import { outputMessages } from './output-messages'
 import { binaryLength, stableJson } from './stable-json'
@@ -19,7 +19,7 @@ type Loose = Record<string, unknown>
  * - an OpenAI Responses object: `output_text`, else the text parts of its output messages;
  * - an object with a string `text` (AI SDK `generateText` results, Mastra agent results, `{ text }`);
  * - an object with `content`: a string, a list of content parts, or a Mastra stored message
- *   (a LangChain `AIMessage` too);
+ *   (a LangChain `AIMessage` too, and its serialized form `{ lc: 1, type: 'constructor', kwargs }`);
  * - a Gemini response: the text parts of its first candidate;
  * - an object with a list of `messages` (a LangGraph state): the last assistant reply;
  * - anything else (plain data, a structured output): JSON with sorted keys, two-space indented.
@@ -52,6 +52,9 @@ function readOutput(value: unknown): string {
   if (bytes !== undefined) return `[binary: ${bytes} bytes]`
   if (Array.isArray(value)) return listText(value) ?? stableJson(value)
   if (isAgentsRunResult(value)) return readOutput(agentsFinalOutput(value))
+  // A LangChain serialized message: the message it serializes.
+  const fields = messageFields(value)
+  if (fields !== value) return readOutput(fields)
   const object = value as Loose
   const text = readField(object, 'text')
   if (isThenable(text)) throw new UsageError(messages.outputTextIsPromise())

@@ -6,7 +6,13 @@
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import { agentsRunItems, isAgentsRunResult } from './agents-sdk'
-import { describeFound, isCallItemType, isLangChainMessage, itemKind } from './item-kinds'
+import {
+  describeFound,
+  isCallItemType,
+  isLangChainMessage,
+  itemKind,
+  messageFields,
+} from './item-kinds'
 import { outputMessages } from './output-messages'
 import { isThenable } from './output-text'
 
@@ -180,16 +186,24 @@ function callIdOf(item: unknown): string | undefined {
 }
 
 // One message of any shape: a LangChain message's `tool_calls` (its content may repeat them as
-// provider blocks), OpenAI's `tool_calls`, then tool parts in `content` or `parts`.
-function messageCalls(message: Loose): ToolCall[] {
+// provider blocks; a message serialized before LangChain had `tool_calls` keeps them in
+// `additional_kwargs` in OpenAI's shape), OpenAI's `tool_calls`, then tool parts in `content` or
+// `parts`.
+function messageCalls(original: Loose): ToolCall[] {
+  const message = messageFields(original) as Loose
+  const langChain = isLangChainMessage(message)
+  const extra = message.additional_kwargs
+  const listed = Array.isArray(message.tool_calls)
+    ? message.tool_calls
+    : langChain && isObject(extra) && Array.isArray(extra.tool_calls)
+      ? extra.tool_calls
+      : []
   const calls: ToolCall[] = []
-  if (Array.isArray(message.tool_calls)) {
-    for (const call of message.tool_calls) {
-      const found = partCall(call)
-      if (found) calls.push(found)
-    }
+  for (const call of listed) {
+    const found = partCall(call)
+    if (found) calls.push(found)
   }
-  if (isLangChainMessage(message)) return calls
+  if (langChain) return calls
   const content = message.content
   const parts = Array.isArray(content)
     ? content

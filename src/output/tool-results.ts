@@ -1,7 +1,8 @@
 // The results of an agent's tool calls, by call id, read from the shapes `toolCalls()` reads: AI
-// SDK and Mastra steps (`toolResults`), OpenAI chat `tool` messages, Responses
+// SDK and Mastra steps (`toolResults`), OpenAI chat `tool` messages, LangChain `ToolMessage`s, Responses
 // `function_call_output` items, AI SDK `tool-result` parts and UI parts with an `output`. A shape
 // without results gives an empty map: a transcript then shows the calls alone.
+import { messageFields, messageRole } from './item-kinds'
 
 type Loose = Record<string, unknown>
 
@@ -47,9 +48,10 @@ function visit(value: unknown, found: Map<string, unknown>, depth: number): void
   }
 }
 
-function resultOf(part: Loose): { id: string; value: unknown } | undefined {
-  // OpenAI chat: { role: 'tool', tool_call_id, content }
-  if (part.role === 'tool' && typeof part.tool_call_id === 'string') {
+function resultOf(original: Loose): { id: string; value: unknown } | undefined {
+  const part = messageFields(original) as Loose
+  // OpenAI chat: { role: 'tool', tool_call_id, content }; a LangChain ToolMessage, live or serialized
+  if (messageRole(part) === 'tool' && typeof part.tool_call_id === 'string') {
     return { id: part.tool_call_id, value: part.content }
   }
   // Responses: { type: 'function_call_output', call_id, output }

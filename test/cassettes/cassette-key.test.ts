@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { canonicalJson, sortKeysDeep } from '../../src/cassettes/store/canonical-json'
-import { computeKey, matchEndpoint, requestModel } from '../../src/cassettes/store/cassette-key'
+import { computeKey, requestModel } from '../../src/cassettes/store/cassette-key'
+import { modelEndpoint } from '../../src/cassettes/store/model-endpoint'
 
 const chat = {
   model: 'gpt-4.1-mini',
@@ -84,24 +85,14 @@ test('model, sampling, tools, stream, message order and endpoint all change the 
 })
 
 test('the endpoint is the matched suffix, whatever the host and path prefix', () => {
-  expect(matchEndpoint('/v1/chat/completions')).toBe('chat/completions')
-  expect(matchEndpoint('/api/v1/chat/completions')).toBe('chat/completions')
-  expect(matchEndpoint('/openai/deployments/my-gpt/chat/completions')).toBe('chat/completions')
-  expect(matchEndpoint('/v1/completions')).toBe('completions')
-  expect(matchEndpoint('/v1/responses')).toBe('responses')
-  expect(matchEndpoint('/v1/embeddings/')).toBe('embeddings')
-  expect(matchEndpoint('/api/chat')).toBe('api/chat')
-})
-
-test('other paths are not model calls unless a match pattern names them', () => {
-  expect(matchEndpoint('/v1/models')).toBeUndefined()
-  // A stored response is a stateful endpoint, recorded by default with its id.
-  expect(matchEndpoint('/v1/responses/resp_123')).toBe('responses/resp_123')
-  expect(matchEndpoint('/v1/conversations/conv_1/items')).toBe('conversations/conv_1/items')
-  expect(matchEndpoint('/v1/chat/completions2')).toBeUndefined()
-  expect(matchEndpoint('/v1/messages')).toBeUndefined()
-  expect(matchEndpoint('/v1/messages', ['/v1/messages'])).toBe('v1/messages')
-  expect(matchEndpoint('/anthropic/v1/messages', [/\/v1\/messages$/])).toBe('v1/messages')
+  const endpointOf = (path: string) => modelEndpoint(new URL(path, 'http://x.example'))?.endpoint
+  expect(endpointOf('/v1/chat/completions')).toBe('chat/completions')
+  expect(endpointOf('/api/v1/chat/completions')).toBe('chat/completions')
+  expect(endpointOf('/openai/deployments/my-gpt/chat/completions')).toBe('chat/completions')
+  expect(endpointOf('/v1/completions')).toBe('completions')
+  expect(endpointOf('/v1/responses')).toBe('responses')
+  expect(endpointOf('/v1/embeddings/')).toBe('embeddings')
+  expect(endpointOf('/api/chat')).toBe('api/chat')
 })
 
 test('the model comes from the body, else from an Azure deployment in the path', () => {

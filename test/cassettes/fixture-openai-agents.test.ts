@@ -3,7 +3,10 @@
 // re-recorded against a second server that issues new ids for the same answers, then replayed
 // under CI with no server at all. Every test passes each time: handoffs, an agent as a tool, a
 // previousResponseId chain, approve and reject tests that share a first request, a session that
-// reads its conversation twice, and three identical requests made at once.
+// reads its conversation twice, and three identical requests made at once; the matchers read the
+// RunResults as they are (a handoff, who made it and whom it reached). Tokens are counted from the
+// Responses API's usage, and no cassette holds the client's key.
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import {
@@ -12,7 +15,10 @@ import {
   startFakeStatefulOpenAI,
 } from '../support/fake-stateful-openai'
 import { copyFixture, loopbackGuardOption, removeCopy, runVitest } from '../support/run-vitest'
-import { entriesUnder } from './support'
+import { entriesUnder, filesUnder } from './support'
+
+// The key the fixture's OpenAI client is built with (test/fixtures/openai-agents/agents.test.ts).
+const FIXTURE_KEY = 'sk-fixture-agents-0000'
 
 let dir: string
 
@@ -96,6 +102,14 @@ test('an Agents SDK project records, re-records against new ids, and replays off
   )
   expect(reads.length).toBeGreaterThanOrEqual(2)
   const entries = await entriesUnder(join(dir, '__cassettes__'))
+  // Tokens counted from the Responses API's usage, and no key in any cassette file.
+  const liveTokens = /Agents {2}\d+ calls: .* · tokens ([\d,]+) live, /.exec(recorded.stdout)?.[1]
+  expect(Number(liveTokens?.replace(/,/g, '')), recorded.stdout).toBeGreaterThan(0)
+  const files = await filesUnder(join(dir, '__cassettes__'))
+  const text = (
+    await Promise.all(files.map((file) => readFile(join(dir, '__cassettes__', file), 'utf8')))
+  ).join('')
+  expect(text).not.toContain(FIXTURE_KEY)
 
   const second = await serve('bbb')
   const rerecorded = await run(second.baseURL, { update: true })
@@ -109,5 +123,8 @@ test('an Agents SDK project records, re-records against new ids, and replays off
   const replayed = await run(first.baseURL, { ci: true })
   expect(replayed.exitCode, replayed.stdout + replayed.stderr).toBe(0)
   expect(replayed.stdout).toContain('Tests  7 passed (7)')
+  expect(replayed.stdout).toMatch(
+    /Agents {2}(\d+) calls: \1 replayed, 0 live · tokens 0 live, [\d,]+ replayed/,
+  )
   expect(entries.length).toBeGreaterThanOrEqual(20)
 })

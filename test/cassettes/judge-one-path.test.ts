@@ -1,14 +1,19 @@
-// A judge request has one path: the SDK builds it, the engine's exchange keys it once and serves,
-// misses or records it. A replay finds the entry the SDK's request was recorded under, however the
-// judge is set up (key, headers and query that hold secrets, base URLs with a path or a trailing
-// slash), and never reaches the server.
+// A judge request has one path to the cassettes: the engine's exchange keys it once and serves,
+// misses or records it. The SDK builds it, except in replay mode, where `replayRequest` builds the
+// same request without loading the SDK (a suite figure, openai-judge.ts). A replay finds the entry
+// the SDK's request was recorded under, however the judge is set up (key, headers and query that
+// hold secrets, base URLs with a path or a trailing slash), and never reaches the server.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, type OpenAICompatibleJudge } from '../../src'
-import { completeWithEndpoint } from '../../src/judge/openai-judge'
-import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
-import { useCassetteFolder } from './support'
+import { judgeFetch } from '../../src/judge/cassette-bridge'
+import { completionReply } from '../../src/judge/completion-reply'
+import { completeWithEndpoint, replayRequest } from '../../src/judge/openai-judge'
+import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
+import { entriesUnder, useCassetteFolder } from './support'
 
-useCassetteFolder()
+const folder = useCassetteFolder()
 let server: FakeOpenAI | undefined
 
 afterEach(async () => {
@@ -59,6 +64,15 @@ const setups: [string, (url: string) => OpenAICompatibleJudge, string][] = [
       query: { 'api-version': '2024-10-21', key: 'qry-secret-42' },
     }),
     'Grade the reply that leaked qry-secret-42.',
+  ],
+  [
+    "Gemini's OpenAI-compatible path and a Google key",
+    (url) => ({
+      model: 'gemini-2.5-flash',
+      baseURL: `${url}/v1beta/openai/`,
+      apiKey: 'AIzaSyJudgeKey0123456789abcdefghijklm',
+    }),
+    'Grade it.',
   ],
 ]
 
@@ -112,5 +126,98 @@ test('a secret set in the environment a moment before a lookup is redacted befor
     expect(server.requests).toHaveLength(2)
   } finally {
     delete process.env.RUBRICATE_TEST_TOKEN
+  }
+})
+
+test.each([
+  ['a base URL with a path', '/v1', undefined],
+  ['a trailing slash and headers of its own', '/api/v1/', { 'x-api-key': 'hdr-secret-42' }],
+])('with %s, the replay-mode request is the request the SDK sends', async (_, path, headers) => {
+  server = await startFakeOpenAI({ reply: '{"score":1}' })
+  const judge = {
+    model: 'gpt-test',
+    baseURL: `${server.url}${path}`,
+    apiKey: 'key-0123456789',
+    ...(headers && { headers }),
+  }
+  configureRubricate({ cassettes: { mode: 'off' } })
+  const sdk = await complete(judge, 'Grade it.')
+  const [sent] = server.requests
+  // Sent live (mode off) to compare: what the cassettes see of a request is its method, URL,
+  // body and the headers that carry secrets.
+  const completion = await replayRequest(
+    judge.baseURL,
+    judge.apiKey,
+    headers,
+    sent?.body,
+    new AbortController().signal,
+  )
+  const own = server.requests[1]
+  expect(own).toMatchObject({
+    method: sent?.method,
+    path: sent?.path,
+    query: sent?.query,
+    bodyText: sent?.bodyText,
+  })
+  for (const name of ['authorization', 'content-type', 'accept', ...Object.keys(headers ?? {})])
+    expect(own?.headers[name]).toBe(sent?.headers[name])
+  expect(completionReply(completion)).toEqual(sdk.reply)
+})
+
+test('a replayed error reply fails as the same reply sent live through the SDK', async () => {
+  const reply = () =>
+    fakeReply.raw({ status: 400, body: { error: { message: 'model not found' } } })
+  server = await startFakeOpenAI({ reply: [reply(), reply()] })
+  const judge = { model: 'gpt-test', baseURL: `${server.url}/v1`, apiKey: 'key-0123456789' }
+  configureRubricate({ cassettes: { mode: 'off' } })
+  const live = await complete(judge, 'Grade it.').catch((error: unknown) => error)
+  configureRubricate({ cassettes: { mode: 'record' } })
+  await complete(judge, 'Grade it.').catch(() => undefined)
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  const replayed = await complete(judge, 'Grade it.').catch((error: unknown) => error)
+  expect(server.requests).toHaveLength(2)
+  expect(replayed).toBeInstanceOf(Error)
+  expect(replayed).toMatchObject({
+    name: (live as Error).name,
+    code: (live as { code?: unknown }).code,
+    status: 400,
+    message: (live as Error).message,
+  })
+})
+
+test('a judge request to a path that a string pattern names after a ":" is keyed by its path, recorded, replayed, and in replay mode an unrecorded one is a miss, never live', async () => {
+  // A judge transport that posts to a Gemini-style path (the model in the path, the method after a
+  // ":"): the string pattern must match it as it does for the agents' calls.
+  const paths: string[] = []
+  const grader = createServer((request, response) => {
+    paths.push(request.url ?? '')
+    request.resume().on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ score: request.url?.includes('judge-a') ? 1 : 0 }))
+    })
+  })
+  await new Promise<void>((resolve) => grader.listen(0, '127.0.0.1', resolve))
+  const { port } = grader.address() as AddressInfo
+  const post = (model: string) =>
+    judgeFetch(`http://127.0.0.1:${port}/v1/tuned/${model}:grade`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'Grade it.' }] }),
+    })
+  try {
+    configureRubricate({ cassettes: { mode: 'record', match: [':grade'] } })
+    expect(await (await post('judge-a')).json()).toEqual({ score: 1 })
+    expect(await (await post('judge-b')).json()).toEqual({ score: 0 })
+    expect(paths).toHaveLength(2)
+    const endpoints = (await entriesUnder(folder.dir)).map((entry) => entry.request.endpoint)
+    expect(endpoints.sort()).toEqual(['v1/tuned/judge-a:grade', 'v1/tuned/judge-b:grade'])
+
+    configureRubricate({ cassettes: { mode: 'replay', match: [':grade'] } })
+    expect(await (await post('judge-b')).json()).toEqual({ score: 0 })
+    expect(await (await post('judge-a')).json()).toEqual({ score: 1 })
+    await expect(post('judge-c')).rejects.toMatchObject({ code: 'RUBRICATE_CASSETTE_MISS' })
+    expect(paths).toHaveLength(2)
+  } finally {
+    await new Promise((resolve) => grader.close(resolve))
   }
 })

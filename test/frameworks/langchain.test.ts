@@ -14,6 +14,7 @@ import {
   resetRubricateConfig,
   taskText,
   toolCalls,
+  trajectoryText,
 } from '../../src'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { keywordJudge } from '../support/keyword-judge'
@@ -82,4 +83,42 @@ test("a LangGraph agent's state: its calls, its last reply for the judge, its ta
   const prompt: string = server.requests[0]?.body.messages.at(-1).content
   expect(prompt).toContain('What about ticket T1?')
   expect(prompt).not.toContain('lc_kwargs')
+})
+
+test('a LangGraph state as a checkpoint stores it (serialized messages) reads as the live state', async () => {
+  const agent = createReactAgent({ llm: model, tools: [lookup] })
+  const state = await agent.invoke({ messages: [new HumanMessage('What about ticket T1?')] })
+  const stored = JSON.parse(JSON.stringify(state))
+  expect(stored.messages[1]).toMatchObject({
+    lc: 1,
+    type: 'constructor',
+    id: ['langchain_core', 'messages', 'AIMessage'],
+  })
+  expect(toolCalls(stored)).toEqual([LOOKUP])
+  expect(toolCalls(stored.messages[1])).toEqual([LOOKUP])
+  expect(outputText(stored)).toBe('Ticket T1 is open.')
+  expect(outputText(stored.messages.at(-1))).toBe('Ticket T1 is open.')
+  expect(taskText(stored.messages)).toBe('What about ticket T1?')
+  expect(trajectoryText(stored)).toBe(
+    [
+      '1. lookup_ticket({"id":"T1"})',
+      '   → ticket T1: open',
+      '',
+      'Final answer:',
+      'Ticket T1 is open.',
+    ].join('\n'),
+  )
+  expect(stored).toHaveCalledTool('lookup_ticket', { id: 'T1' })
+})
+
+test('LangChain stored messages (a chat message history) read as the messages they store', async () => {
+  const { mapChatMessagesToStoredMessages } = await import('@langchain/core/messages')
+  const state = await createReactAgent({ llm: model, tools: [lookup] }).invoke({
+    messages: [new HumanMessage('What about ticket T1?')],
+  })
+  const stored = mapChatMessagesToStoredMessages(state.messages)
+  expect(stored[1]).toMatchObject({ type: 'ai', data: { content: '' } })
+  expect(toolCalls(stored)).toEqual([LOOKUP])
+  expect(outputText(stored)).toBe('Ticket T1 is open.')
+  expect(taskText(stored)).toBe('What about ticket T1?')
 })

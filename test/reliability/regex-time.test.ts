@@ -106,9 +106,15 @@ const cases: [name: string, work: (text: string) => unknown, make: (n: number) =
 ]
 
 describe('15. Regular expressions on hostile text', () => {
-  test.each(cases)('%s grows linearly with the text', (_name, work, make) => {
-    // One retry: a single unlucky measurement on a shared machine is not a quadratic pattern.
-    const ratio = Math.min(growth(work, make), growth(work, make))
-    expect(ratio).toBeLessThan(MAX_GROWTH)
-  })
+  test.each(cases)(
+    '%s grows linearly with the text',
+    (_name, work, make) => {
+      // One retry: a single unlucky measurement on a shared machine is not a quadratic pattern.
+      const ratio = Math.min(growth(work, make), growth(work, make))
+      expect(ratio).toBeLessThan(MAX_GROWTH)
+      // A case takes about 1 s alone and up to 13 s when CI's lanes share two cores: the bound is
+      // the ratio above, never the wall clock.
+    },
+    90_000,
+  )
 })

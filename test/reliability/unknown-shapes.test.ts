@@ -97,6 +97,73 @@ describe('8. Accidental passes', () => {
     ).toThrowError(/entry 4 is an object of type "checkpoint" with keys "type", "id"/)
   })
 
+  test('a LangGraph state as a checkpoint stores it (serialized messages): .not.toHaveCalledTool fails when the tool was called', async () => {
+    const model = new ChatOpenAI({
+      model: 'gpt-test',
+      apiKey: 'sk-test',
+      maxRetries: 0,
+      configuration: { baseURL: server.baseURL },
+    })
+    const lookup = langchainTool(async ({ id }) => `ticket ${id}: open`, {
+      name: 'lookup_ticket',
+      description: 'Look a ticket up.',
+      schema: z.object({ id: z.string() }),
+    })
+    const state = await createReactAgent({ llm: model, tools: [lookup] }).invoke({
+      messages: [new HumanMessage('What about ticket T1?')],
+    })
+    const stored = JSON.parse(JSON.stringify(state))
+    expect(stored.messages[1]).toMatchObject({ lc: 1, type: 'constructor' })
+    expect(() => expect(stored).not.toHaveCalledTool('lookup_ticket')).toThrowError(
+      /Expected no call of the tool "lookup_ticket"/,
+    )
+    expect(() => expect(stored.messages).not.toHaveCalledTool('lookup_ticket')).toThrowError(
+      /Expected no call of the tool "lookup_ticket"/,
+    )
+    expect(outputText(stored)).toBe('Ticket T1 is open.')
+    // Serialized before LangChain had `tool_calls`: the calls are in `additional_kwargs`.
+    const older = {
+      lc: 1,
+      type: 'constructor',
+      id: ['langchain', 'schema', 'AIMessage'],
+      kwargs: {
+        content: '',
+        additional_kwargs: {
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'lookup_ticket', arguments: '{}' } },
+          ],
+        },
+      },
+    }
+    expect(() => expect([older]).not.toHaveCalledTool('lookup_ticket')).toThrowError(
+      /Expected no call of the tool "lookup_ticket"/,
+    )
+  })
+
+  test('a serialized LangChain object that is no message is a usage error naming its class', () => {
+    const removal = {
+      lc: 1,
+      type: 'constructor',
+      id: ['langchain_core', 'messages', 'RemoveMessage'],
+      kwargs: { id: 'm1', content: '' },
+    }
+    const human = {
+      lc: 1,
+      type: 'constructor',
+      id: ['langchain_core', 'messages', 'HumanMessage'],
+      kwargs: { content: 'Close ticket T1.' },
+    }
+    expect(failureOf(() => expect([human, removal]).not.toHaveCalledTool('x'))).toMatch(
+      /^\[rubricate\] No tool calls can be read from a list of 2 entries whose entry 1 is a serialized LangChain "RemoveMessage", so rubricate cannot tell/,
+    )
+    expect(failureOf(() => expect({ messages: [human, removal] }).toHaveCalledTool('x'))).toMatch(
+      /^\[rubricate\] No tool calls can be read from an object with keys "messages", whose "messages" are a list of 2 entries whose entry 1 is a serialized LangChain "RemoveMessage", so/,
+    )
+    expect(() => outputText([human, removal])).toThrowError(
+      /^\[rubricate\] The value under test is a list of 2 entries whose entry 1 is a serialized LangChain "RemoveMessage"/,
+    )
+  })
+
   test('an AI SDK content list: .not.toHaveCalledTool fails when the tool was called', async () => {
     const result = await generateText({
       model: createOpenAI({ baseURL: server.baseURL, apiKey: 'sk-test' }).chat('gpt-test'),

@@ -312,24 +312,21 @@ function secretIn(text: string, set: SecretSet): string | undefined {
  * whichever message or field carries it.
  * @internal
  */
-export function redactOutput(text: string): string {
-  // The environment is read now, before the text is printed or written: a secret set a moment
-  // ago is redacted like any other.
-  return outputRedactor()(text)
+export function redactOutput(text: string, secrets: SecretSet = outputSecrets()): string {
+  const out = redactText(text, secrets)
+  return out.includes('=') ? redactQueryParams(out) : out
 }
 
 /**
- * `redactOutput` with the environment and the learnt secrets read once, now: for a writer that
- * redacts the many pieces of one file in one go (the report page: reading the environment per
- * piece made a page of 1,000 assertions take seconds).
+ * The secrets that output is redacted of, read now: the environment's (read afresh, so a secret
+ * set a moment ago is redacted like any other) and every one learnt from a request. One output
+ * (a record, a report) reads them once for all its strings: read per string, the scan of the
+ * environment was most of the reporter's CPU per test (the suite figure "rubricate CPU per
+ * replayed rubric assertion", ARCHITECTURE.md §10).
  * @internal
  */
-export function outputRedactor(): (text: string) => string {
-  const set = secretSet(secretRegistry().refresh())
-  return (text) => {
-    const out = redactText(text, set)
-    return out.includes('=') ? redactQueryParams(out) : out
-  }
+export function outputSecrets(): SecretSet {
+  return secretSet(secretRegistry().refresh())
 }
 
 /**

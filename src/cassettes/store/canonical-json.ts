@@ -1,5 +1,3 @@
-import { isDeepFrozen } from './deep-frozen'
-import { onceForText, REPEATED_TEXT_MIN_LENGTH } from './repeated-texts'
 import { setMember } from './set-member'
 
 /**
@@ -13,16 +11,11 @@ export function canonicalJson(value: unknown): string {
   return write(value) ?? 'null'
 }
 
-// The text of each value frozen with `deepFreeze` (the judge's reply schema), written once.
-const frozenTexts = new WeakMap<object, string>()
-
 function write(value: unknown): string | undefined {
   if (value === null) return 'null'
   switch (typeof value) {
     case 'string':
-      return value.length >= REPEATED_TEXT_MIN_LENGTH && value.length <= QUOTED_MAX_LENGTH
-        ? onceForText(quotedTexts, value, JSON.stringify)
-        : JSON.stringify(value)
+      return JSON.stringify(value)
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null'
     case 'boolean':
@@ -32,18 +25,12 @@ function write(value: unknown): string | undefined {
     default:
       return undefined
   }
-  if (!isDeepFrozen(value)) return writeObject(value)
-  let text = frozenTexts.get(value)
-  if (text === undefined) {
-    text = writeObject(value)
-    if (text !== undefined) frozenTexts.set(value, text)
-  }
-  return text
+  return writeObject(value)
 }
 
 function writeObject(value: object): string | undefined {
-  // Appended piece by piece, without a template string per member, and with quoted keys kept:
-  // this runs on every replay and over every entry in `verify`, and so it takes half the time.
+  // Appended piece by piece, without a sorted copy: this runs on every replay and over every
+  // entry in `verify`.
   if (Array.isArray(value)) {
     let out = '['
     for (let i = 0; i < value.length; i++) {
@@ -61,46 +48,16 @@ function writeObject(value: object): string | undefined {
     const member = write(source[key])
     if (member === undefined) continue
     if (out.length > 1) out += ','
-    out += quoted(key)
+    out += JSON.stringify(key)
     out += ':'
     out += member
   }
   return `${out}}`
 }
 
-// An object's keys in sorted order (as `.sort()` orders them, by UTF-16 code units). The few keys
-// of a request's objects are sorted in place by insertion: `Array.prototype.sort` allocates a
-// work array of its own for each call, and this runs for every object of every replayed request.
+// An object's keys in sorted order (by UTF-16 code units).
 function sortedKeys(source: Record<string, unknown>): string[] {
-  const keys = Object.keys(source)
-  if (keys.length > 16) return keys.sort()
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string
-    let j = i - 1
-    while (j >= 0 && (keys[j] as string) > key) {
-      keys[j + 1] = keys[j] as string
-      j--
-    }
-    keys[j + 1] = key
-  }
-  return keys
-}
-
-// A judge's instructions come back in every request: quoted once (not a huge text, which would
-// stay in memory).
-const QUOTED_MAX_LENGTH = 16_384
-const quotedTexts = new Map<string, string>()
-
-// The same few keys (`role`, `content`, `type`...) come back in every request.
-const quotedKeys = new Map<string, string>()
-
-function quoted(key: string): string {
-  let text = quotedKeys.get(key)
-  if (text === undefined) {
-    text = JSON.stringify(key)
-    if (quotedKeys.size < 10_000) quotedKeys.set(key, text)
-  }
-  return text
+  return Object.keys(source).sort()
 }
 
 /**

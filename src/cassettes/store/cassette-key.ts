@@ -21,16 +21,6 @@ export const BUILT_IN_ENDPOINTS: readonly string[] = [
   'api/chat',
 ]
 
-/**
- * The stateful endpoints of OpenAI's API, recorded by default: a conversation and its items
- * (`/conversations`, `/conversations/{id}`, `/conversations/{id}/items[/{item}]`, GET included)
- * and a stored response (`/responses/{id}`, its `input_items`, `cancel`). The endpoint is the
- * path from `conversations` or `responses` on, ids included, so each conversation keys apart.
- * @internal
- */
-export const STATEFUL_ENDPOINT: RegExp =
-  /(?:^|\/)(conversations(?:\/[^/]+(?:\/items(?:\/[^/]+)?)?)?|responses\/[^/]+(?:\/input_items|\/cancel)?)$/
-
 /** Request fields that never change the reply, so they are left out of the key. @internal */
 export const NON_SEMANTIC_FIELDS: readonly string[] = [
   'user',
@@ -39,39 +29,6 @@ export const NON_SEMANTIC_FIELDS: readonly string[] = [
   'prompt_cache_key',
   'safety_identifier',
 ]
-
-/**
- * The endpoint a URL path calls: the built-in suffix it ends with, else the part a `match`
- * pattern matched (a string suffix, or a RegExp's match), without leading slashes.
- * @internal
- */
-export function matchEndpoint(
-  pathname: string,
-  patterns: readonly (string | RegExp)[] = [],
-): string | undefined {
-  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
-  for (const suffix of BUILT_IN_ENDPOINTS) {
-    if (
-      path.endsWith(suffix) &&
-      (path.length === suffix.length || path[path.length - suffix.length - 1] === '/')
-    ) {
-      return suffix
-    }
-  }
-  const stateful = STATEFUL_ENDPOINT.exec(path)
-  if (stateful?.[1]) return stateful[1]
-  for (const pattern of patterns) {
-    if (typeof pattern === 'string') {
-      const suffix = pattern.replace(/^\/+|\/+$/g, '')
-      if (suffix && (path === suffix || path.endsWith(`/${suffix}`))) return suffix
-    } else {
-      pattern.lastIndex = 0
-      const found = pattern.exec(path)
-      if (found) return found[0].replace(/^\/+/, '') || path
-    }
-  }
-  return undefined
-}
 
 /** The body as it is keyed and stored: without the non-semantic fields. @internal */
 export function keyBody(body: unknown): unknown {

@@ -1,7 +1,6 @@
 /**
- * Values frozen all the way down, by {@link deepFreeze}. Nothing can change them, so the work
- * done on them for every request (canonical JSON for the key, redaction) can be done once: the
- * judge's reply schema is most of a judge request's body and the same in every call.
+ * Values frozen all the way down, by {@link deepFreeze}: what rubricate shares between requests
+ * (the judge's reply schema) cannot be changed by one of them.
  */
 
 const frozen = new WeakSet<object>()
@@ -13,9 +12,4 @@ export function deepFreeze<T>(value: T): T {
   Object.freeze(value)
   frozen.add(value)
   return value
-}
-
-/** True for an object that {@link deepFreeze} froze. @internal */
-export function isDeepFrozen(value: object): boolean {
-  return frozen.has(value)
 }
