@@ -18,6 +18,13 @@ export function checkOptions(
   return options as Record<string, unknown>
 }
 
+/** The `input` of a matcher's options, for its record; none when the options are no object. @internal */
+export function inputOption(options: unknown): unknown {
+  return typeof options === 'object' && options !== null
+    ? (options as { input?: unknown }).input
+    : undefined
+}
+
 /** The call-site cassette mode, checked. @internal */
 export function cassetteOption(matcher: string, value: unknown): CassetteMode | undefined {
   return value === undefined

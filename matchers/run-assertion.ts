@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events'
 import type { MatcherState, RunnerTestCase } from 'vitest'
 import { isRubricateError, judgeCallsOf, rootCause, UsageError } from '../src/errors'
 import { messages } from '../src/messages'
-import { isThenable, outputText } from '../src/output'
+import { isThenable, outputText, recordedTexts } from '../src/output'
 import { terminalText } from '../src/output-safety/terminal-text'
 import type { RubricateRecord } from '../src/records/records'
 import { currentCallContext, withCallContext } from '../src/runtime/call-context'
@@ -27,6 +27,11 @@ export interface Assertion {
   receivedLabel?: string | undefined
   /** The text recorded as the output preview. Default: `outputText(received)`. */
   preview?: ((received: unknown) => string) | undefined
+  /**
+   * The task the output answers (the matcher's `input` option), recorded for the report page.
+   * Read whatever the options hold: a value that is no option object gives none. Default: none.
+   */
+  input?: (() => unknown) | undefined
   /**
    * The scorer's id as known before it runs, so an assertion that errors still names its scorer.
    * Must not throw. Default: none.
@@ -68,7 +73,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     push({
       status: 'error',
       error: { code: 'RUBRICATE_USAGE', message },
-      outputPreview: text.slice(0, 200),
+      ...recordedTexts(text, inputOf(assertion)),
     })
     throw new Error(message)
   })
@@ -127,7 +132,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       verdicts: evaluation.verdicts,
       reason: evaluation.reason,
       judgeCalls: evaluation.judgeCalls,
-      outputPreview: text.slice(0, 200),
+      ...recordedTexts(text, inputOf(assertion)),
       scorerId: evaluation.scorerId,
       calibration: evaluation.calibration,
     })
@@ -161,7 +166,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       status: 'error',
       error: { code, message },
       judgeCalls: judgeCallsOf(error),
-      outputPreview: text.slice(0, 200),
+      ...recordedTexts(text, inputOf(assertion)),
       scorerId: assertion.scorerId?.(),
     })
     settled = true
@@ -176,6 +181,16 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     failure.name = root instanceof Error ? root.name : 'Error'
     Object.assign(failure, { code })
     throw failure
+  }
+}
+
+// The task given to the matcher, for the record; an options getter that throws records none (the
+// matcher reports bad options itself).
+function inputOf(assertion: Assertion): unknown {
+  try {
+    return assertion.input?.()
+  } catch {
+    return undefined
   }
 }
 

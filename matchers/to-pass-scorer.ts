@@ -7,6 +7,7 @@ import { withCallContext } from '../src/runtime/call-context'
 import {
   cassetteOption,
   checkOptions,
+  inputOption,
   isScorer,
   judgeReferences,
   rejectUnscored,
@@ -65,6 +66,7 @@ export function toPassScorer(
     matcher: 'toPassScorer',
     state: this,
     received,
+    input: () => inputOption(options),
     expectedLabel: several ? 'scorers' : 'scorer',
     // A scorer may read what no judge would (the tool calls of a run stopped for approval, a
     // list of its own items): the preview of a value with no text is empty, not an error.

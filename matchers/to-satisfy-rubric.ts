@@ -6,6 +6,7 @@ import { withCallContext } from '../src/runtime/call-context'
 import {
   cassetteOption,
   checkOptions,
+  inputOption,
   isScorer,
   judgeReferences,
   rejectUnscored,
@@ -49,6 +50,7 @@ export function toSatisfyRubric(
     matcher: 'toSatisfyRubric',
     state: this,
     received,
+    input: () => inputOption(options),
     expectedLabel: 'criteria',
     async evaluate() {
       const opts = checkOptions('toSatisfyRubric', options, OPTIONS)

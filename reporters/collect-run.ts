@@ -36,6 +36,8 @@ export interface TestReport {
   /** Vitest's state of the test: `pass`, `fail`, `skip`, ... */
   state: string
   records: RubricateRecord[]
+  /** A `describeEval` row's test: the row's outcome (its trials, whether its failure is tolerated). */
+  evalRow?: EvalRowRecord | undefined
 }
 
 /** One test file: its tests that hold records, and its cassette usage. */
@@ -100,6 +102,7 @@ export function collectRun(files: readonly FileTaskLike[], root: string): RunRep
           fullName: [...path, child.name].join(' > '),
           state,
           records,
+          ...(child.meta?.rubricateEvalRow ? { evalRow: child.meta.rubricateEvalRow } : {}),
         })
       }
     }

@@ -1,6 +1,6 @@
 // Pure: what changed between a previous run's JSON report and this run, for the report page.
-// Matched by test file, test (`suite > test`, `#n` when a test holds several assertions) and
-// criterion text, so a test that moved to another line is the same test.
+// Matched by test file, test (`suite > test`), the assertion's place in its test and criterion
+// text, so a test that moved to another line is the same test.
 import type { RubricateRecord, Verdict } from '../src/records/records'
 import type { FileReport } from './collect-run'
 
@@ -10,8 +10,12 @@ export type VerdictState = 'met' | 'unmet' | 'optional'
 /** One criterion whose verdict is not what the previous report says. */
 export interface VerdictChange {
   file: string
-  /** `suite > test`, with `#n` when the test holds several assertions. */
+  /** `suite > test`. */
   test: string
+  /** The assertion's place in its test, from 0 (a second rubric is not mixed with the first). */
+  index: number
+  /** The assertion's kind and name, as the page labels it: `rubric`, `scorer "tone"`. */
+  assertion: string
   criterion: string
   /** `flipped`: judged both times, differently; `added`: new here; `removed`: only before. */
   change: 'flipped' | 'added' | 'removed'
@@ -26,6 +30,7 @@ export interface VerdictChange {
 export interface ScoreChange {
   file: string
   test: string
+  index: number
   scorer: string
   before: number
   after: number
@@ -53,11 +58,11 @@ export function diffReports(
   const after = assertionsOf(current)
   const verdicts: VerdictChange[] = []
   const scores: ScoreChange[] = []
-  const ranTests = new Set([...after.values()].map((a) => testKey(a.file, a.test)))
+  const ranTests = new Set([...after.values()].map((a) => `${a.file}\0${a.test}`))
   const notRunTests = new Set<string>()
   for (const [key, old] of before) {
     if (after.has(key)) continue
-    const test = testKey(old.file, old.test)
+    const test = `${old.file}\0${old.test}`
     if (!ranTests.has(test)) {
       notRunTests.add(test)
       continue
@@ -90,6 +95,7 @@ export function diffReports(
       scores.push({
         file: now.file,
         test: now.test,
+        index: now.index,
         scorer: now.scorer,
         before: old.score,
         after: now.score,
@@ -107,6 +113,8 @@ export function stateOf(verdict: Verdict): VerdictState {
 interface Assertion {
   file: string
   test: string
+  index: number
+  name: string
   verdicts: Map<string, Verdict>
   scorer?: string | undefined
   score?: number | undefined
@@ -117,10 +125,11 @@ function assertionsOf(files: readonly FileReport[]): Map<string, Assertion> {
   for (const file of files) {
     for (const test of file.tests) {
       test.records.forEach((record, index) => {
-        const label = test.records.length > 1 ? `${test.fullName} #${index + 1}` : test.fullName
-        out.set(`${file.file}\0${label}`, {
+        out.set(verdictKey(file.file, test.fullName, index, ''), {
           file: file.file,
-          test: label,
+          test: test.fullName,
+          index,
+          name: assertionName(record),
           verdicts: new Map(verdictsOf(record).map((v) => [v.criterion, v])),
           ...(record.kind === 'scorer'
             ? { scorer: record.scorerId ?? 'scorer', score: record.score }
@@ -138,9 +147,30 @@ export function verdictsOf(record: RubricateRecord): Verdict[] {
   return (record.scorers ?? []).flatMap((part) => part.verdicts ?? [])
 }
 
-// A test, without the `#n` of its assertion: the unit of "did it run".
-function testKey(file: string, label: string): string {
-  return `${file}\0${label.replace(/ #\d+$/, '')}`
+/**
+ * Where a verdict is, for matching a change with what the page shows: file, test, the
+ * assertion's place in its test, criterion (`''` for the assertion itself).
+ * @internal
+ */
+export function verdictKey(file: string, test: string, index: number, criterion: string): string {
+  return `${file}\0${test}\0${index}\0${criterion}`
+}
+
+/**
+ * An assertion's kind and name as the page and the changes list label it: `rubric`, `rubric
+ * "keywords"` (a scorer given to toSatisfyRubric), `scorer "tone"`, `loop`, `calibration "gpt-4.1"`,
+ * `(.not)` after a negated one. Untrusted (a scorer's id): escaped by the page.
+ * @internal
+ */
+export function assertionName(record: RubricateRecord): string {
+  const not = record.negated ? ' (.not)' : ''
+  const id =
+    record.kind === 'calibration'
+      ? record.calibration?.judge
+      : record.scorerId === 'rubric-scorer'
+        ? undefined
+        : record.scorerId
+  return `${record.kind}${id ? ` "${id}"` : ''}${not}`
 }
 
 function change(
@@ -153,6 +183,8 @@ function change(
   return {
     file: assertion.file,
     test: assertion.test,
+    index: assertion.index,
+    assertion: assertion.name,
     criterion: verdict.criterion,
     change: kind,
     before,

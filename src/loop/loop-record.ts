@@ -1,5 +1,5 @@
 import { judgeCallsOf } from '../errors'
-import { outputText } from '../output'
+import { outputText, recordedTexts, textPreview } from '../output'
 import type { JudgeCall, LoopIterationRecord, RubricateRecord, Verdict } from '../records/records'
 import { gatingVerdicts } from '../rubric/rubric-reason'
 import type { LoopIteration } from './types'
@@ -37,7 +37,7 @@ export function loopRecord(
     reason: check?.feedback,
     judgeCalls,
     durationMs,
-    outputPreview: preview(last?.output),
+    ...recordedTexts(textPreview(last?.output)),
     iterations: iterations.map(iterationRecord),
   }
 }

@@ -200,6 +200,25 @@ export interface RubricateRecord {
   /** First 200 characters of the judged text. */
   outputPreview: string
   /**
+   * The judged text, its first `RECORDED_TEXT_LIMIT` (4,000) characters, for the report page;
+   * absent when it is empty. `outputLength` gives the whole length when it was cut.
+   */
+  output?: string | undefined
+  /** The judged text's length, set only when `output` holds less than all of it. */
+  outputLength?: number | undefined
+  /**
+   * The task the output answers (the `input` option, as the judge reads it: `taskText`), its
+   * first `RECORDED_TEXT_LIMIT` characters; absent when none was given or it reads as no text.
+   */
+  input?: string | undefined
+  /** The task's length, set only when `input` holds less than all of it. */
+  inputLength?: number | undefined
+  /**
+   * A `describeEval` row run in several trials: the trial (from 1) whose output this assertion
+   * judged; absent when the row runs once.
+   */
+  trial?: number | undefined
+  /**
    * Where the assertion is written in its test file, for one that failed or errored: GitHub
    * annotations point there.
    */

@@ -1,6 +1,6 @@
 import { isRubricateError, rootCause, ScorerRunError } from '../errors'
 import { messages } from '../messages'
-import { outputText } from '../output'
+import { recordedTexts, textPreview } from '../output'
 import type { JudgeCall, RubricateRecord, Verdict } from '../records/records'
 import type { ScorerRun } from './types'
 
@@ -24,7 +24,7 @@ export function plainRunRecord(
     negated: false,
     judgeCalls: [],
     durationMs: Math.round(durationMs),
-    outputPreview: preview(run?.output),
+    ...recordedTexts(textPreview(run?.output), run?.input),
     scorerId,
   }
   if (outcome instanceof Error || isRubricateError(outcome)) {
@@ -67,12 +67,4 @@ export function plainRunRecord(
   record.status = passed ? 'pass' : 'fail'
   if (typeof result.passed !== 'boolean') record.threshold = 1
   return record
-}
-
-function preview(output: unknown): string {
-  try {
-    return outputText(output).slice(0, 200)
-  } catch {
-    return ''
-  }
 }

@@ -237,6 +237,28 @@ test('the test identity, its abort signal and the call-site cassette mode reach 
   expect(context?.cassetteMode).toBe('off')
 })
 
+test('a record keeps the input and the output judged for the report page, cut at 4,000 characters with the whole length', async ({
+  task,
+}) => {
+  const long = 'word '.repeat(1000)
+  await expect(long).toPassScorer(fixedScorer({ score: 1 }), {
+    input: [{ role: 'user', content: 'Write five thousand characters.' }],
+  })
+  await expect('short').toSatisfyRubric(fixedScorer({ score: 1, passed: true }))
+  const [first, second] = task.meta.rubricate as RubricateRecord[]
+  expect(first).toMatchObject({
+    outputPreview: long.slice(0, 200),
+    output: long.slice(0, 4000),
+    outputLength: 5000,
+    // The task as the judge reads it: the user's message.
+    input: 'Write five thousand characters.',
+  })
+  expect(first).not.toHaveProperty('inputLength')
+  expect(second).toMatchObject({ outputPreview: 'short', output: 'short' })
+  expect(second).not.toHaveProperty('input')
+  expect(second).not.toHaveProperty('outputLength')
+})
+
 test('each assertion appends a record to task.meta.rubricate', async ({ task }) => {
   await expect('Sorry about that.').not.toSatisfyRubric(unmet)
   await expect('x')
@@ -258,6 +280,7 @@ test('each assertion appends a record to task.meta.rubricate', async ({ task }) 
     judgeCalls,
     durationMs: expect.any(Number),
     outputPreview: 'Sorry about that.',
+    output: 'Sorry about that.',
     scorerId: 'fixed',
   })
   expect(records[1]).toMatchObject({

@@ -183,6 +183,15 @@ describe('13. Secrets in output', () => {
         leaks(file, file === 'junit.xml' ? text.replace(/ (?:name|classname)="[^"]*"/g, '') : text),
       )
     expect(found).toEqual([])
+    // The report page shows the input and the output judged, each with the placeholder where the
+    // token was (redacted before it was escaped), and the judge's reasoning as text.
+    const page = files.find((f) => f.file === 'report.html')?.text ?? ''
+    expect(page).toMatch(/<pre>Tell me the token \[REDACTED:[^\]]+\] &amp; &lt;b&gt;nothing/)
+    expect(page).toMatch(
+      /<pre>Here is the token \[REDACTED:[^\]]+\]\\x1b\[2J\\x07 you asked for\.<\/pre>/,
+    )
+    expect(page).toContain('It repeats [REDACTED:')
+    expect(page).not.toContain('<b>bold</b>')
   })
 })
 

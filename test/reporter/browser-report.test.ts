@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { extname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { type Browser, type BrowserContext, chromium } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Locator } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { RunReport } from '../../reporters/collect-run'
 import type { RubricateJsonReport } from '../../reporters/json-report'
@@ -62,56 +62,129 @@ afterAll(async () => {
   if (profile) await rm(profile, { recursive: true, force: true })
 })
 
-test('the report page of a fixture run shows the matrix, hides passed tests, and opens a reasoning', async (ctx) => {
+test('the report page of a real run shows each test once, with its input, output, reasoning and tolerated label in view', async (ctx) => {
   if (!hasChromium || !context) return ctx.skip(SKIP)
   const dir = await mkdtemp(join(tmpdir(), 'rubricate-html-'))
   const page = join(dir, 'report.html')
-  const run = await runVitest('reporter-matchers', [`--outputFile.rubricate-html=${page}`], {
-    env: { RUBRICATE_PRICES: undefined },
-  })
+  const run = await runVitest('report-page', [`--outputFile.rubricate-html=${page}`])
+  // "explains the refund policy" fails; the tolerated row's test passes.
   expect(run.exitCode, run.stdout + run.stderr).toBe(1)
   const tab = await context.newPage()
-  await tab.goto(pathToFileURL(page).href)
-  const cells = tab.locator('td:not(.head) button.cell')
-  expect(await cells.count()).toBeGreaterThan(3)
-  expect(await tab.locator('button.cell.unmet').count()).toBeGreaterThan(0)
-  expect(await tab.locator('button.cell.met').count()).toBeGreaterThan(0)
-  await tab.screenshot({ path: join(artifacts, 'report-page.png'), fullPage: true })
+  const complaints: string[] = []
+  tab.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') complaints.push(message.text())
+  })
+  tab.on('pageerror', (error) => complaints.push(error.message))
+  try {
+    await tab.goto(pathToFileURL(page).href)
+    await tab.screenshot({ path: join(artifacts, 'report-page.png'), fullPage: true })
+    // One row per test: two assertions on one reply are one row, and no label reads like a trial.
+    const rows = tab.locator('tr.test')
+    expect(await rows.count()).toBe(7)
+    const body = (await tab.locator('main').textContent()) ?? ''
+    expect(body).not.toMatch(/#\d/)
+    const row = (name: string) => tab.locator('tr.test', { hasText: name })
 
-  const rows = tab.locator('tbody tr')
-  const all = await rows.count()
-  await tab.getByLabel('Failed only').check()
-  const visible = tab.locator('tbody tr:visible')
-  const failed = await visible.count()
-  expect(failed).toBeGreaterThan(0)
-  expect(failed).toBeLessThan(all)
-  // Every row left shows a failure: an unmet required criterion or a failed assertion.
-  for (const row of await visible.all()) {
-    expect(await row.locator('button.cell.unmet, button.cell.error').count()).toBeGreaterThan(0)
+    const answered = row('answers a double charge')
+    expect(await answered.count()).toBe(1)
+    for (const text of [
+      'I was charged twice for order A1. Can I get my money back?',
+      'We are sorry about the double charge: your refund for order A1 is on its way.',
+      'Mentions refund',
+      'The reply says "refund".',
+      'The reply never says "days".',
+      'Reason: 77 characters, against 120 for a full score.',
+    ]) {
+      await expectVisible(answered.getByText(text, { exact: true }).first(), text)
+    }
+    // Both assertions, each labelled by its kind and name.
+    expect(await answered.locator('li.assertion .a-head').allTextContents()).toEqual([
+      '✓ rubric "keywords"',
+      '✓ scorer "brevity"score 1 / 0.8',
+    ])
+
+    // A long output is closed, its start showing; one click opens the rest.
+    const policy = row('explains the refund policy')
+    await expectVisible(policy.getByText('How do refunds work?'), 'the input')
+    await expectVisible(
+      policy.getByText('Thank you for reaching out about our refund policy.').first(),
+      'the preview',
+    )
+    const rest = policy.getByText('We are always glad to help.')
+    expect(await rest.isVisible()).toBe(false)
+    await expectVisible(
+      policy.getByText('The reply never says "refund to the original card".'),
+      'the reasoning',
+    )
+    await policy.getByText(/Output judged · \d+ characters/).click()
+    await expectVisible(rest, 'the whole output, once opened')
+
+    // The failed row that the eval's pass rate allows says so.
+    const tolerated = row('What is the tracking number of order C3?')
+    expect(await tolerated.locator('.status').textContent()).toBe('✗ tolerated')
+    await expectVisible(
+      tolerated.getByText('the eval gates on a pass rate of 60%', { exact: false }),
+      'why',
+    )
+    await expectVisible(tolerated.getByText('Your order C3 is on its way.'), 'its output')
+    await expectVisible(
+      tolerated.getByText('The reply never says "tracking number".'),
+      'its reasoning',
+    )
+
+    // The trials of one row stay apart, each with the output it judged when it differs.
+    const flaky = row('Say hello to the customer')
+    expect(await flaky.locator('li.group').allTextContents()).toEqual([
+      'Trial 1 of 3 ✓ passed',
+      'Trial 2 of 3 ✗ failed',
+      'Trial 3 of 3 ✓ passed',
+    ])
+    await expectVisible(flaky.getByText('Good day.'), "the second trial's output")
+    expect(await flaky.locator('.status').textContent()).toBe('✓ passed')
+
+    // Markup in a reply is text: nothing of it runs, loads or becomes an element.
+    const hostile = row('quotes a hostile reply as text')
+    await expectVisible(
+      hostile.getByText('<script>window.pwned = 1</script>', { exact: false }),
+      'the markup',
+    )
+    await expectVisible(hostile.getByText('Reply with <b>bold</b> markup'), 'the input')
+    expect(await tab.evaluate(() => (window as { pwned?: unknown }).pwned)).toBeUndefined()
+    expect(await tab.locator('main img, main b:text("bold")').count()).toBe(0)
+    // Our own style and script ran under the page's policy without a complaint; a script added
+    // later is refused by it.
+    expect(complaints).toEqual([])
+    const injected = await tab.evaluate(() => {
+      const script = document.createElement('script')
+      script.textContent = 'window.injected = 1'
+      document.body.append(script)
+      return (window as { injected?: unknown }).injected
+    })
+    expect(injected).toBeUndefined()
+    await expect.poll(() => complaints.join('\n')).toContain('Content Security Policy')
+
+    // The filters: failed only keeps the failed and the tolerated rows; the search, matching rows.
+    await tab.getByLabel('Failed only').check()
+    expect(
+      await tab
+        .locator('tr.test:visible')
+        .evaluateAll((all) => all.map((r) => r.getAttribute('data-status'))),
+    ).toEqual(['tolerated', 'failed'])
+    await tab.getByLabel('Failed only').uncheck()
+    await tab.getByLabel('Search').fill('tracking number')
+    expect(await tab.locator('tr.test:visible').count()).toBe(1)
+    await tab.getByLabel('Search').fill('')
+    expect(await tab.locator('tr.test:visible').count()).toBe(7)
+  } finally {
+    await tab.close()
+    await rm(dir, { recursive: true, force: true })
   }
-  await tab.getByLabel('Failed only').uncheck()
-  expect(await visible.count()).toBe(all)
-
-  await tab.locator('td:not(.head) button.cell.unmet').first().click()
-  const panel = tab.locator('#detail')
-  await expect.poll(() => panel.isVisible()).toBe(true)
-  expect(await tab.locator('#detail-text').textContent()).toMatch(/Required, unmet[\s\S]+\S/)
-  expect(await tab.locator('#detail-output').textContent()).not.toBe('')
-  await tab.screenshot({ path: join(artifacts, 'report-page-detail.png') })
-  await tab.keyboard.press('Escape')
-  await expect.poll(() => panel.isVisible()).toBe(false)
-
-  // The criterion filter keeps only the columns whose text matches.
-  const columns = tab.locator('th.crit:visible')
-  const before = await columns.count()
-  const first = (await tab.locator('th.crit').first().getAttribute('data-crit')) ?? ''
-  await tab.getByLabel('Criterion').fill(first.slice(0, 12))
-  expect(await columns.count()).toBeLessThanOrEqual(before)
-  expect(await columns.count()).toBeGreaterThan(0)
-  await tab.close()
   expect(offLoopback).toEqual([])
-  await rm(dir, { recursive: true, force: true })
 }, 120_000)
+
+async function expectVisible(locator: Locator, what: string): Promise<void> {
+  expect(await locator.isVisible(), `${what} is visible without a click`).toBe(true)
+}
 
 test('with 1,000 assertions the page paints quickly; its size and first paint are saved', async (ctx) => {
   if (!hasChromium || !context) return ctx.skip(SKIP)
@@ -158,9 +231,9 @@ test('with 1,000 assertions the page paints quickly; its size and first paint ar
         setTimeout(() => resolve(paint() ?? -1), 10_000)
       }),
   )
-  expect(await tab.locator('tbody tr').count()).toBe(1000)
+  expect(await tab.locator('tr.test').count()).toBe(1000)
   await tab.getByLabel('Failed only').check()
-  expect(await tab.locator('tbody tr:visible').count()).toBe(100)
+  expect(await tab.locator('tr.test:visible').count()).toBe(100)
   const figures = {
     assertions: 1000,
     bytes: Buffer.byteLength(html),
@@ -209,9 +282,10 @@ test('against a previous report, the page lists the changed verdicts and marks t
     const row = (await changes.locator('tbody tr').textContent()) ?? ''
     expect(row).toContain(flipped!.criterion)
     expect(row).toContain('flipped')
-    const cell = tab.locator('#matrices button.cell.changed')
-    expect(await cell.count()).toBe(1)
-    expect(await cell.getAttribute('title')).toBe('Met (was required, unmet)')
+    const changed = tab.locator('#tests .tag.changed')
+    expect(await changed.count()).toBe(1)
+    expect(await changed.textContent()).toBe('changed: was required, unmet')
+    expect(await changed.locator('xpath=..').textContent()).toContain(flipped!.criterion)
     await tab.screenshot({ path: join(artifacts, 'report-page-changes.png'), fullPage: true })
   } finally {
     await tab.close()

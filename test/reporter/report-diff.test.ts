@@ -61,9 +61,11 @@ test('a flipped verdict, one that appeared or disappeared, and a moved score are
     }),
     expect.objectContaining({ criterion: 'Names the agent', change: 'added', after: 'unmet' }),
     expect.objectContaining({ criterion: 'Gives a date', change: 'removed', before: 'optional' }),
-    // The second assertion of a test is matched by its place (`#2`), not mixed with the first.
+    // The second assertion of a test is matched by its place, not mixed with the first.
     expect.objectContaining({
-      test: 'two assertions #2',
+      test: 'two assertions',
+      index: 1,
+      assertion: 'rubric',
       criterion: 'Polite',
       change: 'flipped',
       before: 'met',
@@ -72,13 +74,13 @@ test('a flipped verdict, one that appeared or disappeared, and a moved score are
     expect.objectContaining({ test: 'brand new', criterion: 'Greets', change: 'added' }),
   ])
   expect(diff.scores).toEqual([
-    { file: 'support.test.ts', test: 'tone', scorer: 'tone', before: 0.8, after: 0.6 },
+    { file: 'support.test.ts', test: 'tone', index: 0, scorer: 'tone', before: 0.8, after: 0.6 },
   ])
   expect(diff.notRun).toBe(1)
   expect(diffReports([after], [after])).toEqual({ verdicts: [], scores: [], notRun: 0 })
 })
 
-test('the page lists the changes, required flips first, and marks each changed cell with what it was', () => {
+test('the page lists the changes, required flips first, and marks each changed verdict with what it was', () => {
   const report = { files: [after], skippedTests: 0 }
   const html = renderHtml(report, summariseRun(report, {}), {
     changes: { against: 'main-report.json', diff: diffReports([before], [after]) },
@@ -95,11 +97,24 @@ test('the page lists the changes, required flips first, and marks each changed c
   expect(rows[0]).toContain('Offers a refund')
   expect(rows[0]).toContain('Required, unmet →')
   expect(rows.at(-1)).toContain('0.8 → 0.6')
-  expect(html).toContain('class="cell met changed" data-d=')
-  expect(html).toContain('title="Met (was required, unmet)"')
-  expect(html).toContain('title="Required, unmet (new)"')
+  expect(rows[0]).toContain('<span class="kind">rubric</span> Offers a refund')
+  // Each changed verdict of the rows says what it was; the second assertion's is its own.
+  const changedTags = html
+    .split('<li class="verdict"')
+    .slice(1)
+    .map((item) => [
+      /<span class="crit">([^<]*)</.exec(item)?.[1],
+      /<span class="tag changed">([^<]*)</.exec(item)?.[1],
+    ])
+    .filter(([, tag]) => tag !== undefined)
+  expect(changedTags).toEqual([
+    ['Offers a refund', 'changed: was required, unmet'],
+    ['Names the agent', 'changed: new'],
+    ['Polite', 'changed: was met'],
+    ['Greets', 'changed: new'],
+  ])
   // Without a previous report there is no section and no marked cell.
   const plain = renderHtml(report, summariseRun(report, {}))
   expect(plain).not.toContain('id="changes"')
-  expect(plain).not.toContain(' changed"')
+  expect(plain).not.toContain('class="tag changed"')
 })

@@ -44,6 +44,7 @@ test('a plain scorer.run() is recorded once, with its score and judge calls, as 
       judgeCalls: result.judgeCalls,
       durationMs: expect.any(Number),
       outputPreview: 'An answer',
+      output: 'An answer',
       scorerId: 'half',
     },
   ])
@@ -56,7 +57,13 @@ test('a rubric scorer run is one record decided on passed, with its verdicts', a
   })
   await scorer.run({ input: 'q', output: 'a' })
   expect(records).toHaveLength(1)
-  expect(records[0]).toMatchObject({ kind: 'scorer', status: 'pass', scorerId: 'rubric-scorer' })
+  expect(records[0]).toMatchObject({
+    kind: 'scorer',
+    status: 'pass',
+    scorerId: 'rubric-scorer',
+    input: 'q',
+    output: 'a',
+  })
   expect(records[0]?.verdicts?.map((v) => v.satisfied)).toEqual([true])
 })
 

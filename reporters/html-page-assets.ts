@@ -1,0 +1,69 @@
+// The report page's style and its one script, and the Content-Security-Policy that allows these
+// two and nothing else: no other script runs (an escaping bug elsewhere could not start one) and
+// the page can make no request (default-src 'none'), whatever text it holds.
+import { createHash } from 'node:crypto'
+
+const CSS = `
+:root{--met:#1a7f37;--unmet:#cf222e;--optional:#9a6700;--error:#8250df;--tolerated:#9a6700;--line:#d0d7de;--bg:#fff;--fg:#1f2328;--dim:#59636e;--soft:#f6f8fa}
+*{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
+header,section,form,main{padding:0 20px}h1{font-size:22px;margin:16px 0 0}.sub{color:var(--dim);margin:2px 0 8px}
+h2{font-size:16px;margin:18px 0 6px}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:0}dt{font-weight:600;color:var(--dim)}dd{margin:0}
+#filters{position:sticky;top:0;background:var(--bg);border-bottom:1px solid var(--line);padding:8px 20px;display:flex;flex-wrap:wrap;gap:16px;align-items:center;z-index:2}
+.legend{color:var(--dim)}.legend b{margin-left:8px}
+table{border-collapse:collapse;width:100%}.scroll{overflow:auto;border:1px solid var(--line)}
+th,td{border-bottom:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}
+thead th{background:var(--soft);font-size:12px;color:var(--dim);font-weight:600}
+table.tests{table-layout:fixed}col.c-test{width:20%}col.c-io{width:36%}col.c-assertions{width:44%}
+tr.test>th{font-weight:600}.test-name{display:block;word-break:break-word}
+.status{display:inline-block;margin-top:4px;padding:0 6px;border-radius:10px;font-size:12px;font-weight:600;border:1px solid currentColor}
+.status.passed{color:var(--met)}.status.failed{color:var(--unmet)}.status.errored{color:var(--error)}.status.tolerated{color:var(--tolerated);background:#fff8c5}
+.note{display:block;font-weight:400;font-size:12px;color:var(--dim);margin-top:4px}
+details.text{margin:0 0 6px}details.text>summary{cursor:pointer;font-size:12px;color:var(--dim);font-weight:600}
+details.text>summary .preview{display:block;font-weight:400;color:var(--fg);white-space:pre-wrap;word-break:break-word}
+details.text[open]>summary .preview{display:none}
+pre{white-space:pre-wrap;word-break:break-word;margin:2px 0 0;background:var(--soft);padding:6px 8px;border-radius:6px;font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;max-height:28em;overflow:auto}
+ol.assertions,ul.verdicts,ul.parts,ol.iterations,ul.cassettes{list-style:none;margin:0;padding:0}
+li.assertion{padding:0 0 8px}li.assertion+li.assertion{border-top:1px dashed var(--line);padding-top:6px}
+.a-head{font-weight:600}.kind{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px;background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:0 4px}
+.tag{font-size:12px;color:var(--dim);font-weight:400;margin-left:6px}
+.group{font-size:12px;font-weight:700;color:var(--dim);margin:6px 0 2px;text-transform:uppercase;letter-spacing:.03em}
+ul.verdicts li,ul.parts li,ol.iterations li{margin:3px 0 0 0;padding-left:1.4em;text-indent:-1.4em}
+.why{color:var(--fg)}.crit{font-weight:500}li[data-state=unmet] .crit{color:var(--unmet)}li[data-state=optional] .crit{color:var(--optional)}.dim{color:var(--dim)}.reason{margin:3px 0 0;white-space:pre-wrap}
+.met{color:var(--met)}.unmet{color:var(--unmet);font-weight:700}.optional{color:var(--optional)}.error{color:var(--error);font-weight:700}
+.changed{outline:2px solid #0969da;outline-offset:1px;border-radius:3px}
+details.judge{margin-top:4px;font-size:12px;color:var(--dim)}details.judge summary{cursor:pointer}ul.cassettes li{word-break:break-all}
+tr[hidden],section[hidden]{display:none}
+#calibration pre{max-height:none}
+`
+
+const SCRIPT = `(function(){
+var failedOnly=document.getElementById('failed-only'),file=document.getElementById('file-filter'),search=document.getElementById('search');
+function apply(){
+  var text=search.value.trim().toLowerCase();
+  document.querySelectorAll('section.file').forEach(function(s){
+    var rows=0;
+    s.querySelectorAll('tr.test').forEach(function(r){
+      var hide=(failedOnly.checked&&r.getAttribute('data-failed')!=='true')||(text!==''&&r.textContent.toLowerCase().indexOf(text)<0);
+      r.hidden=hide;if(!hide)rows++;
+    });
+    s.hidden=(file.value!==''&&s.getAttribute('data-file')!==file.value)||rows===0;
+  });
+}
+failedOnly.addEventListener('change',apply);file.addEventListener('change',apply);search.addEventListener('input',apply);
+})();`
+
+const hash = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+
+/** The page's `<style>` element. @internal */
+export const STYLE_ELEMENT: string = `<style>${CSS}</style>`
+
+/** The page's one `<script>` element: the filters (the page reads whole without it). @internal */
+export const SCRIPT_ELEMENT: string = `<script>${SCRIPT}</script>`
+
+/**
+ * The page's policy, first in its `<head>`: its own style and script by hash, nothing else; no
+ * request of any kind, no `<base>`, no form sent anywhere.
+ * @internal
+ */
+export const CSP_META: string = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${hash(CSS)}; script-src ${hash(SCRIPT)}; base-uri 'none'; form-action 'none'">`
