@@ -57,11 +57,14 @@ const STREAM_GRACE_MS = 1000
 
 // Without the plugin, `vitest -u` is read from the snapshot state, which Vitest sets per test
 // (it is there in beforeEach, not yet in aroundEach): `snapshotState` is in the typed matcher state
-// of `expect.getState()` and `snapshotUpdateState` is its public getter, in Vitest 4 and 5. With
-// the plugin, the flag comes from the run's config (`snapshotOptions.updateSnapshot`).
+// of `expect.getState()` and `snapshotUpdateState` is its getter, typed from Vitest 4.1.x on but
+// not in 4.1.0's types (the lowest the peer range allows, the `min` lane), hence the shape named
+// here. With the plugin, the flag comes from the run's config (`snapshotOptions.updateSnapshot`).
 if (!provided) {
   beforeEach(() => {
-    const snapshot: { snapshotUpdateState: string } | undefined = expect.getState().snapshotState
+    const snapshot = expect.getState().snapshotState as
+      | { snapshotUpdateState?: unknown }
+      | undefined
     run.updateSnapshots = snapshot?.snapshotUpdateState === 'all'
   })
 }
