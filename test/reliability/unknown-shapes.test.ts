@@ -71,7 +71,8 @@ describe('8. Accidental passes', () => {
     )
   })
 
-  test('a LangGraph state: .not.toHaveCalledTool fails when its agent called the tool', async () => {
+  /** A LangGraph ReAct agent's state after it looked ticket T1 up, against the fake server. */
+  async function ticketAgentState() {
     const model = new ChatOpenAI({
       model: 'gpt-test',
       apiKey: 'sk-test',
@@ -83,9 +84,13 @@ describe('8. Accidental passes', () => {
       description: 'Look a ticket up.',
       schema: z.object({ id: z.string() }),
     })
-    const state = await createReactAgent({ llm: model, tools: [lookup] }).invoke({
+    return createReactAgent({ llm: model, tools: [lookup] }).invoke({
       messages: [new HumanMessage('What about ticket T1?')],
     })
+  }
+
+  test('a LangGraph state: .not.toHaveCalledTool fails when its agent called the tool', async () => {
+    const state = await ticketAgentState()
     expect(() => expect(state).not.toHaveCalledTool('lookup_ticket')).toThrowError(
       /Expected no call of the tool "lookup_ticket"/,
     )
@@ -98,20 +103,7 @@ describe('8. Accidental passes', () => {
   })
 
   test('a LangGraph state as a checkpoint stores it (serialized messages): .not.toHaveCalledTool fails when the tool was called', async () => {
-    const model = new ChatOpenAI({
-      model: 'gpt-test',
-      apiKey: 'sk-test',
-      maxRetries: 0,
-      configuration: { baseURL: server.baseURL },
-    })
-    const lookup = langchainTool(async ({ id }) => `ticket ${id}: open`, {
-      name: 'lookup_ticket',
-      description: 'Look a ticket up.',
-      schema: z.object({ id: z.string() }),
-    })
-    const state = await createReactAgent({ llm: model, tools: [lookup] }).invoke({
-      messages: [new HumanMessage('What about ticket T1?')],
-    })
+    const state = await ticketAgentState()
     const stored = JSON.parse(JSON.stringify(state))
     expect(stored.messages[1]).toMatchObject({ lc: 1, type: 'constructor' })
     expect(() => expect(stored).not.toHaveCalledTool('lookup_ticket')).toThrowError(
