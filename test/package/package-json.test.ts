@@ -2,13 +2,14 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
+import { DOCS_SITE } from '../../src/errors'
 import { repoRoot } from '../support/run-vitest'
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))
 
-test('the package says where its repository, home page and issue tracker are', () => {
+test('the package says where its repository, issue tracker and home page (the docs site every error links to) are', () => {
   expect(pkg.repository).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\//) })
-  expect(pkg.homepage).toMatch(/^https:\/\//)
+  expect(pkg.homepage).toBe(DOCS_SITE)
   expect(pkg.bugs.url).toMatch(/^https:\/\/.*\/issues$/)
 })
 
