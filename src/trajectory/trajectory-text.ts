@@ -27,11 +27,19 @@ export function trajectoryText(value: unknown): string {
   const results = toolResults(value)
   const lines: string[] = []
   if (calls.length === 0) lines.push('(no tool calls)')
+  // Results with no call id answer the calls of their tool with no id, in order (Gemini's).
+  const unclaimed = new Map([...results.byName].map(([name, list]) => [name, [...list]]))
   calls.forEach((call, index) => {
     lines.push(`${index + 1}. ${call.name}(${compact(call.args ?? {})})`)
-    const result = call.id !== undefined && results.has(call.id) ? results.get(call.id) : undefined
+    const byId = call.id !== undefined && results.byId.has(call.id)
+    const byName = !byId && call.id === undefined && (unclaimed.get(call.name)?.length ?? 0) > 0
+    const result = byId
+      ? results.byId.get(call.id as string)
+      : byName
+        ? unclaimed.get(call.name)?.shift()
+        : undefined
     const shown =
-      call.id !== undefined && results.has(call.id)
+      byId || byName
         ? cut(typeof result === 'string' ? result : compact(result))
         : '(no result recorded)'
     lines.push(`   → ${shown.replace(/\n/g, '\n     ')}`)
