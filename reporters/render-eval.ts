@@ -7,10 +7,11 @@ import type {
   EvalMeanGate,
   EvalRowRecord,
   EvalScorerMean,
+  EvalSuiteRecord,
 } from '../src/records/eval-records'
 import type { RubricateRecord } from '../src/records/records'
 import type { EvalSuiteReport } from './collect-run'
-import { type Colors, figures } from './figures'
+import { type Colors, figures, plain } from './figures'
 import { formatScore, type LineStyle, oneLine, renderRecords } from './render-record'
 
 /**
@@ -24,28 +25,43 @@ export function evalSummaryRows(
   evals: readonly EvalSuiteReport[],
   c: Colors,
 ): [title: string, text: string][] {
+  return evals.map((suite) => ['Eval', evalLine(suite, c, ' ')])
+}
+
+/**
+ * A suite's gates as one plain line for a test annotation, which JUnit writes as a `<property>`:
+ * `eval "refunds": 11 of 12 rows passed (91.7%) · gate 90% ✓ met · mean: rubric 0.92`.
+ * @internal
+ */
+export function evalGateAnnotation(suite: EvalSuiteRecord & { fullName: string }): string {
+  return `eval ${evalLine(suite, plain, ': ')}`
+}
+
+function evalLine(
+  suite: EvalSuiteRecord & { fullName: string },
+  c: Colors,
+  afterName: string,
+): string {
   const sep = c.dim(` ${figures.dot} `)
-  return evals.map((suite) => {
-    const rows = `${suite.passed} of ${suite.rows} row${suite.rows === 1 ? '' : 's'} passed (${percent(suite.rate)})`
-    const trials = suite.trials > 1 ? ` over ${suite.trials} trials each` : ''
-    const gate =
-      (suite.rateGatePassed ?? suite.gatePassed)
-        ? c.green(`gate ${percent(suite.passRate)} ${figures.met} met`)
-        : c.red(`gate ${percent(suite.passRate)} ${figures.unmet} unmet`)
-    const parts = [`"${terminalLine(suite.fullName)}" ${rows}${trials}`, gate]
-    if (suite.errored > 0) parts.push(c.red(`${suite.errored} errored`))
-    if (suite.scorers.length > 0) {
-      parts.push(
-        `mean: ${suite.scorers.map((scorer) => scorerMeanText(scorer, suite.meanGates, c)).join(', ')}`,
-      )
-    }
-    const weighted = suite.meanGates?.find((gate) => gate.scorer === undefined)
-    if (weighted) {
-      const mean = weighted.mean === null ? 'none' : formatScore(weighted.mean, weighted.threshold)
-      parts.push(`weighted mean ${mean} ${meanGateText(weighted, c)}`)
-    }
-    return ['Eval', parts.join(sep)]
-  })
+  const rows = `${suite.passed} of ${suite.rows} row${suite.rows === 1 ? '' : 's'} passed (${percent(suite.rate)})`
+  const trials = suite.trials > 1 ? ` over ${suite.trials} trials each` : ''
+  const gate =
+    (suite.rateGatePassed ?? suite.gatePassed)
+      ? c.green(`gate ${percent(suite.passRate)} ${figures.met} met`)
+      : c.red(`gate ${percent(suite.passRate)} ${figures.unmet} unmet`)
+  const parts = [`"${terminalLine(suite.fullName)}"${afterName}${rows}${trials}`, gate]
+  if (suite.errored > 0) parts.push(c.red(`${suite.errored} errored`))
+  if (suite.scorers.length > 0) {
+    parts.push(
+      `mean: ${suite.scorers.map((scorer) => scorerMeanText(scorer, suite.meanGates, c)).join(', ')}`,
+    )
+  }
+  const weighted = suite.meanGates?.find((gate) => gate.scorer === undefined)
+  if (weighted) {
+    const mean = weighted.mean === null ? 'none' : formatScore(weighted.mean, weighted.threshold)
+    parts.push(`weighted mean ${mean} ${meanGateText(weighted, c)}`)
+  }
+  return parts.join(sep)
 }
 
 // One scorer's mean, with `↓` for lower-is-better and its own gate when it has one.

@@ -17,6 +17,7 @@ import { colouredLine } from '../src/output-safety/terminal-text'
 import type { EvalRowRecord } from '../src/records/eval-records'
 import type { RubricateRecord } from '../src/records/records'
 import { testRecords } from './collect-run'
+import { annotateEvalGates } from './eval-gate-annotations'
 import { colorsFor } from './figures'
 import { githubAnnotations } from './github-annotations'
 import { renderSummary } from './render-summary'
@@ -73,6 +74,8 @@ export class RubricateReporter implements Reporter {
 
   // After Vitest's reporter, which is before this one in the list, has printed the module.
   onTestModuleEnd(module: TestModule): void {
+    // Before JUnit writes its file at the run's end: each eval suite's gates as an annotation.
+    annotateEvalGates(module.children)
     const nodes = withRecords(module.children)
     if (nodes.length === 0) return
     // Verdict lines quote outputs, reasonings and test names, which may echo a key or hold a

@@ -10,6 +10,7 @@ import type {
   Vitest,
 } from 'vitest/node'
 import { colouredLine } from '../src/output-safety/terminal-text'
+import { annotateEvalGates } from './eval-gate-annotations'
 import { colorsFor } from './figures'
 import { renderSummary } from './render-summary'
 import { type RubricateOutputOptions, RunOutputs } from './run-outputs'
@@ -36,6 +37,11 @@ export class RubricateSummaryReporter implements Reporter {
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.outputs.onTestRunStart(specifications)
+  }
+
+  // Before JUnit writes its file at the run's end: each eval suite's gates as an annotation.
+  onTestModuleEnd(module: TestModule): void {
+    annotateEvalGates(module.children)
   }
 
   async onTestRunEnd(

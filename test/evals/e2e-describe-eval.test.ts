@@ -194,3 +194,30 @@ test("a row's expected reaches its rubric judge as a fenced reference answer; a 
   expect(JSON.stringify(italy[0]?.body)).not.toContain('Reference answer')
   expect(italy[0]?.body).toEqual(italy[1]?.body)
 }, 120_000)
+
+test('with JUnit as the only reporter, each suite’s gates are a property of its last row, met or not', async () => {
+  const junit = join(dir, 'junit-only.xml')
+  const result = await run([
+    'mean-gates.test.ts',
+    'tolerated.test.ts',
+    '--reporter=junit',
+    `--outputFile.junit=${junit}`,
+  ])
+  expect(result.exitCode).toBe(1)
+  const xml = await readFile(junit, 'utf8')
+  expect(xml).toContain(
+    '<property name="rubricate" value="eval &quot;answer quality&quot;: 4 of 4 rows passed (100%) · gate 100% ✓ met · mean: correctness 0.81 (≥ 0.8 ✓), hallucination ↓ ×2 0.18 (≤ 0.15 ✗) · weighted mean 0.82 (≥ 0.8 ✓)">',
+  )
+  expect(xml).toContain(
+    '<property name="rubricate" value="eval &quot;support echo&quot;: 4 of 5 rows passed (80%) · gate 80% ✓ met · mean: rubric 0.8, exactMatch 1">',
+  )
+  // The per-row gates are there too: a lower-is-better scorer's bound, a scorer's own threshold.
+  expect(xml).toContain(
+    '<property name="rubricate" value="scorer &quot;hallucination&quot; passed, score 0.4, at most 0.5">',
+  )
+  expect(xml).toContain(
+    '<property name="rubricate" value="scorer &quot;correctness&quot; passed, score 0.5, threshold 0.5">',
+  )
+  // The unmet mean gate fails the suite, which JUnit lists with the gate's message.
+  expect(xml).toContain('fails its mean gate: the mean of &quot;hallucination&quot; is 0.175')
+}, 120_000)

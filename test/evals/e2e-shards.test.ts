@@ -1,6 +1,7 @@
 // End to end: two shards of eval files, each run with the blob reporter, merged with
 // --merge-reports: the merged run prints and reports every suite's gates (pass rate, per-scorer
-// mean gates, the weighted mean gate), and fails for the ones unmet, as one run of all would.
+// mean gates, the weighted mean gate) in the terminal, the JSON report, JUnit and the report page,
+// and fails for the ones unmet, as one run of all would.
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,6 +13,18 @@ import { runVitest } from '../support/run-vitest'
 
 let server: FakeOpenAI
 let dir = ''
+
+// The JUnit file and the report page of a run, beside its JSON report.
+const artifacts = (name: string) => [
+  '--reporter=default',
+  '--reporter=junit',
+  `--outputFile.junit=${join(dir, `${name}.xml`)}`,
+  `--outputFile.rubricate-html=${join(dir, `${name}.html`)}`,
+]
+// The eval gates JUnit carries: one property per suite, under the suite's last row (sorted: the
+// files of a merged run come in the order of their shards).
+const junitGates = (xml: string) =>
+  [...xml.matchAll(/<property name="rubricate" value="(eval [^"]*)">/g)].map((m) => m[1]).sort()
 
 beforeAll(async () => {
   server = await startFakeOpenAI({ reply: keywordJudge })
@@ -48,6 +61,7 @@ test('the gates of two shards survive --merge-reports: the merged run prints bot
       '--config=vitest.shards.config.ts',
       `--merge-reports=${join(dir, 'blobs')}`,
       `--outputFile.rubricate=${join(dir, 'merged.json')}`,
+      ...artifacts('merged'),
     ],
     { env },
   )
@@ -99,7 +113,11 @@ test('the gates of two shards survive --merge-reports: the merged run prints bot
   // One run of all three files gives the same gates, line for line and in the JSON report.
   const whole = await runVitest(
     'evals',
-    ['--config=vitest.shards.config.ts', `--outputFile.rubricate=${join(dir, 'whole.json')}`],
+    [
+      '--config=vitest.shards.config.ts',
+      `--outputFile.rubricate=${join(dir, 'whole.json')}`,
+      ...artifacts('whole'),
+    ],
     { env },
   )
   expect(whole.exitCode).toBe(1)
@@ -110,4 +128,34 @@ test('the gates of two shards survive --merge-reports: the merged run prints bot
     await readFile(join(dir, 'whole.json'), 'utf8'),
   )
   expect(report.summary.evals).toEqual(wholeReport.summary.evals)
+
+  // JUnit: each suite's gates, met or not, as a property of its last row, the same merged or whole.
+  const mergedJunit = await readFile(join(dir, 'merged.xml'), 'utf8')
+  expect(junitGates(mergedJunit)).toEqual([
+    'eval &quot;answer quality&quot;: 4 of 4 rows passed (100%) · gate 100% ✓ met · mean: correctness 0.81 (≥ 0.8 ✓), hallucination ↓ ×2 0.18 (≤ 0.15 ✗) · weighted mean 0.82 (≥ 0.8 ✓)',
+    'eval &quot;arithmetic&quot;: 2 of 4 rows passed (50%) · gate 75% ✗ unmet · mean: exactMatch 0.5',
+    'eval &quot;support echo&quot;: 4 of 5 rows passed (80%) · gate 80% ✓ met · mean: rubric 0.8, exactMatch 1',
+  ])
+  expect(junitGates(await readFile(join(dir, 'whole.xml'), 'utf8'))).toEqual(
+    junitGates(mergedJunit),
+  )
+  const underRow = mergedJunit.slice(
+    mergedJunit.lastIndexOf('<testcase', mergedJunit.indexOf('eval &quot;answer quality')),
+  )
+  expect(underRow).toMatch(
+    /^<testcase classname="mean-gates.test.ts" name="answer quality &gt; q4"/,
+  )
+
+  // The report page: the same Eval lines in its run summary.
+  const page = await readFile(join(dir, 'merged.html'), 'utf8')
+  expect(page).toContain(
+    '<dt>Eval</dt><dd>&quot;answer quality&quot; 4 of 4 rows passed (100%) · gate 100% ✓ met · mean: correctness 0.81 (≥ 0.8 ✓), hallucination ↓ ×2 0.18 (≤ 0.15 ✗) · weighted mean 0.82 (≥ 0.8 ✓)</dd>',
+  )
+  const summaryOf = (html: string) =>
+    html.slice(
+      html.indexOf('<section id="summary">'),
+      html.indexOf('</section>', html.indexOf('<section id="summary">')),
+    )
+  expect(summaryOf(page).match(/<dt>Eval<\/dt>/g)).toHaveLength(3)
+  expect(summaryOf(page)).toBe(summaryOf(await readFile(join(dir, 'whole.html'), 'utf8')))
 }, 240_000)
