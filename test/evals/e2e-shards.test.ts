@@ -151,6 +151,9 @@ test('the gates of two shards survive --merge-reports: the merged run prints bot
   expect(page).toContain(
     '<dt>Eval</dt><dd>&quot;answer quality&quot; 4 of 4 rows passed (100%) · gate 100% ✓ met · mean: correctness 0.81 (≥ 0.8 ✓), hallucination ↓ ×2 0.18 (≤ 0.15 ✗) · weighted mean 0.82 (≥ 0.8 ✓)</dd>',
   )
+  // A row's own bounds: the lower-is-better scorer's upper bound, the other's threshold.
+  expect(page).toContain('<span class="tag">score 0.4 / ≤ 0.5</span>')
+  expect(page).toContain('<span class="tag">score 0.75 / 0.5</span>')
   const summaryOf = (html: string) =>
     html.slice(
       html.indexOf('<section id="summary">'),
