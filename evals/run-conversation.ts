@@ -20,6 +20,8 @@ export type TurnCheck = (
 /** A conversation held: its messages and its record. @internal */
 export interface HeldConversation {
   messages: ConversationMessage[]
+  /** Each turn's reply, as the task returned it. */
+  replies: unknown[]
   record: EvalConversationRecord
 }
 
@@ -33,6 +35,7 @@ export async function holdConversation(
   check: TurnCheck,
 ): Promise<HeldConversation> {
   const messages: ConversationMessage[] = []
+  const replies: unknown[] = []
   const turns: EvalTurnRecord[] = []
   const scripted = row.turns
   if (
@@ -74,6 +77,7 @@ export async function holdConversation(
     messages.push({ role: 'user', content: outputText(user) })
     const reply = await task(row, { turn, input: user, messages: [...messages] })
     messages.push({ role: 'assistant', content: outputText(reply) })
+    replies.push(reply)
     const passed = await check(turn, user, reply, fromScript)
     turns.push({
       turn,
@@ -91,17 +95,11 @@ export async function holdConversation(
   }
   return {
     messages,
+    replies,
     record: {
       turns,
       ended,
       ...(simulatedUserCalls > 0 ? { simulatedUserCalls } : {}),
     },
   }
-}
-
-/** The conversation as the whole-conversation rubric reads it. @internal */
-export function conversationText(messages: readonly ConversationMessage[]): string {
-  return messages
-    .map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content}`)
-    .join('\n\n')
 }

@@ -7,12 +7,13 @@ import type { ScorerLike } from '../matchers/types'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { outputText } from '../src/output'
+import { conversationOutput } from '../src/output/conversation-output'
 import type { EvalRowRecord, EvalTrialRecord } from '../src/records/eval-records'
 import type { RubricateRecord } from '../src/records/records'
 import { withCallContext } from '../src/runtime/call-context'
 import { pointAt } from './call-site'
 import type { NormalisedScorer } from './eval-scorer'
-import { conversationText, type HeldConversation, holdConversation } from './run-conversation'
+import { type HeldConversation, holdConversation } from './run-conversation'
 import type { DescribeEvalOptions, EvalRow, SimulatedUserOptions } from './types'
 
 /** Everything a row's test needs. @internal */
@@ -160,7 +161,9 @@ async function runTrial(
           return turnPassed
         },
       )
-      output = held.messages
+      // The messages of every turn, marked with the replies: the judged text is the transcript,
+      // and a trajectory scorer reads the calls of every turn.
+      output = conversationOutput(held.messages, held.replies)
     } else {
       output = await plan.task(row, {
         turn: 1,
@@ -175,14 +178,13 @@ async function runTrial(
     return { errored: true, error }
   }
   if (stopped) return stopped
-  // The whole conversation: its rubric reads it as a transcript, its scorers get the messages.
-  const judgedOutput = held ? conversationText(held.messages) : output
+  // The whole conversation: its rubric and its scorers read every turn.
   const conversationInput = held ? (row.goal ?? held.messages[0]?.content) : row.input
   const groundTruth = row.groundTruth !== undefined ? row.groundTruth : row.expected
   const scorerOptions = (scorer: NormalisedScorer) => {
     const threshold = scorer.threshold ?? plan.threshold
     return {
-      input: row.input,
+      input: conversationInput,
       ...(groundTruth !== undefined ? { groundTruth } : {}),
       ...(threshold !== undefined ? { threshold } : {}),
       ...(scorer.direction === 'max' ? { direction: 'max' } : {}),
@@ -199,7 +201,7 @@ async function runTrial(
       await settle(context, plan.callSite, () =>
         // The row's `expected` is the judge's reference answer, fenced as data. Only when the row
         // has one: a request without it is the one recorded before, so its key is unchanged.
-        expect(judgedOutput).toSatisfyRubric(rubric, {
+        expect(output).toSatisfyRubric(rubric, {
           input: conversationInput,
           ...(row.expected !== undefined ? { expected: row.expected } : {}),
         }),

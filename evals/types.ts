@@ -68,7 +68,11 @@ export type EvalData<Row extends EvalRow = EvalRow> =
 /** What a scorer function is given for one row. */
 export interface EvalScorerArgs<Row extends EvalRow = EvalRow, Output = unknown> {
   input: Row['input']
-  /** The task's output; for a multi-turn row, the whole conversation as messages. */
+  /**
+   * The task's output; for a multi-turn row, the whole conversation as messages (a user message
+   * then its reply, turn by turn), from which `toolCalls()` and `trajectoryText()` read the calls
+   * of every turn's reply.
+   */
   output: Output
   expected: Row['expected']
   groundTruth: Row['groundTruth']

@@ -1,6 +1,11 @@
 import { isRubricateError, UsageError } from '../errors'
 import { messages } from '../messages'
 import { agentsFinalOutput, isAgentsRunResult } from './agents-sdk'
+import {
+  conversationReplies,
+  conversationTranscript,
+  type HeldMessage,
+} from './conversation-output'
 import { describeFound, itemKind, messageFields } from './item-kinds'
 import { contentText, lastText } from './message-text'
 import { outputMessages } from './output-messages'
@@ -50,6 +55,8 @@ function readOutput(value: unknown): string {
     return typeof value === 'function' ? stableJson(value) : String(value)
   const bytes = binaryLength(value)
   if (bytes !== undefined) return `[binary: ${bytes} bytes]`
+  // A multi-turn row's conversation: every turn, not the last reply alone.
+  if (conversationReplies(value)) return conversationTranscript(value as HeldMessage[])
   if (Array.isArray(value)) return listText(value) ?? stableJson(value)
   if (isAgentsRunResult(value)) return readOutput(agentsFinalOutput(value))
   // A LangChain serialized message: the message it serializes.

@@ -6,6 +6,7 @@
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import { agentsRunItems, isAgentsRunResult } from './agents-sdk'
+import { conversationReplies } from './conversation-output'
 import {
   describeFound,
   isCallItemType,
@@ -66,6 +67,14 @@ export function toolCalls(value: unknown): ToolCall[] {
 }
 
 function readCalls(value: unknown): ToolCall[] | undefined {
+  // A multi-turn row's conversation: the calls of every turn's reply, in order; a reply that is
+  // text made none.
+  const replies = conversationReplies(value)
+  if (replies) {
+    return replies.flatMap((reply) =>
+      typeof reply === 'object' && reply !== null ? toolCalls(reply) : [],
+    )
+  }
   if (Array.isArray(value)) return listCalls(value)
   if (!isObject(value)) return undefined
   if (isAgentsRunResult(value)) return listCalls(agentsRunItems(value))

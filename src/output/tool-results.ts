@@ -6,6 +6,7 @@
 // with an `output`. A shape without results gives empty maps: a transcript then shows the calls
 // alone.
 import { isAgentsRunResult } from './agents-sdk'
+import { conversationReplies } from './conversation-output'
 import { messageFields, messageRole } from './item-kinds'
 
 type Loose = Record<string, unknown>
@@ -36,6 +37,12 @@ export function toolResults(value: unknown): FoundToolResults {
 function visit(value: unknown, found: FoundToolResults, depth: number): void {
   // Results sit at most a few levels down (result > steps > toolResults > part).
   if (depth > 4) return
+  // A multi-turn row's conversation: the results in every turn's reply.
+  const replies = conversationReplies(value)
+  if (replies) {
+    for (const reply of replies) visit(reply, found, 0)
+    return
+  }
   if (Array.isArray(value)) {
     for (const item of value) visit(item, found, depth + 1)
     return

@@ -1,7 +1,8 @@
 // End to end: the rules of a multi-turn row (issue 30, item 3), in a fixture project. The
 // simulated user gets its own instructions (a function of the row) and the row's goal; the `stop`
 // rule and the turn limit end a conversation, and the reporter says which did; a scripted turn's
-// `expected` reaches that turn's judge as a fenced reference; the scorers get every turn. The
+// `expected` reaches that turn's judge as a fenced reference; the scorers get every turn (a rubric
+// scorer reads the transcript, a tool-call scorer the calls of every reply). The
 // simulated user's calls are recorded in the cassettes under its own prompt version, and a replay
 // in CI serves them, and the judge's, with no request made.
 import { readdir, readFile } from 'node:fs/promises'
@@ -51,6 +52,18 @@ const LIMITED = [
   '       · turn 2 simulated user: "More chat 2" → "Bot (turn 2): you said More chat 2"',
   '       conversation: 2 turns, ended: the turn limit',
 ].join('\n')
+// The calls of both turns, in order, for full credit; the rubric scorer's judge read turn 1's reply
+// (the last reply alone would not do); the transcript of calls, turn by turn.
+const ACROSS_TURNS = [
+  '     ✓ looks up, then refunds',
+  '       · turn 1 user: "Where is order A1?" → "Order A1 is late."',
+  '       · turn 2 user: "Refund it, please" → "Order A1 is refunded."',
+  '       conversation: 2 turns, ended: its turns ran out',
+  '         ✓ scorer "order-path": score 1, threshold 1: 2 of 2 expected calls made: score 1',
+  '         ✓ scorer "rubric-scorer": score 1',
+  '           ✓ [required] Mentions Order A1 is late',
+  '         ✓ scorer "trajectory": score 1, threshold 1: User: Where is order A1? / 1. lookup_order({"order":"A1"}) / → (no result recorded) / Assistant: Order A1 is late. / / User: Refund it, please / 2. refund({"order":"A1"}) / → (no result recorded) / Assistant: Order A1 is refunded.',
+].join('\n')
 const REFERENCED = [
   '     ✓ scripted with a reference',
   '       ✓ turn 1 user: "Refund order A1" → "Your order A1 is refunded."',
@@ -66,6 +79,7 @@ test('a simulated user with its own instructions is ended by the stop rule or th
   expect(recorded.stdout).toContain(STOPPED)
   expect(recorded.stdout).toContain(LIMITED)
   expect(recorded.stdout).toContain(REFERENCED)
+  expect(recorded.stdout).toContain(ACROSS_TURNS)
 
   // The simulated user's requests: Ada's instructions, made from her row, and her goal, fenced;
   // one call for Ada (the stop rule ended it before a third), two for the chatty customer.
