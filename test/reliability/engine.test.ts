@@ -144,8 +144,11 @@ describe('3. Bad user input', () => {
 })
 
 describe('1. Judge faults', () => {
-  test('a judge that never answers ends its call within deadlineMs, under fake timers and garbage collection, with no test timeout', {
-    timeout: 0,
+  // No test signal reaches this call (the scorer runs outside any test's context), so only the
+  // judge's own bounds can end it; the test timeout only turns a regression into a failure
+  // instead of a ten-minute hang. Through Vitest with --testTimeout=0: judge-faults-e2e.test.ts.
+  test('a judge that never answers ends its call within deadlineMs, under fake timers and garbage collection, with no test signal', {
+    timeout: 30_000,
   }, async () => {
     configureRubricate({ cassettes: { mode: 'auto' } })
     const { judge } = await judgeServer(fakeReply.delay(600_000, 'never'), {
