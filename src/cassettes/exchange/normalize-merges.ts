@@ -104,14 +104,25 @@ function readOthers(log: { folder: string; file: string }): void {
     if (end === 0) continue
     state.read.set(name, from + Buffer.byteLength(text.slice(0, end)))
     for (const line of text.slice(0, end).split('\n')) {
-      if (!line) continue
-      const { key, before, test } = JSON.parse(line) as Note & { key: string }
+      const note = parsedNote(line)
+      if (!note) continue
+      const { key, before, test } = note
       const notes = state.notes.get(key) ?? []
       if (!notes.some((note) => note.test === test)) {
         notes.push({ before, test })
         state.notes.set(key, notes)
       }
     }
+  }
+}
+
+// A line a worker that crashed mid-write left torn is no note: skipped, not a failed request.
+function parsedNote(line: string): (Note & { key: string }) | undefined {
+  try {
+    const note = JSON.parse(line) as Note & { key: string }
+    return typeof note.key === 'string' && typeof note.before === 'string' ? note : undefined
+  } catch {
+    return undefined
   }
 }
 
