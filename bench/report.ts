@@ -109,6 +109,8 @@ const METHOD: Record<string, string> = {
   'suite-rubric':
     'As above; the cassettes were recorded once against startFakeOpenAI, and every measured run replays them with the judge at a closed port.',
   'suite-mix': 'As above: files 0, 5, 10... hold rubric tests, the others plain tests.',
+  'suite-worker-file':
+    "Each Node process of every run appends its own CPU (process.cpuUsage) at exit (bench/worker-cpu.cjs, preloaded with NODE_OPTIONS): Vitest's main process, and one fork per test file. A run's figure is the median of its workers; the extra is the median over rounds of the plugin's worker median minus the plain suite's of the same round. Far steadier than the fit below: each round gives one figure per file.",
   'suite-per-file':
     "rubricate's extra CPU (the paired difference to the plain suite) fitted by least squares as a + b·files + c·tests over four sizes: the headline, half its files, twice its tests, and both.",
   'suite-per-test': 'The same fit, for the suite of rubric tests.',

@@ -38,6 +38,15 @@ export interface VariantFigures {
   ratio: number
   /** Median over rounds of this variant's CPU - plain's CPU of the same round, ms. */
   extraCpuMs: number
+  /** Median over rounds of the median CPU of one worker (one test file), ms. */
+  workerCpuMs?: number | undefined
+  /**
+   * Median over rounds of this variant's worker median - plain's of the same round, ms: what one
+   * test file costs more, measured in the workers rather than fitted.
+   */
+  extraWorkerCpuMs?: number | undefined
+  /** Median over rounds of the CPU of Vitest's main process, ms. */
+  mainCpuMs?: number | undefined
   runs: SuiteRun[]
 }
 
@@ -146,10 +155,34 @@ function summarise(
         median(list.map((run, i) => run.cpuMs - (plain[i]?.cpuMs ?? Number.NaN))),
         0,
       ),
-      runs: list.map((run) => ({ cpuMs: round(run.cpuMs, 0), wallMs: round(run.wallMs, 0) })),
+      ...workerFigures(list, plain),
+      runs: list.map((run) => ({
+        cpuMs: round(run.cpuMs, 0),
+        wallMs: round(run.wallMs, 0),
+        mainCpuMs: run.mainCpuMs,
+        workerCpuMs: run.workerCpuMs,
+      })),
     }
   }
   return out
+}
+
+// The per-process figures, when every run of the variant and of plain has them (worker-cpu.cjs).
+function workerFigures(
+  list: SuiteRun[],
+  plain: SuiteRun[],
+): Pick<VariantFigures, 'workerCpuMs' | 'extraWorkerCpuMs' | 'mainCpuMs'> {
+  const workers = list.map((run) => run.workerCpuMs)
+  const mains = list.map((run) => run.mainCpuMs)
+  if (workers.some((ms) => ms === undefined) || mains.some((ms) => ms === undefined)) return {}
+  const extra = list.map(
+    (run, i) => (run.workerCpuMs as number) - (plain[i]?.workerCpuMs ?? Number.NaN),
+  )
+  return {
+    workerCpuMs: round(median(workers as number[]), 1),
+    extraWorkerCpuMs: round(median(extra), 1),
+    mainCpuMs: round(median(mains as number[]), 0),
+  }
 }
 
 function costFit(points: { x1: number; x2: number; y: number }[]): CostFit {

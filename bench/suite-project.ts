@@ -8,12 +8,13 @@
 //
 // rubricate is installed from dist/ into the scratch folder's node_modules, as `npm install` would;
 // every variant of every size reads one cassette folder, recorded once against startFakeOpenAI.
-import { cp, mkdir, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startFakeOpenAI } from '../src/testing'
 import { keywordJudge } from '../test/support/keyword-judge'
 import { repoRoot } from '../test/support/run-vitest'
-import { reapedChildrenCpuMs, runChild } from './measure'
+import { median, reapedChildrenCpuMs, runChild } from './measure'
 import { DEAD_JUDGE_URL } from './replay-project'
 
 /** The variants of the suite, in the order a round runs them first. */
@@ -121,7 +122,14 @@ export async function writeSuite(root: string, size: SuiteSize): Promise<void> {
 export interface SuiteRun {
   cpuMs: number
   wallMs: number
+  /** CPU of Vitest's main process alone. */
+  mainCpuMs?: number | undefined
+  /** The median CPU of the run's workers: one test file each (`worker-cpu.cjs`). */
+  workerCpuMs?: number | undefined
 }
+
+const WORKER_CPU = join(import.meta.dirname, 'worker-cpu.cjs')
+let cpuFiles = 0
 
 /**
  * Run `vitest run` in `dir` as a user's CI would (`CI=true`, nothing else of this machine's
@@ -135,12 +143,19 @@ export async function runSuiteProject(
   extraEnv: Record<string, string> = {},
   ci = true,
 ): Promise<SuiteRun> {
+  const cpuFile = join(tmpdir(), `rubricate-bench-cpu-${process.pid}-${cpuFiles++}.txt`)
   const before = reapedChildrenCpuMs()
   const started = performance.now()
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' }
   for (const name of PASSED_THROUGH) if (process.env[name]) env[name] = process.env[name]
   if (ci) env.CI = 'true'
-  Object.assign(env, { FAKE_OPENAI_URL: DEAD_JUDGE_URL, BENCH_CASSETTES: cassettes, ...extraEnv })
+  Object.assign(env, {
+    FAKE_OPENAI_URL: DEAD_JUDGE_URL,
+    BENCH_CASSETTES: cassettes,
+    NODE_OPTIONS: `--require=${WORKER_CPU}`,
+    RUBRICATE_BENCH_CPU_FILE: cpuFile,
+    ...extraEnv,
+  })
   const run = await runChild(process.execPath, [vitestBin, 'run'], {
     cwd: dir,
     env,
@@ -148,13 +163,28 @@ export async function runSuiteProject(
   })
   const wallMs = performance.now() - started
   const cpuMs = reapedChildrenCpuMs() - before
+  const processes = await processCpu(cpuFile)
   const passed = /Tests\s+(\d+) passed \((\d+)\)/.exec(run.stdout)
   if (run.exitCode !== 0 || passed?.[1] !== String(expected) || passed[2] !== String(expected)) {
     throw new Error(
       `The suite benchmark's project in ${dir} did not pass all its ${expected} tests (exit code ${run.exitCode}):\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`,
     )
   }
-  return { cpuMs, wallMs }
+  return { cpuMs, wallMs, ...processes }
+}
+
+// What worker-cpu.cjs wrote for one run, then the file is removed.
+async function processCpu(file: string): Promise<Pick<SuiteRun, 'mainCpuMs' | 'workerCpuMs'>> {
+  const text = await readFile(file, 'utf8').catch(() => '')
+  await rm(file, { force: true })
+  const lines = text.split('\n').map((line) => line.split(' '))
+  const of = (role: string) => lines.filter(([name]) => name === role).map(([, ms]) => Number(ms))
+  const [main] = of('main')
+  const workers = of('worker')
+  return {
+    mainCpuMs: main,
+    workerCpuMs: workers.length > 0 ? median(workers) : undefined,
+  }
 }
 
 /**

@@ -290,6 +290,20 @@ function suiteFigures(suite: SuiteFigures): Figure[] {
       1.1,
     ),
     {
+      id: 'suite-worker-file',
+      label: 'rubricate CPU per test file, measured in the workers (plugin, no rubric assertion)',
+      value: headline.plugin.extraWorkerCpuMs ?? Number.NaN,
+      unit: 'ms',
+      detail: `median CPU of one worker (one test file) ${headline.plugin.workerCpuMs} ms against ${headline.plain.workerCpuMs} ms without rubricate; every test a replayed rubric assertion ${headline.rubric.workerCpuMs} ms; Vitest's main process ${headline.plugin.mainCpuMs} ms against ${headline.plain.mainCpuMs} ms; ${rounds} paired rounds`,
+      data: {
+        plain: headline.plain.workerCpuMs,
+        plugin: headline.plugin.workerCpuMs,
+        rubric: headline.rubric.workerCpuMs,
+        mainPlain: headline.plain.mainCpuMs,
+        mainPlugin: headline.plugin.mainCpuMs,
+      },
+    },
+    {
       id: 'suite-per-file',
       label: 'rubricate CPU per test file (plugin, no rubric assertion)',
       value: fits.plugin.perFileMs,

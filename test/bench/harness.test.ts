@@ -32,6 +32,7 @@ test('the benchmark harness runs end to end in its quick configuration and write
       'suite-plugin',
       'suite-rubric',
       'suite-mix',
+      'suite-worker-file',
       'suite-per-file',
       'suite-per-test',
       'replay-overhead',
@@ -60,9 +61,17 @@ test('the benchmark harness runs end to end in its quick configuration and write
       { files: 1, tests: 4 },
     ])
     for (const { variants } of suite.data.sizes) {
-      for (const variant of Object.values(variants) as { runs: { cpuMs: number }[] }[]) {
+      for (const variant of Object.values(variants) as {
+        runs: { cpuMs: number; mainCpuMs: number; workerCpuMs: number }[]
+      }[]) {
         expect(variant.runs.length).toBe(1)
         expect(variant.runs[0]?.cpuMs).toBeGreaterThan(100)
+        // Each process reported its own CPU (bench/worker-cpu.cjs): the main process and the
+        // workers, whose CPU is part of the tree's.
+        const run = variant.runs[0]!
+        expect(run.mainCpuMs).toBeGreaterThan(10)
+        expect(run.workerCpuMs).toBeGreaterThan(10)
+        expect(run.mainCpuMs + run.workerCpuMs).toBeLessThan(run.cpuMs + 50)
       }
     }
     expect(results.figures.slice(0, 3).map((figure: { target: string }) => figure.target)).toEqual([

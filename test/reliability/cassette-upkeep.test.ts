@@ -320,6 +320,41 @@ describe('16. Cassette upkeep and review', () => {
     ])
   })
 
+  test('verify fails an entry whose "$float32" numbers are not the embedding replay serves, or that carries a member rubricate never writes', async () => {
+    const dir = tempDir('rubricate-upkeep-')
+    const body = { model: 'text-embedding-3-small', input: 'refund', encoding_format: 'base64' }
+    const embedding = Buffer.from(new Float32Array([0.25, -1.5, 2.75]).buffer).toString('base64')
+    const file = await new CassetteStore(dir).write({
+      v: 2,
+      key: computeKey('embeddings', body),
+      recordedAt: '2026-01-01T00:00:00.000Z',
+      recordedBy: 'a.test.ts > embeds',
+      request: { method: 'POST', endpoint: 'embeddings', body },
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        json: { object: 'list', data: [{ object: 'embedding', index: 0, embedding }] },
+      },
+    })
+    expect((await verifyCassettes(dir)).problems).toEqual([])
+    const recorded = await readFile(file, 'utf8')
+    // A reviewer reads 0.1; replay serves the nearest 32-bit float, 0.10000000149011612.
+    await editJson(file, (data) => {
+      data.response.json.data[0].embedding.$float32[0] = 0.1
+    })
+    expect((await verifyCassettes(dir)).problems.map((p) => p.problem)).toEqual([
+      '"response.json.data[0].embedding.$float32[0]" is not as rubricate writes it (the file shows 0.1, the recorded reply gives 0.10000000149011612): what a reviewer reads there is not what replay serves. Restore the file as recorded, or record it again',
+    ])
+    // A note for reviewers that replay never reads is no part of an entry either.
+    await writeFile(file, recorded)
+    await editJson(file, (data) => {
+      data.reviewed = 'approved by security'
+    })
+    expect((await verifyCassettes(dir)).problems.map((p) => p.problem)).toEqual([
+      '"reviewed" is not as rubricate writes it (the file shows "approved by security", the recorded reply gives nothing): what a reviewer reads there is not what replay serves. Restore the file as recorded, or record it again',
+    ])
+  })
+
   test('verify refuses an entry that is a symbolic link out of the cassette folder, without following it', async () => {
     const dir = tempDir('rubricate-upkeep-')
     const elsewhere = tempDir('rubricate-elsewhere-')

@@ -9,6 +9,8 @@ import { redactOutput } from '../../src/cassettes/redaction/redaction'
 import { runAsTest } from '../../src/runtime/call-context'
 import { fakeReply } from '../../src/testing'
 import { useCassetteFolder } from '../cassettes/support'
+import { runVitest } from '../support/run-vitest'
+import { tempDir } from '../support/temp-dir'
 import { failureOf, judgeRubric, judgeServer, PASSING_VERDICT, SPLIT_VERDICT } from './support'
 
 const folder = useCassetteFolder()
@@ -17,6 +19,16 @@ afterEach(() => {
   vi.useRealTimers()
   delete process.env.RUBRICATE_FRESH_TOKEN
 })
+
+// One criterion, "Greets the user by name": met for Alice's greeting only.
+const GREETS_BY_NAME = {
+  criteria: { c1: { reasoning: 'It names Alice.', satisfied: true } },
+  overallAssessment: 'Greets by name.',
+}
+const MISSES_THE_NAME = {
+  criteria: { c1: { reasoning: 'It names no one the judge expected.', satisfied: false } },
+  overallAssessment: 'Misses the name.',
+}
 
 const inTest = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
   runAsTest({ identity: { file: join(folder.dir, '..', 'greet.test.ts'), name } }, undefined, fn)
@@ -75,6 +87,30 @@ describe('8. Accidental passes', () => {
     expect(bob.root.message).toContain('greet.test.ts > greets Bob" sent')
     expect(server.requests).toHaveLength(1)
   })
+
+  test('a normalize hook that makes the different requests of two test files one key is refused, though each file runs in a worker of its own', async () => {
+    const { server } = await judgeServer((request) =>
+      JSON.stringify(request.body).includes('Alice') ? GREETS_BY_NAME : MISSES_THE_NAME,
+    )
+    const run = await runVitest('reliability-normalize', [], {
+      env: { FAKE_OPENAI_URL: server.baseURL, FIXTURE_CASSETTES: tempDir('rubricate-normalize-') },
+    })
+    expect(run.exitCode).toBe(1)
+    // Whichever file ran second (or both, at once) was refused before its request went out;
+    // neither was served the other's reply, so "greets Bob" never passed on Alice's verdict.
+    const flat = run.stderr.replace(/\n\s*/g, ' ')
+    expect(flat).toContain(
+      'Your cassettes.normalize hook made two different requests one cassette key',
+    )
+    expect(flat).toMatch(/"(alice\.test\.ts > greets Alice|bob\.test\.ts > greets Bob)" sent/)
+    expect(flat).toContain('alice.test.ts > greets Alice')
+    expect(flat).toContain('bob.test.ts > greets Bob')
+    expect(run.stdout).not.toMatch(/✓ (bob\.test\.ts|greets Bob)/)
+    // A verdict, where one was given, is the test's own.
+    expect(run.stderr).not.toMatch(/greets Alice\n[^⎯]*It names no one/)
+    expect(run.stderr).not.toMatch(/greets Bob\n[^⎯]*It names Alice/)
+    expect(server.requests.length).toBeLessThanOrEqual(1)
+  }, 90_000)
 })
 
 describe('3. Bad user input', () => {
@@ -108,8 +144,11 @@ describe('3. Bad user input', () => {
 })
 
 describe('1. Judge faults', () => {
-  test('a judge that never answers ends its call within deadlineMs, under fake timers and garbage collection, with no test timeout', {
-    timeout: 0,
+  // No test signal reaches this call (the scorer runs outside any test's context), so only the
+  // judge's own bounds can end it; the test timeout only turns a regression into a failure
+  // instead of a ten-minute hang. Through Vitest with --testTimeout=0: judge-faults-e2e.test.ts.
+  test('a judge that never answers ends its call within deadlineMs, under fake timers and garbage collection, with no test signal', {
+    timeout: 30_000,
   }, async () => {
     configureRubricate({ cassettes: { mode: 'auto' } })
     const { judge } = await judgeServer(fakeReply.delay(600_000, 'never'), {

@@ -2,7 +2,6 @@ import { testLabel } from '../../config/paths'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import { currentCallContext, runningTest } from '../../runtime/call-context'
-import { stateSlot } from '../../runtime/state'
 import {
   redactJson,
   redactText,
@@ -20,6 +19,7 @@ import {
   requestModel,
   sha256Hex,
 } from '../store/cassette-key'
+import { checkNormalizeMerge } from './normalize-merges'
 
 /**
  * A request made ready for the store: its body parsed, redacted, stripped of non-semantic fields
@@ -98,7 +98,11 @@ export function prepareRequest(input: RequestInput): PreparedRequest {
   if (input.normalize) {
     const original = body
     body = normalizeStrings(body, input.normalize)
-    checkNormalized(input.endpoint, original, body)
+    const [before, after] = [canonicalJson(original), canonicalJson(body)]
+    if (before !== after) {
+      const test = runningTest()?.identity
+      checkNormalizeMerge(input.endpoint, before, after, test && testLabel(test))
+    }
   }
   let hook: string | undefined
   if (input.redact) {
@@ -140,45 +144,6 @@ export function atOccurrence(prepared: PreparedRequest, occurrence: number): Pre
     occurrence,
     key: computeKey(endpoint, body, trial, method, query, { occurrence, hook }),
   }
-}
-
-// The requests of this worker that `cassettes.normalize` changed, by key: the body as it was
-// before, and the test that sent it. Two tests whose different requests normalise to one key
-// would share one reply, which is the merge a normaliser must never make.
-const normalizedKeys = stateSlot(
-  'normalized-keys',
-  () => new Map<string, { before: string; test: string | undefined }>(),
-)
-
-function checkNormalized(endpoint: string, original: unknown, normalized: unknown): void {
-  const before = canonicalJson(original)
-  const after = canonicalJson(normalized)
-  if (before === after) return
-  const key = sha256Hex(`${endpoint}\0${after}`)
-  const test = runningTest()?.identity
-  const label = test && testLabel(test)
-  const seen = normalizedKeys.get(key)
-  if (!seen) {
-    normalizedKeys.set(key, { before, test: label })
-    return
-  }
-  // Within one test, identical requests are told apart by their occurrence.
-  if (seen.before === before || seen.test === label) return
-  throw new UsageError(
-    messages.normalizeMerged(
-      seen.test ?? 'outside any test',
-      label ?? 'outside any test',
-      differingWindow(seen.before, before),
-    ),
-  )
-}
-
-/** The first place two texts differ, each side shown around it. */
-function differingWindow(a: string, b: string): [string, string] {
-  let at = 0
-  while (at < a.length && at < b.length && a[at] === b[at]) at++
-  const from = Math.max(0, at - 30)
-  return [a.slice(from, at + 50), b.slice(from, at + 50)]
 }
 
 /** Run the user's hook on the request alone (`response` undefined); returns the body it leaves. @internal */
