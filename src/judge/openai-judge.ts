@@ -288,6 +288,7 @@ export async function replayRequest(
 ): Promise<unknown> {
   const url = `${baseURL}${baseURL.endsWith('/') ? '' : '/'}chat/completions`
   let response: ExchangeReply
+  let text: string
   try {
     response = await ownExchange(url, {
       method: 'POST',
@@ -300,6 +301,9 @@ export async function replayRequest(
       body: JSON.stringify(params),
       signal,
     })
+    // Read here, as the SDK's fetch reads a live body whole (`wholeBody`): a body that breaks off
+    // is a failed connection.
+    text = await response.text()
   } catch (error) {
     // A request no cassette endpoint matches goes out as it is; its failure is the SDK's.
     if (signal.aborted) throw error
@@ -311,7 +315,6 @@ export async function replayRequest(
   // rubricate's own error (a miss), parked by the fetch: the call rethrows it as it was.
   const parked = transportErrors.getStore()?.error
   if (parked !== undefined) throw parked
-  const text = await response.text()
   if (response.status < 200 || response.status > 299) {
     const { APIError } = await import('openai')
     const json = jsonOrUndefined(text)
