@@ -4,7 +4,7 @@
 // test runs.
 import type { RunnerTestCase } from 'vitest'
 import { redactedValue } from '../src/output-safety/redacted-value'
-import { recordAnnotations } from '../src/records/record-annotations'
+import { recordAnnotation } from '../src/records/record-annotations'
 import type { RubricateRecord } from '../src/records/records'
 
 /**
@@ -29,8 +29,10 @@ export function recordInTest(
   return annotate(task, stored)
 }
 
+// One annotation per record, its criteria a line each (`recordAnnotation`): each annotation is a
+// round trip to the main process, about 1.7 ms of CPU (ARCHITECTURE.md §9).
 // A loop is annotated at each check (its record says where it stands then), so the UI follows it.
-// A passing assertion does not wait for its annotations: Vitest awaits them before the test
+// A passing assertion does not wait for its annotation: Vitest awaits it before the test
 // passes, and waiting for the round trip to the main process would cost each assertion more than
 // the rest of a replayed assertion (ARCHITECTURE.md §10).
 function annotate(task: Readonly<RunnerTestCase>, record: RubricateRecord): Promise<unknown>[] {
@@ -40,17 +42,17 @@ function annotate(task: Readonly<RunnerTestCase>, record: RubricateRecord): Prom
   if (task.result?.state !== 'run') return []
   const annotate = task.context?.annotate
   if (!annotate) return []
-  const made: Promise<unknown>[] = []
+  const annotation = recordAnnotation(record)
+  if (!annotation) return []
   // Vitest places an annotation at the test file's frame of the stack it captures in annotate():
   // under the matcher's and the loop's frames, that one is past the default limit of ten.
   const limit = Error.stackTraceLimit
   Error.stackTraceLimit = ANNOTATION_FRAMES
   try {
-    for (const { type, message } of recordAnnotations(record)) made.push(annotate(message, type))
+    return [annotate(annotation.message, annotation.type)]
   } finally {
     Error.stackTraceLimit = limit
   }
-  return made
 }
 
 // Frames for Vitest to find the test file's in: rubricate's (about eight under a matcher, more

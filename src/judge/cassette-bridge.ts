@@ -5,6 +5,7 @@ import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
 import { type ExchangeInput, exchange } from '../cassettes/exchange/exchange'
 import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
+import type { ExchangeReply } from '../cassettes/exchange/replay-response'
 import { requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
 import { modelEndpoint } from '../cassettes/store/model-endpoint'
@@ -20,7 +21,11 @@ import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
 
 export { replayedFrom } from '../cassettes/exchange/cassette-miss'
-export { isWholeReplay } from '../cassettes/exchange/replay-response'
+export {
+  type ExchangeReply,
+  isWholeReplay,
+  responseReply,
+} from '../cassettes/exchange/replay-response'
 export { redactUrl } from '../cassettes/redaction/redaction'
 export { canonicalJson } from '../cassettes/store/canonical-json'
 
@@ -44,17 +49,30 @@ export function isCassetteAware(model: JudgeModel): boolean {
 }
 
 /**
- * The `fetch` that the judge's OpenAI client is built with. It serves the current call from the
+ * The `fetch` that a judge's OpenAI client is built with: {@link judgeExchange}'s reply as a
+ * `Response`.
+ * @internal
+ */
+export const judgeFetch: typeof fetch = async (input, init) =>
+  (await judgeExchange(input, init)).response()
+
+/**
+ * One HTTP request of the judge through the cassettes. It serves the current call from the
  * cassette store or makes it live, as the mode of the current call context allows, and reports
  * every HTTP exchange (each retry is one: the SDK is built with `maxRetries: 0`, rubricate
- * retries through it) to `currentCallContext().onExchange`.
+ * retries through it) to `currentCallContext().onExchange`. The SDK takes the reply as a
+ * `Response` (`ownFetch` in `openai-judge.ts`, {@link judgeFetch}); in replay mode the judge reads
+ * it itself (`replayRequest`), so a replayed call builds no `Response` and loads no undici.
  *
  * A replay-mode miss, a limit or a refused recording is thrown as the rubricate error; the
  * judge's own fetch wrapper turns it into a reply the SDK does not retry and rethrows it. A
  * failed connection is thrown as it came, for the SDK to retry.
  * @internal
  */
-export const judgeFetch: typeof fetch = async (input, init) => {
+export async function judgeExchange(
+  input: RequestInfo | URL,
+  init?: RequestInit | undefined,
+): Promise<ExchangeReply> {
   const context = currentCallContext()
   const runtime = currentRuntime()
   const config = runtime.config({ cassettes: context.cassetteMode })
@@ -219,7 +237,7 @@ export function cached(model: JudgeModel): JudgeModel {
         url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
         live,
       })
-      const reply = (await response.json()) as JudgeReply
+      const reply = JSON.parse(await response.text()) as JudgeReply
       if (typeof reply?.text !== 'string') {
         const store = storeFor(runtime.stores, config.cassettes.dir)
         throw store.corrupt(
@@ -253,10 +271,12 @@ async function bodyTextOf(
   return ''
 }
 
+// Told apart without `instanceof Headers`: the first use of the global `Headers` loads Node's
+// fetch (undici), which a replayed judge call, its headers a plain object, does not need (§10).
 function headerEntries(headers: HeadersInit | undefined): [string, string][] {
   if (!headers) return []
-  if (headers instanceof Headers) return headerPairs(headers)
   if (Array.isArray(headers)) return headers as [string, string][]
+  if (typeof (headers as Headers).forEach === 'function') return headerPairs(headers as Headers)
   return Object.entries(headers as Record<string, string>)
 }
 

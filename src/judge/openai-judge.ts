@@ -5,7 +5,13 @@ import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records/records'
-import { judgeFetch, judgeMayGoLive, redactUrl } from './cassette-bridge'
+import {
+  type ExchangeReply,
+  judgeExchange,
+  judgeMayGoLive,
+  redactUrl,
+  responseReply,
+} from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
 import { isStructuredOutputRejection } from './structured-output'
@@ -66,23 +72,34 @@ interface RequestScope {
   error?: unknown
 }
 
-const ownFetch: typeof fetch = async (input, init) => {
+// One request of the judge, counted, with a rubricate error parked and answered as above. The SDK
+// takes it as a `Response` (`ownFetch`); `replayRequest` reads the reply as it is, so a replayed
+// one builds no `Response` (ARCHITECTURE.md §10).
+async function ownExchange(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+): Promise<ExchangeReply> {
   const scope = transportErrors.getStore()
   if (scope) {
     scope.requests++
     scope.onRequest()
   }
   try {
-    return await wholeBody(await judgeFetch(input, init))
+    return await judgeExchange(input, init)
   } catch (error) {
     if (!isRubricateError(error) || !scope) throw error
     scope.error = error
-    return new Response('{"error":{"message":"rubricate transport error"}}', {
-      status: 400,
-      headers: { 'content-type': 'application/json', 'x-should-retry': 'false' },
-    })
+    return responseReply(
+      new Response('{"error":{"message":"rubricate transport error"}}', {
+        status: 400,
+        headers: { 'content-type': 'application/json', 'x-should-retry': 'false' },
+      }),
+    )
   }
 }
+
+const ownFetch: typeof fetch = async (input, init) =>
+  wholeBody((await ownExchange(input, init)).response())
 
 /**
  * Send one chat completion to an OpenAI-compatible endpoint through the official SDK, retry what
@@ -270,9 +287,10 @@ export async function replayRequest(
   signal: AbortSignal,
 ): Promise<unknown> {
   const url = `${baseURL}${baseURL.endsWith('/') ? '' : '/'}chat/completions`
-  let response: Response
+  let response: ExchangeReply
+  let text: string
   try {
-    response = await ownFetch(url, {
+    response = await ownExchange(url, {
       method: 'POST',
       headers: {
         accept: 'application/json',
@@ -283,6 +301,9 @@ export async function replayRequest(
       body: JSON.stringify(params),
       signal,
     })
+    // Read here, as the SDK's fetch reads a live body whole (`wholeBody`): a body that breaks off
+    // is a failed connection.
+    text = await response.text()
   } catch (error) {
     // A request no cassette endpoint matches goes out as it is; its failure is the SDK's.
     if (signal.aborted) throw error
@@ -294,21 +315,20 @@ export async function replayRequest(
   // rubricate's own error (a miss), parked by the fetch: the call rethrows it as it was.
   const parked = transportErrors.getStore()?.error
   if (parked !== undefined) throw parked
-  const text = await response.text()
-  if (!response.ok) {
+  if (response.status < 200 || response.status > 299) {
     const { APIError } = await import('openai')
     const json = jsonOrUndefined(text)
     throw APIError.generate(
       response.status,
       json as object | undefined,
       json === undefined ? text : undefined,
-      response.headers,
+      response.response().headers,
     )
   }
-  const type = response.headers.get('content-type')?.split(';')[0]?.trim()
+  const type = response.header('content-type')?.split(';')[0]?.trim()
   if (response.status === 204) return null
   if (!(type?.includes('application/json') || type?.endsWith('+json'))) return text
-  if (response.headers.get('content-length') === '0') return undefined
+  if (response.header('content-length') === '0') return undefined
   return JSON.parse(text)
 }
 

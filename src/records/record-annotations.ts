@@ -1,9 +1,14 @@
 /**
- * A record's verdicts as Vitest test annotations, so that reporters rubricate does not control
+ * A record's verdicts as one Vitest test annotation, so that reporters rubricate does not control
  * (JUnit `<property>`, TAP, verbose, the failure summary of the default reporter, a user's
- * `onTestCaseAnnotate`) and the UI carry them. The worker makes them with the test context's
+ * `onTestCaseAnnotate`) and the UI carry them. The worker makes it with the test context's
  * `annotate()` as it stores the record (`matchers/record-in-test.ts`); a loop's at each of its
  * checks, since a later check's record replaces the earlier one in `task.meta`.
+ *
+ * One annotation per record, not one per criterion: each costs about 1.7 ms of CPU between the
+ * worker and the main process (ARCHITECTURE.md §9), most of what a replayed three-criterion
+ * assertion cost a suite. Its message keeps one line per criterion, scorer, loop or error, as
+ * the annotations per criterion were worded.
  */
 import { redactOutput } from '../cassettes/redaction/redaction'
 import { terminalLine } from '../output-safety/terminal-text'
@@ -13,14 +18,29 @@ import type { RubricateRecord, Verdict } from './records'
 /** The annotation type of every rubricate annotation (JUnit: `<property name="rubricate">`). @internal */
 export const ANNOTATION_TYPE = 'rubricate'
 
-/** What `annotate` is given: one per criterion, scorer, loop or error. @internal */
+/** What `annotate` is given for one record. @internal */
 export interface RecordAnnotation {
   type: string
   message: string
 }
 
-/** The annotations of one record, as plain text (no colours, no symbols). @internal */
-export function recordAnnotations(record: RubricateRecord): RecordAnnotation[] {
+/**
+ * Between two lines of a message: CR LF, then the indent that puts the line under the first one's
+ * text in the failure summary of Vitest's default reporter (`   ↳ `). CR LF, not LF alone: the UI
+ * shows an annotation beside its line in the code with `message.replace(/[^\r]\n/, '\r\n')`,
+ * which eats the character before a bare LF. Where the lines are joined into one (a JUnit
+ * attribute, once an XML parser normalises it; the UI's list of annotations), each still starts
+ * with its own word (`met`, `unmet`, `scorer`...).
+ * @internal
+ */
+export const ANNOTATION_LINE_BREAK = '\r\n     '
+
+/**
+ * The annotation of one record, as plain text (no colours, no symbols): one line per criterion,
+ * scorer, loop or error. `undefined` when the record has nothing to say.
+ * @internal
+ */
+export function recordAnnotation(record: RubricateRecord): RecordAnnotation | undefined {
   const messages: string[] = []
   const not = record.negated ? '(.not) ' : ''
   if (record.error)
@@ -49,12 +69,12 @@ export function recordAnnotations(record: RubricateRecord): RecordAnnotation[] {
     messages.push(`loop ${state} after ${count} iteration${count === 1 ? '' : 's'}`)
   }
   for (const verdict of record.verdicts ?? []) messages.push(`${not}${verdictText(verdict)}`)
-  // Through the output gate: JUnit writes these into its file and other reporters print them, where
-  // rubricate cannot redact or escape them afterwards (and ESC is not even valid in XML 1.0).
-  return messages.map((message) => ({
-    type: ANNOTATION_TYPE,
-    message: terminalLine(redactOutput(message)),
-  }))
+  if (messages.length === 0) return undefined
+  // Each line through the output gate: JUnit writes the message into its file and other reporters
+  // print it, where rubricate cannot redact or escape it afterwards (and ESC is not even valid in
+  // XML 1.0). The gate makes each line one line; only the breaks joined here are left.
+  const lines = messages.map((message) => terminalLine(redactOutput(message)))
+  return { type: ANNOTATION_TYPE, message: lines.join(ANNOTATION_LINE_BREAK) }
 }
 
 function verdictText(verdict: Verdict): string {

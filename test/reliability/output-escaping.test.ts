@@ -12,7 +12,7 @@ import { summariseRun } from '../../reporters/run-summary'
 import { markdownCell } from '../../src/output-safety/markdown-text'
 import { redactedValue } from '../../src/output-safety/redacted-value'
 import { terminalText } from '../../src/output-safety/terminal-text'
-import { recordAnnotations } from '../../src/records/record-annotations'
+import { ANNOTATION_LINE_BREAK, recordAnnotation } from '../../src/records/record-annotations'
 import type { RubricateRecord, Verdict } from '../../src/records/records'
 
 function verdict(criterion: string, satisfied: boolean, reasoning = 'It does.'): Verdict {
@@ -100,13 +100,23 @@ describe('13. Secrets in output', () => {
     expect(runnerCommands(lines.join('\n'))).toHaveLength(1)
   })
 
-  test('the annotations JUnit writes and other reporters print hold no secret and no control character', () => {
-    const annotations = recordAnnotations(rubric([verdict(`Hides ${TOKEN}`, false, HOSTILE)]))
-    for (const { message } of annotations) {
-      expect(message).not.toContain(TOKEN)
-      expect(message).not.toMatch(TERMINAL_CONTROL)
-      expect(message).not.toContain('\n')
+  test('the annotation JUnit writes and other reporters print holds no secret and no control character, and breaks lines only between criteria', () => {
+    const annotation = recordAnnotation(
+      rubric([verdict(`Hides ${TOKEN}`, false, HOSTILE), verdict(HOSTILE, false, HOSTILE)]),
+    )
+    const message = annotation?.message ?? ''
+    expect(message).not.toContain(TOKEN)
+    // One line per criterion, whatever the criterion and the reasoning held: the hostile text's
+    // own line breaks are collapsed and its controls escaped, so the only CR LF are rubricate's
+    // breaks, and no line of it starts a workflow command or a line of its own.
+    const lines = message.split(ANNOTATION_LINE_BREAK)
+    expect(lines).toHaveLength(2)
+    for (const line of lines) {
+      expect(line).not.toMatch(TERMINAL_CONTROL)
+      expect(line).not.toMatch(/[\r\n]/)
+      expect(line).toMatch(/^unmet \[required\] /)
     }
+    expect(runnerCommands(message)).toEqual([])
   })
 
   test('records kept in task.meta (and so in blob reports) are redacted, keys and values alike', () => {

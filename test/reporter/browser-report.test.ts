@@ -342,11 +342,26 @@ test("Vitest's HTML report of a fixture run shows each criterion's verdict and r
         { timeout: 30_000, interval: 500 },
       )
       .toBe(true)
-    const body = (await tab.locator('body').textContent()) ?? ''
-    expect(body).toContain('met [required] Mentions refund')
-    expect(body).toContain('unmet [required] Mentions sorry: Never says "sorry".')
-    expect(body).toContain('unmet [optional] Mentions days: Never says "days".')
+    // One annotation for the assertion, every criterion's verdict and reason in it, in order, at
+    // the assertion's line. Its list shows the message's lines run together, each after its word.
+    const notes = tab.getByRole('note').filter({ hasText: 'rubricate' })
+    expect(await notes.count()).toBe(1)
+    expect(await notes.first().textContent()).toContain('support.test.ts:12:3')
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered is what is checked
+    expect(await notes.first().getByTestId('task-error').innerText()).toBe(
+      'met [required] Mentions refund unmet [required] Mentions sorry: Never says "sorry". unmet [optional] Mentions days: Never says "days".',
+    )
     await tab.screenshot({ path: join(artifacts, 'vitest-html-report.png') })
+    // Beside its line in the code, a line per criterion, whole: the UI turns the character before
+    // a bare LF and the LF into CR LF, so rubricate breaks its lines with CR LF itself.
+    await tab.getByRole('button', { name: 'Code' }).click()
+    await expect
+      .poll(() => tab.locator('.CodeMirror [role=note]').allInnerTexts(), { timeout: 30_000 })
+      .toContain(
+        'rubricate: met [required] Mentions refund\r\n' +
+          '     unmet [required] Mentions sorry: Never says "sorry".\r\n' +
+          '     unmet [optional] Mentions days: Never says "days".',
+      )
     // The scorer and the loop of the same file carry theirs too.
     await expect
       .poll(

@@ -1,6 +1,7 @@
 // End to end with the real matchers: rubricate's verdicts are made with the test context's public
-// `annotate()` while the test runs, so a reporter of the user's hears each one through
-// `onTestCaseAnnotate` before the test's result, at the line of the assertion that made it.
+// `annotate()` while the test runs, one annotation per assertion, so a reporter of the user's
+// hears each one through `onTestCaseAnnotate` before the test's result, at the line of the
+// assertion that made it.
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,7 +17,7 @@ interface LogEvent {
   line?: number
 }
 
-test("a reporter's onTestCaseAnnotate hears each verdict while its test runs, at the assertion's line", async () => {
+test("a reporter's onTestCaseAnnotate hears each assertion's verdicts while its test runs, at the assertion's line", async () => {
   const dir = await mkdtemp(join(tmpdir(), 'rubricate-annotations-'))
   const logFile = join(dir, 'events.jsonl')
   try {
@@ -35,29 +36,18 @@ test("a reporter's onTestCaseAnnotate hears each verdict while its test runs, at
       .map((line) => JSON.parse(line) as LogEvent)
     const of = (name: string) => events.filter((event) => event.test === name)
 
+    // One annotation per assertion, a line per criterion (an annotation is a round trip to the
+    // main process), each line worded as it is alone.
     expect(of('escalates an angry customer')).toEqual([
       {
         event: 'annotate',
         test: 'escalates an angry customer',
         state: 'pending',
         type: 'rubricate',
-        message: 'met [required] Mentions refund',
-        line: 12,
-      },
-      {
-        event: 'annotate',
-        test: 'escalates an angry customer',
-        state: 'pending',
-        type: 'rubricate',
-        message: 'unmet [required] Mentions sorry: Never says "sorry".',
-        line: 12,
-      },
-      {
-        event: 'annotate',
-        test: 'escalates an angry customer',
-        state: 'pending',
-        type: 'rubricate',
-        message: 'unmet [optional] Mentions days: Never says "days".',
+        message:
+          'met [required] Mentions refund\r\n' +
+          '     unmet [required] Mentions sorry: Never says "sorry".\r\n' +
+          '     unmet [optional] Mentions days: Never says "days".',
         line: 12,
       },
       { event: 'result', test: 'escalates an angry customer', state: 'failed' },
@@ -66,14 +56,12 @@ test("a reporter's onTestCaseAnnotate hears each verdict while its test runs, at
       'scorer "length" passed, score 0.5, threshold 0.5: 10 characters.',
       'passed',
     ])
-    // A loop is annotated at each check, as it goes: the UI follows it.
+    // A loop is annotated at each check, as it goes, with that check's verdicts: the UI follows it.
     expect(
       of('drafts until the reply mentions the refund').map((event) => event.message ?? event.state),
     ).toEqual([
-      'loop incomplete after 1 iteration',
-      'unmet [required] Mentions refund: Never says "refund".',
-      'loop complete after 2 iterations',
-      'met [required] Mentions refund',
+      'loop incomplete after 1 iteration\r\n     unmet [required] Mentions refund: Never says "refund".',
+      'loop complete after 2 iterations\r\n     met [required] Mentions refund',
       'passed',
     ])
   } finally {

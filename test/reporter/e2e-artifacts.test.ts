@@ -57,22 +57,40 @@ test('the Markdown report is appended to $GITHUB_STEP_SUMMARY, a table per file'
 `)
 })
 
-test('the JUnit file carries each verdict as a property of its test case', async () => {
+test('the JUnit file carries each assertion as a property of its test case, a line per verdict', async () => {
   const xml = await readFile(join(dir, 'junit.xml'), 'utf8')
   const properties = (name: string) => {
     const testcase = xml.slice(xml.indexOf(`name="${name}"`))
     return testcase.slice(0, testcase.indexOf('</testcase>')).match(/<property [^>]*>/g)
   }
   expect(properties('escalates an angry customer')).toEqual([
-    '<property name="rubricate" value="met [required] Apologises">',
-    '<property name="rubricate" value="unmet [required] Offers a human agent: The reply never mentions a person to talk to.">',
+    '<property name="rubricate" value="met [required] Apologises\r\n     unmet [required] Offers a human agent: The reply never mentions a person to talk to.">',
   ])
   expect(properties('answers a refund question')).toEqual([
-    '<property name="rubricate" value="met [required] Acknowledges the double charge">',
-    '<property name="rubricate" value="met [required] Explains how the refund will be processed">',
+    '<property name="rubricate" value="met [required] Acknowledges the double charge\r\n     met [required] Explains how the refund will be processed">',
   ])
   expect(properties('greets the customer')).toBeNull()
+  // What a tool that parses the file reads: XML turns each line break of an attribute into a
+  // space, and every verdict still reads whole, after its own word.
+  const [property] = properties('escalates an angry customer') ?? []
+  expect(xmlAttributeValue(property ?? '', 'value')).toBe(
+    'met [required] Apologises      unmet [required] Offers a human agent: The reply never mentions a person to talk to.',
+  )
 })
+
+// An attribute's value as an XML parser reports it: CR LF and lone CRs read as LF, then each
+// LF and tab as a space (XML 1.0, 2.11 and 3.3.3); the entities Vitest writes decoded.
+function xmlAttributeValue(tag: string, name: string): string | undefined {
+  const raw = new RegExp(` ${name}="([^"]*)"`).exec(tag)?.[1]
+  return raw
+    ?.replace(/\r\n?/g, '\n')
+    .replace(/[\n\t]/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+}
 
 test('the JSON report holds the summary, the completeness and every record by file', async () => {
   const json: RubricateJsonReport = JSON.parse(

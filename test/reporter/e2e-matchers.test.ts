@@ -54,8 +54,10 @@ test('verdicts, scorer, loop and summary (with plugin prices) of records the mat
   expect(run.stderr).toContain('FAIL  support.test.ts > escalates an angry customer')
   const junit = await readFile(join(dir, 'junit.xml'), 'utf8')
   expect(junit).toContain(
-    '<property name="rubricate" value="unmet [required] Mentions sorry: Never says &quot;sorry&quot;.">',
+    '<property name="rubricate" value="met [required] Mentions refund\r\n     unmet [required] Mentions sorry: Never says &quot;sorry&quot;.\r\n     unmet [optional] Mentions days: Never says &quot;days&quot;.">',
   )
-  expect(junit).toContain('<property name="rubricate" value="loop complete after 2 iterations">')
+  expect(junit).toContain(
+    '<property name="rubricate" value="loop complete after 2 iterations\r\n     met [required] Mentions refund">',
+  )
   await rm(dir, { recursive: true, force: true })
 })

@@ -138,7 +138,7 @@ test('with --reporter=verbose, the verdicts show as annotations under each test'
 
    ❯ rubric-pass.test.ts:5:9 rubricate
      ↳ met [required] Acknowledges the double charge
-     ↳ met [required] Explains how the refund will be processed
+     met [required] Explains how the refund will be processed
 
  ✓ rubric-pass.test.ts > greets the customer [...]ms
 `)

@@ -74,8 +74,10 @@ test('two shards merged give one report holding every assertion of both', async 
   expect(mergedReport.summary).toEqual(wholeReport.summary)
   // The shards annotated their tests; the merged run does not add the annotations a second time.
   const junit = await readFile(join(dir, 'junit.xml'), 'utf8')
-  // 8 criteria, 1 scorer, 1 loop, 1 judge error: once each.
-  expect(junit.match(/<property name="rubricate" /g)).toHaveLength(11)
+  // One per record: 4 rubric assertions, 1 judge error, 1 scorer and 1 loop, once each; the 8
+  // criteria a line each in them.
+  expect(junit.match(/<property name="rubricate" /g)).toHaveLength(7)
+  expect(junit.match(/(?:value="|\r\n {5})(?:un)?met \[/g)).toHaveLength(8)
   // The merged terminal output lists the verdicts of both shards.
   expect(merged.stdout).toContain('✗ [required] Offers a human agent')
   expect(merged.stdout).toContain('✓ scorer "tone": score 0.9, threshold 0.8')

@@ -43,8 +43,9 @@ ${footer('1 failed (1)', '1 failed (1)')} Assertions  1 assertion: 0 passed, 1 f
 
 `,
   )
-  // The verdicts are annotations too (made with the test context's annotate(), at the assertion's
-  // line): Vitest's own reporter prints a failed test's annotations under its error.
+  // The verdicts are an annotation too (made with the test context's annotate(), at the assertion's
+  // line, one per assertion with a line per criterion): Vitest's own reporter prints a failed
+  // test's annotations under its error, each line of it under the first one's text.
   expect(run.stderr).toBe(`
 ⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯
 
@@ -60,7 +61,7 @@ Error: 1 required criterion unmet: Offers a human agent
 
  ❯ rubric-fail.test.ts:5:9 rubricate
    ↳ met [required] Apologises
-   ↳ unmet [required] Offers a human agent: The reply never mentions a person to talk to.
+     unmet [required] Offers a human agent: The reply never mentions a person to talk to.
 
 ⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯
 

@@ -1,10 +1,10 @@
 import { expect, test } from 'vitest'
-import { recordAnnotations } from '../../src/records/record-annotations'
+import { recordAnnotation } from '../../src/records/record-annotations'
 import { record, verdict } from './records'
 
-test('a rubric becomes one annotation per criterion, in words, with the reasoning of unmet ones', () => {
+test('a rubric becomes one annotation, a line per criterion in words, with the reasoning of unmet ones', () => {
   expect(
-    recordAnnotations(
+    recordAnnotation(
       record({
         negated: true,
         verdicts: [
@@ -14,17 +14,16 @@ test('a rubric becomes one annotation per criterion, in words, with the reasonin
         ],
       }),
     ),
-  ).toEqual([
-    { type: 'rubricate', message: '(.not) met [required] Apologises' },
-    {
-      type: 'rubricate',
-      message: '(.not) unmet [required] Offers a human: It does not. (1/3 samples)',
-    },
-    { type: 'rubricate', message: '(.not) unmet [optional] Gives a timeframe: None.' },
-  ])
+  ).toEqual({
+    type: 'rubricate',
+    message:
+      '(.not) met [required] Apologises\r\n' +
+      '     (.not) unmet [required] Offers a human: It does not. (1/3 samples)\r\n' +
+      '     (.not) unmet [optional] Gives a timeframe: None.',
+  })
 })
 
-test('scorers, loops and errors become one annotation each', () => {
+test('scorers, loops and errors become one annotation each, a loop with its verdicts under it', () => {
   const messages = [
     record({
       kind: 'scorer',
@@ -37,7 +36,7 @@ test('scorers, loops and errors become one annotation each', () => {
     record({
       kind: 'loop',
       status: 'fail',
-      verdicts: undefined,
+      verdicts: [verdict('Apologises', false, { reasoning: 'No.' })],
       iterations: [{ iteration: 4, complete: false, outputPreview: '', scorers: [] }],
     }),
     record({
@@ -45,10 +44,14 @@ test('scorers, loops and errors become one annotation each', () => {
       verdicts: undefined,
       error: { code: 'RUBRICATE_JUDGE_REQUEST', message: 'Judge down.\nDetails.' },
     }),
-  ].flatMap((r) => recordAnnotations(r).map((a) => a.message))
+  ].map((r) => recordAnnotation(r)?.message)
   expect(messages).toEqual([
     'scorer "tone" passed, score 0.9, threshold 0.8: Warm.',
-    'loop incomplete after 4 iterations',
+    'loop incomplete after 4 iterations\r\n     unmet [required] Apologises: No.',
     'error RUBRICATE_JUDGE_REQUEST: Judge down.',
   ])
+})
+
+test('a record with nothing to say makes no annotation', () => {
+  expect(recordAnnotation(record({ verdicts: [] }))).toBeUndefined()
 })

@@ -9,7 +9,7 @@ import { summariseRun } from '../../reporters/run-summary'
 import { agreementMetrics, type JudgedLabel } from '../../src/calibrate/agreement-metrics'
 import type { CalibrationResult } from '../../src/calibrate/calibrate-judge'
 import { calibrationRecord, missedThresholds } from '../../src/calibrate/calibration-gate'
-import { recordAnnotations } from '../../src/records/record-annotations'
+import { recordAnnotation } from '../../src/records/record-annotations'
 import { call, record } from './records'
 
 const judged = (pairs: [boolean, boolean][]): JudgedLabel[] =>
@@ -141,11 +141,9 @@ test('a passing calibration counts as a passed assertion and its judge calls in 
 })
 
 test('a calibration is one annotation, with the thresholds it missed', () => {
-  expect(recordAnnotations(calibration({ minKappa: 0.6 }))).toEqual([
-    {
-      type: 'rubricate',
-      message:
-        'calibration of "gpt-4.1-mini" against "support-agent/refund-labels.jsonl" failed: kappa 0.25, false pass 0.5, false fail 0.25, n 6: κ 0.25 is below minKappa 0.6',
-    },
-  ])
+  expect(recordAnnotation(calibration({ minKappa: 0.6 }))).toEqual({
+    type: 'rubricate',
+    message:
+      'calibration of "gpt-4.1-mini" against "support-agent/refund-labels.jsonl" failed: kappa 0.25, false pass 0.5, false fail 0.25, n 6: κ 0.25 is below minKappa 0.6',
+  })
 })

@@ -63,7 +63,7 @@ export async function runAgentExchange(
   let settle = () => {}
   const tell = (event: ExchangeEvent) => onModelCall?.({ ...event, endpoint, model: model() })
   try {
-    const response = await exchange({
+    const reply = await exchange({
       caller: 'agent',
       prepare,
       url,
@@ -92,7 +92,7 @@ export async function runAgentExchange(
     returned = true
     if (heard) tell(heard)
     else if (onModelCall) onModelCallPending?.(new Promise<void>((resolve) => (settle = resolve)))
-    return response
+    return reply.response()
   } catch (error) {
     count('failed')
     throw error

@@ -39,8 +39,10 @@ import { isRecordableStatus, readsCassettes } from './cassette-mode'
 import { atOccurrence, type PreparedRequest, runHook } from './prepared-request'
 import {
   bodyOf,
+  type ExchangeReply,
+  entryReply,
   passableHeaders,
-  replayResponse,
+  responseReply,
   storedHeaders,
   streamFraming,
   teeStream,
@@ -113,11 +115,12 @@ export function markLiveFailure(error: unknown): never {
  * The one exchange of the cassette engine (ARCHITECTURE.md §7.1): the judge's calls and the
  * agents' calls all end here. The request is prepared (parsed, redacted, keyed) once, given its
  * occurrence in the running test, and served from the store when it is there: a hit is answered
- * synchronously, with nothing awaited. Otherwise it is a miss (mode `replay`) or goes live through
- * the caller's transport and is recorded.
+ * synchronously, with nothing awaited, and builds no `Response` until its caller asks for one
+ * (`ExchangeReply`). Otherwise it is a miss (mode `replay`) or goes live through the caller's
+ * transport and is recorded.
  * @internal
  */
-export function exchange(input: ExchangeInput): Response | Promise<Response> {
+export function exchange(input: ExchangeInput): ExchangeReply | Promise<ExchangeReply> {
   const { config } = input
   const mode = input.mode ?? config.cassettes.mode
   if (mode === 'off') return offExchange(input)
@@ -144,7 +147,7 @@ export function exchange(input: ExchangeInput): Response | Promise<Response> {
   return liveAndRecord(input, request, store)
 }
 
-async function offExchange(input: ExchangeInput): Promise<Response> {
+async function offExchange(input: ExchangeInput): Promise<ExchangeReply> {
   // Nothing is read or written, so the request is never prepared (no parse, redaction or key).
   const response = await limited(input)
   if (input.onLiveJson && response.headers.get('content-type')?.includes('json') === true) {
@@ -155,7 +158,7 @@ async function offExchange(input: ExchangeInput): Promise<Response> {
     input.onLiveJson(json)
   }
   input.onExchange?.({ source: 'live' })
-  return response
+  return responseReply(response)
 }
 
 async function miss(
@@ -188,13 +191,13 @@ function serve(
   input: ExchangeInput,
   request: PreparedRequest,
   store: CassetteStore,
-): Response | undefined {
+): ExchangeReply | undefined {
   const entry = store.read(request.key, input.test && testLabel(input.test))
   if (!entry) return undefined
   return served(input, entry, store)
 }
 
-function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore): Response {
+function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore): ExchangeReply {
   warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
   if (input.warnReplayedErrors && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
   cassetteSession().markUsed(entry.key)
@@ -204,14 +207,14 @@ function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore
     file: store.relativeFile(entry.key, entry.recordedBy),
     reply: () => (entry.response.sse ? usageEvent(entry.response.sse) : entry.response.json),
   })
-  return replayResponse(entry, { timings: input.config.cassettes.replayTimings })
+  return entryReply(entry, { timings: input.config.cassettes.replayTimings })
 }
 
 async function liveAndRecord(
   input: ExchangeInput,
   request: PreparedRequest,
   store: CassetteStore,
-): Promise<Response> {
+): Promise<ExchangeReply> {
   const aliases = input.runtime.ids
   const live = await limited(input, aliases.toLive())
   const finish = (recorded: boolean, key = request.key, reply?: () => unknown) => {
@@ -261,7 +264,7 @@ async function liveAndRecord(
       endedBy = ended
       stop()
     })
-    return response
+    return responseReply(response)
   }
   const bytes = aliases.toStoredBytes(
     new Uint8Array(await live.arrayBuffer().catch(markLiveFailure)),
@@ -282,16 +285,18 @@ async function liveAndRecord(
       // are the stored ones, which the next request's entry was recorded with. The live
       // server's ids are put back on the way out.
       aliases.learn(written.kept.response.json, body.json)
-      return replayResponse(written.kept)
+      return entryReply(written.kept)
     }
   } else {
     finish(false, request.key, () => body.json)
   }
-  return new Response(NULL_BODY.has(live.status) ? null : (bytes as Uint8Array<ArrayBuffer>), {
-    status: live.status,
-    statusText: live.statusText,
-    headers: passableHeaders(live.headers),
-  })
+  return responseReply(
+    new Response(NULL_BODY.has(live.status) ? null : (bytes as Uint8Array<ArrayBuffer>), {
+      status: live.status,
+      statusText: live.statusText,
+      headers: passableHeaders(live.headers),
+    }),
+  )
 }
 
 function recordedByOf(input: ExchangeInput): string | undefined {

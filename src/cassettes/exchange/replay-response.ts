@@ -37,6 +37,104 @@ export function replayResponse(
 }
 
 /**
+ * What the exchange answers with (ARCHITECTURE.md §7.1): a recorded entry, or a web `Response`
+ * (a live reply, one the client reads as it streams). A caller that hands it on (msw, a client's
+ * fetch, the judge's SDK) takes {@link ExchangeReply.response}; the judge in replay mode reads its
+ * status, a header and its text, and a recorded JSON reply answers those without a `Response`:
+ * building the first one loads Node's fetch (undici), about 24 ms of CPU in every test file that
+ * replays a judge call (the suite figure "every test a replayed rubric assertion", §10).
+ * @internal
+ */
+export interface ExchangeReply {
+  readonly status: number
+  /** A header's value by its name, `null` when it has none, as `Headers.get` reads it. */
+  header(name: string): string | null
+  /** The body as text, as `Response.text()` reads it. */
+  text(): Promise<string>
+  /** The reply as a `Response`, the same one at every call. */
+  response(): Response
+}
+
+/** A live reply, or one built already, as the exchange's answer. @internal */
+export function responseReply(response: Response): ExchangeReply {
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name),
+    text: () => response.text(),
+    response: () => response,
+  }
+}
+
+/**
+ * A recorded entry as the exchange's answer. Its `Response` is {@link replayResponse}'s, built
+ * at the first call of `response()`. A whole JSON body with a status that may carry one (what a
+ * judge records) answers `status`, `header` and `text` from the entry; any other body, from that
+ * `Response`. test/cassettes/exchange-reply.test.ts holds the two readings equal.
+ * @internal
+ */
+export function entryReply(
+  entry: CassetteEntry,
+  options: { timings?: boolean | undefined } = {},
+): ExchangeReply {
+  let built: Response | undefined
+  const response = () => {
+    built ??= replayResponse(entry, options)
+    return built
+  }
+  const recorded = entry.response
+  const wholeJson =
+    recorded.json !== undefined &&
+    recorded.sse === undefined &&
+    recorded.text === undefined &&
+    recorded.base64 === undefined &&
+    recorded.status >= 200 &&
+    recorded.status <= 599 &&
+    !NULL_BODY_STATUS.has(recorded.status)
+  if (!wholeJson) {
+    return {
+      status: recorded.status,
+      header: (name) => response().headers.get(name),
+      text: async () => response().text(),
+      response,
+    }
+  }
+  return {
+    status: recorded.status,
+    header: (name) => recordedHeader(recorded.headers, name),
+    // What `new Response(JSON.stringify(json)).text()` gives back: the text is well formed
+    // (JSON.stringify escapes a lone surrogate) and cannot start with a byte-order mark.
+    text: async () => JSON.stringify(recorded.json),
+    response,
+  }
+}
+
+// The statuses whose `Response` may have no body: the constructor throws for one with a body.
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
+
+// A header of a recorded reply as `Headers.get` reads it from the same record: names match
+// whatever their case, values lose their surrounding whitespace, a repeated name joins its values
+// with ", ", and a string body with no content type is `text/plain;charset=UTF-8`.
+function recordedHeader(headers: Record<string, string>, name: string): string | null {
+  const wanted = name.toLowerCase()
+  const values: string[] = []
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === wanted) values.push(trimHttpWhitespace(value))
+  }
+  if (values.length > 0) return values.join(', ')
+  return wanted === 'content-type' ? 'text/plain;charset=UTF-8' : null
+}
+
+// Tab, LF, CR and space at either end (HTTP's whitespace; `trim()` takes more).
+function trimHttpWhitespace(value: string): string {
+  const isSpace = (code: number) => code === 9 || code === 10 || code === 13 || code === 32
+  let start = 0
+  let end = value.length
+  while (start < end && isSpace(value.charCodeAt(start))) start++
+  while (end > start && isSpace(value.charCodeAt(end - 1))) end--
+  return value.slice(start, end)
+}
+
+/**
  * True for a reply that {@link replayResponse} built from a whole recorded body: it is already in
  * memory, so it cannot break off mid-way the way a live body can.
  * @internal
