@@ -5,6 +5,7 @@ import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records/records'
+import { joinSignals, untilAborted } from './abort-bound'
 import {
   type ExchangeReply,
   judgeExchange,
@@ -214,15 +215,21 @@ export async function liveCompletion(
       // Each request's own timeout, held like the call's (see above).
       const timeout = new AbortController()
       const timer = setRealTimeout(() => timeout.abort(), timeoutMs)
-      const attempt = AbortSignal.any([caller, bound, timeout.signal])
+      const joined = joinSignals([caller, bound, timeout.signal])
+      const attempt = joined.signal
       let failure: unknown
       // Loaded on a failure only: a replayed call that succeeds never loads the SDK.
       let sdk: typeof import('openai')
       try {
         const completion = await transportErrors.run(scope, () =>
-          client
-            ? client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs })
-            : replayRequest(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt),
+          untilAborted(
+            client
+              ? client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs })
+              : replayRequest(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt),
+            // Rubricate's own bounds end the wait even if the abort never reaches the
+            // transport; the test's signal ends it through the transport, as the SDK reports it.
+            [bound, timeout.signal],
+          ),
         )
         const reply = completionReply(completion as unknown)
         if (!reply) {
@@ -245,6 +252,7 @@ export async function liveCompletion(
         failure = attempt.aborted && !caller.aborted ? new sdk.APIConnectionTimeoutError() : error
       } finally {
         clearRealTimeout(timer)
+        joined.dispose()
       }
       const retried =
         retry < maxRetries &&
@@ -255,8 +263,9 @@ export async function liveCompletion(
       if (!retried)
         throw await translate(failure, { ...context, signal: caller, requests: scope.requests })
       const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
+      const waiting = joinSignals([caller, bound])
       try {
-        await sleep(retryDelayMs(headers, retry), AbortSignal.any([caller, bound]))
+        await sleep(retryDelayMs(headers, retry), waiting.signal)
       } catch {
         if (bound.aborted && !caller.aborted) {
           throw new JudgeRequestError(
@@ -264,6 +273,8 @@ export async function liveCompletion(
           )
         }
         throw new JudgeRequestError(messages.judgeAborted(endpoint.model))
+      } finally {
+        waiting.dispose()
       }
     }
   }

@@ -2,7 +2,9 @@
 // than the test timeout allows. The test timeout ends each assertion (the matcher passes the
 // test's signal to the judge), the failure says so, and the run ends: nothing waits for the
 // judge's 30 s Retry-After or its trickling body. With no test timeout at all (--testTimeout=0)
-// and garbage collected all along, the judge's own deadline ends the call (issue 27).
+// and garbage collected all along, the judge's own deadline ends the call (issue 27). On Node 22
+// (the node22 lane) this run hung until killed while the wait for a request hung on an
+// `AbortSignal.any()` signal that a collection let go; the bounds now end the wait themselves.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { failureBlock } from '../support/failure-block'
