@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { safeName, scratchDir } from '../../config/paths'
@@ -99,11 +99,11 @@ function readOthers(log: { folder: string; file: string }): void {
   for (const name of readdirSync(log.folder)) {
     if (!name.startsWith('normalized-') || name === log.file) continue
     const from = state.read.get(name) ?? 0
-    const text = readFrom(join(log.folder, name), from)
-    const end = text.lastIndexOf('\n') + 1
+    const bytes = readFileSync(join(log.folder, name)).subarray(from)
+    const end = bytes.lastIndexOf(0x0a) + 1
     if (end === 0) continue
-    state.read.set(name, from + Buffer.byteLength(text.slice(0, end)))
-    for (const line of text.slice(0, end).split('\n')) {
+    state.read.set(name, from + end)
+    for (const line of bytes.subarray(0, end).toString('utf8').split('\n')) {
       const note = parsedNote(line)
       if (!note) continue
       const { key, before, test } = note
@@ -123,22 +123,5 @@ function parsedNote(line: string): (Note & { key: string }) | undefined {
     return typeof note.key === 'string' && typeof note.before === 'string' ? note : undefined
   } catch {
     return undefined
-  }
-}
-
-function readFrom(file: string, from: number): string {
-  const fd = openSync(file, 'r')
-  try {
-    const chunks: Buffer[] = []
-    const chunk = Buffer.alloc(64 * 1024)
-    let at = from
-    for (let n = readSync(fd, chunk, 0, chunk.length, at); n > 0; ) {
-      chunks.push(Buffer.from(chunk.subarray(0, n)))
-      at += n
-      n = readSync(fd, chunk, 0, chunk.length, at)
-    }
-    return Buffer.concat(chunks).toString('utf8')
-  } finally {
-    closeSync(fd)
   }
 }
