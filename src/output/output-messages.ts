@@ -23,6 +23,14 @@ export const outputMessages = {
     format(
       `The value under test is an OpenAI Agents SDK StreamedRunResult whose run failed (${JSON.stringify(error)}), so it has no final output or complete trajectory to judge. Fix the run's error; \`await result.completed\` rethrows it.`,
     ),
+  sdkStreamRunning: (name: string): string =>
+    format(
+      `The value under test is an SDK ${name} (a stream or tool runner of the Anthropic or OpenAI SDK) that has not ended, so its \`messages\` hold only what was sent: its tool calls and reply are not known yet. Wait for it first: \`await stream.finalMessage()\` (Anthropic's \`messages.stream()\`), \`await runner.done()\` (OpenAI's \`chat.completions.stream()\` or \`runTools()\`), then pass it or its final message.`,
+    ),
+  sdkStreamFailed: (name: string): string =>
+    format(
+      `The value under test is an SDK ${name} (a stream or tool runner of the Anthropic or OpenAI SDK) that failed or was aborted, so its \`messages\` hold no complete reply to read tool calls or text from. Fix the call's error (awaiting \`finalMessage()\` or \`done()\` rethrows it), then pass the stream once it has ended.`,
+    ),
   agentsRunInterrupted: (pending: number): string =>
     format(
       `The value under test is an OpenAI Agents SDK run stopped for the approval of ${pending} tool call${pending === 1 ? '' : 's'} (\`result.interruptions\`), so it has no final output to judge. Approve or reject them and resume the run (\`run(agent, result.state)\`), then pass that result; its tool calls so far can be checked with toHaveCalledTool().`,

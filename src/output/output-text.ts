@@ -9,6 +9,7 @@ import {
 import { describeFound, itemKind, messageFields } from './item-kinds'
 import { contentText, lastText } from './message-text'
 import { outputMessages } from './output-messages'
+import { assertSdkStreamEnded } from './sdk-streams'
 import { binaryLength, stableJson } from './stable-json'
 
 type Loose = Record<string, unknown>
@@ -17,6 +18,8 @@ type Loose = Record<string, unknown>
  * The text a judge sees for a value under test (ARCHITECTURE.md §8.2). Recognised, in this order:
  * - a string, as is;
  * - an OpenAI Agents SDK `RunResult` or finished `StreamedRunResult`: its `finalOutput`;
+ * - an Anthropic SDK `MessageStream`, an OpenAI SDK chat stream or `runTools()` runner, once it
+ *   has ended: the last assistant reply of its `messages` (before that, a usage error);
  * - a list of chat messages, protocol items or run items (an Agents SDK `history` or `newItems`,
  *   a LangGraph state's `messages`): the last assistant reply that has text, its text parts
  *   joined; a list with an entry of no known shape is a usage error naming it;
@@ -59,6 +62,8 @@ function readOutput(value: unknown): string {
   if (conversationReplies(value)) return conversationTranscript(value as HeldMessage[])
   if (Array.isArray(value)) return listText(value) ?? stableJson(value)
   if (isAgentsRunResult(value)) return readOutput(agentsFinalOutput(value))
+  // An Anthropic or OpenAI SDK stream or tool runner: its last reply, once it has ended.
+  assertSdkStreamEnded(value)
   // A LangChain serialized message: the message it serializes.
   const fields = messageFields(value)
   if (fields !== value) return readOutput(fields)

@@ -16,6 +16,7 @@ import {
 } from './item-kinds'
 import { outputMessages } from './output-messages'
 import { isThenable } from './output-text'
+import { assertSdkStreamEnded } from './sdk-streams'
 
 type Loose = Record<string, unknown>
 
@@ -53,7 +54,8 @@ const isObject = (value: unknown): value is Loose => typeof value === 'object' &
  *
  * Anything else, and a list with any entry of no known shape, throws `RUBRICATE_USAGE` naming
  * what was found: reading it as "no calls" would let `.not.toHaveCalledTool()` pass by accident.
- * So does a streaming result that has not finished.
+ * So does a streaming result that has not finished (an AI SDK or Mastra stream, an Agents SDK
+ * `StreamedRunResult`, an Anthropic or OpenAI SDK stream or tool runner).
  *
  * @example
  * toolCalls(await generateText({ model, tools, prompt })) // [{ name: 'lookup_order', args: { id: 'A1' }, id: 'call_1' }]
@@ -78,6 +80,8 @@ function readCalls(value: unknown): ToolCall[] | undefined {
   if (Array.isArray(value)) return listCalls(value)
   if (!isObject(value)) return undefined
   if (isAgentsRunResult(value)) return listCalls(agentsRunItems(value))
+  // An Anthropic or OpenAI SDK stream or tool runner: its `messages`, once it has ended.
+  assertSdkStreamEnded(value)
   // One message or item of a list: an AIMessage, an Anthropic message, a Responses item.
   if (itemKind(value) !== undefined && itemKind(value) !== 'step') return listCalls([value])
   const steps = field(value, 'steps')

@@ -4,6 +4,7 @@
 // its calls or is a usage error naming what was found.
 import { stripVTControlCharacters } from 'node:util'
 import { createOpenAI } from '@ai-sdk/openai'
+import Anthropic from '@anthropic-ai/sdk'
 import { AIMessage, HumanMessage } from '@langchain/core/messages'
 import { tool as langchainTool } from '@langchain/core/tools'
 import { createReactAgent } from '@langchain/langgraph/prebuilt'
@@ -12,12 +13,14 @@ import { Agent as MastraAgent } from '@mastra/core/agent'
 import { createTool } from '@mastra/core/tools'
 import { run } from '@openai/agents'
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai'
+import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { toHaveCalledTool, toHaveToolCalls } from '../../matchers'
 import { outputText, toolCalls } from '../../src'
-import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
+import { type FakeOpenAI, fakeReply, startFakeAnthropic, startFakeOpenAI } from '../../src/testing'
 import { deskModel, supportDesk } from '../frameworks/agents-sdk-agent'
+import { linked } from '../support/error-page'
 
 expect.extend({ toHaveCalledTool, toHaveToolCalls })
 
@@ -243,5 +246,68 @@ describe('8. Accidental passes', () => {
       { name: 'lookup_ticket', args: { id: 'T1' }, id: 'toolu_1' },
     ])
     expect(() => expect(message).not.toHaveCalledTool('lookup_ticket')).toThrowError()
+  })
+
+  test('an Anthropic SDK stream that has not ended: .not.toHaveCalledTool is a usage error, not a pass', async () => {
+    // Until it ends, a MessageStream's `messages` hold only what was sent: read as a state, they
+    // made no calls, and `.not.toHaveCalledTool` passed although the model asked for the tool.
+    const anthropic = await startFakeAnthropic({
+      reply: { toolCalls: [{ name: 'lookup_ticket', arguments: { id: 'T1' } }] },
+    })
+    try {
+      const client = new Anthropic({ baseURL: anthropic.url, apiKey: 'sk-ant-test', maxRetries: 0 })
+      const ask = {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 100,
+        messages: [{ role: 'user' as const, content: 'What about ticket T1?' }],
+        tools: [{ name: 'lookup_ticket', input_schema: { type: 'object' as const } }],
+      }
+      const stream = client.messages.stream(ask)
+      expect(failureOf(() => expect(stream).not.toHaveCalledTool('lookup_ticket'))).toBe(
+        linked(
+          "[rubricate] The value under test is an SDK MessageStream (a stream or tool runner of the Anthropic or OpenAI SDK) that has not ended, so its `messages` hold only what was sent: its tool calls and reply are not known yet. Wait for it first: `await stream.finalMessage()` (Anthropic's `messages.stream()`), `await runner.done()` (OpenAI's `chat.completions.stream()` or `runTools()`), then pass it or its final message.",
+          'usage',
+        ),
+      )
+      expect(() => outputText(stream)).toThrowError(/MessageStream .* has not ended/)
+      await stream.finalMessage()
+      expect(stream).toHaveCalledTool('lookup_ticket', { id: 'T1' })
+      expect(() => expect(stream).not.toHaveCalledTool('lookup_ticket')).toThrowError(
+        /Expected no call of the tool "lookup_ticket"/,
+      )
+      const aborted = client.messages.stream(ask)
+      const settled = aborted.done().catch(() => undefined)
+      aborted.abort()
+      await settled
+      expect(() => toolCalls(aborted)).toThrowError(/MessageStream .* failed or was aborted/)
+    } finally {
+      await anthropic.close()
+    }
+  })
+
+  test('an OpenAI SDK runTools runner that has not ended: .not.toHaveCalledTool is a usage error, not a pass', async () => {
+    const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', maxRetries: 0 })
+    const runner = client.chat.completions.runTools({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'What about ticket T1?' }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'lookup_ticket',
+            description: 'Look a ticket up.',
+            parameters: { type: 'object', properties: { id: { type: 'string' } } },
+            parse: JSON.parse,
+            function: async ({ id }: { id: string }) => `ticket ${id}: open`,
+          },
+        },
+      ],
+    })
+    expect(failureOf(() => expect(runner).not.toHaveCalledTool('lookup_ticket'))).toMatch(
+      /^\[rubricate\] The value under test is an SDK ChatCompletionRunner .* that has not ended/,
+    )
+    await runner.done()
+    expect(runner).toHaveCalledTool('lookup_ticket', { id: 'T1' })
+    expect(outputText(runner)).toBe('Ticket T1 is open.')
   })
 })
