@@ -95,6 +95,24 @@ test('a string pattern matches the end of the path after a / or a :, a RegExp an
   expect(matchingPattern('/predict/x', [/predict/])).toEqual(/predict/)
 })
 
+test('a pattern that names a built-in endpoint is noted as matched, and the built-in key is kept', () => {
+  // Reported as "matched no request" before, beside any call keyed by its provider host alone.
+  const gemini =
+    'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:generateContent'
+  expect(endpointOf(gemini, [':generateContent'])).toEqual({
+    endpoint: 'models/gemini-2.5-pro:generateContent',
+    queryInKey: true,
+    by: 'built-in',
+    pattern: ':generateContent',
+  })
+  expect(endpointOf('http://127.0.0.1:1/v1/chat/completions', [/completions/])).toEqual({
+    endpoint: 'chat/completions',
+    queryInKey: false,
+    by: 'built-in',
+    pattern: /completions/,
+  })
+})
+
 test('a pattern keys the whole path and the query without its secret-named parameters', () => {
   const url = new URL('http://127.0.0.1:1/tools/v2/rerank?top=3&key=AIzaSecret0123456789')
   expect(endpointOf(url.href, ['/v2/rerank'])).toEqual({

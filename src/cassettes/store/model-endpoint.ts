@@ -19,7 +19,7 @@ export interface ModelEndpoint {
   queryInKey: boolean
   /** What made it a model call: a built-in endpoint, a `cassettes.match` pattern, or its host. */
   by: 'built-in' | 'pattern' | 'host'
-  /** The pattern that matched, when one did. */
+  /** The pattern that matched, when one did (a built-in endpoint may be matched by one too). */
   pattern?: string | RegExp | undefined
 }
 
@@ -86,16 +86,22 @@ export function modelEndpoint(
   hosts: readonly string[] = [],
 ): ModelEndpoint | undefined {
   const path = trimmedPath(url.pathname)
+  const pattern = matchingPattern(path, patterns)
+  // A built-in endpoint keeps its key; a pattern that names it too (`':generateContent'`, from
+  // before Gemini was built in) is still noted as matched, or the summary would call it unused.
+  const builtIn = (endpoint: string, queryInKey: boolean): ModelEndpoint =>
+    pattern === undefined
+      ? { endpoint, queryInKey, by: 'built-in' }
+      : { endpoint, queryInKey, by: 'built-in', pattern }
   for (const suffix of BUILT_IN_ENDPOINTS) {
-    if (endsAfter(path, suffix, '/')) return { endpoint: suffix, queryInKey: false, by: 'built-in' }
+    if (endsAfter(path, suffix, '/')) return builtIn(suffix, false)
   }
   for (const [shape, endpoint] of NATIVE_SHAPES) {
     const found = shape.exec(path)
-    if (found) return { endpoint: endpoint(found), queryInKey: true, by: 'built-in' }
+    if (found) return builtIn(endpoint(found), true)
   }
   // Below the origin: the path holds what the provider keys its reply by (often the model).
   const below = path.replace(/^\/+/, '') || '/'
-  const pattern = matchingPattern(path, patterns)
   if (pattern !== undefined) return { endpoint: below, queryInKey: true, by: 'pattern', pattern }
   if (isProviderHost(url.hostname, hosts)) return { endpoint: below, queryInKey: true, by: 'host' }
   return undefined
