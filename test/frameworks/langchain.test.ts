@@ -10,8 +10,10 @@ import { z } from 'zod'
 import { toHaveCalledTool, toHaveToolCalls, toSatisfyRubric } from '../../matchers'
 import {
   configureRubricate,
+  createRubricScorer,
   outputText,
   resetRubricateConfig,
+  runUntilComplete,
   taskText,
   toolCalls,
   trajectoryText,
@@ -121,4 +123,22 @@ test('LangChain stored messages (a chat message history) read as the messages th
   expect(toolCalls(stored)).toEqual([LOOKUP])
   expect(outputText(stored)).toBe('Ticket T1 is open.')
   expect(taskText(stored)).toBe('What about ticket T1?')
+})
+
+test('runUntilComplete takes a LangGraph agent that returns its state, and judges its last reply', async () => {
+  const agent = createReactAgent({ llm: model, tools: [lookup] })
+  server.clearRequests()
+  const loop = await runUntilComplete(
+    ({ input }) => agent.invoke({ messages: [new HumanMessage(input)] }),
+    {
+      input: 'What about ticket T1?',
+      scorers: [createRubricScorer({ criteria: '- Mentions Ticket T1 is open' })],
+      maxSteps: 2,
+    },
+  )
+  expect(loop.complete).toBe(true)
+  expect(loop.iterations).toHaveLength(1)
+  expect(toolCalls(loop.output)).toEqual([LOOKUP])
+  const judged = server.requests.filter((request) => request.body.model === 'gpt-judge')
+  expect(judged.at(-1)?.body.messages.at(-1).content).not.toContain('lc_kwargs')
 })
