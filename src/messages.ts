@@ -712,7 +712,9 @@ export const messages = {
       `The judge "${model}" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. ${
         /ECONNREFUSED/.test(problem)
           ? 'The connection was refused: nothing listens at that address, so waiting will not help. Check the base URL (OPENAI_BASE_URL, or baseURL in the judge object) and that the server runs there.'
-          : 'The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.'
+          : /ENOTFOUND/.test(problem)
+            ? 'The host name of that address was not found (DNS), so waiting will not help. Check the base URL (OPENAI_BASE_URL, or baseURL in the judge object) and that this machine is online.'
+            : 'The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.'
       }`,
     ),
   judgeBadBaseURL: (model: string, url: string, where: string): string =>
