@@ -494,7 +494,9 @@ export const messages = {
           underTestFails
             ? 'and test.fails expects a verdict of fail: an undecided verdict is neither a pass nor a fail, so it never counts as the expected failure.'
             : 'and the error was caught (by the code under test, a try/catch or .rejects), so nothing else failed for it. An undecided verdict is never a pass.'
-        } Fix each one as it says:`,
+        } A test that means to get this error says so with ${[
+          ...new Set(errors.map((error) => `expectUndecided("${error.code}")`)),
+        ].join(' and ')} from rubricate/matchers. Otherwise, fix each one as it says:`,
         ...errors.map((error) => error.message),
       ].join('\n\n'),
     ),
