@@ -494,7 +494,9 @@ export const messages = {
           underTestFails
             ? 'and test.fails expects a verdict of fail: an undecided verdict is neither a pass nor a fail, so it never counts as the expected failure.'
             : 'and the error was caught (by the code under test, a try/catch or .rejects), so nothing else failed for it. An undecided verdict is never a pass.'
-        } Fix each one as it says:`,
+        } A test that means to get this error says so with ${[
+          ...new Set(errors.map((error) => `expectUndecided("${error.code}")`)),
+        ].join(' and ')} from rubricate/matchers. Otherwise, fix each one as it says:`,
         ...errors.map((error) => error.message),
       ].join('\n\n'),
     ),
@@ -712,7 +714,9 @@ export const messages = {
       `The judge "${model}" at "${url}" failed with ${problem} after ${requests} ${requests === 1 ? 'request' : 'requests'}. ${
         /ECONNREFUSED/.test(problem)
           ? 'The connection was refused: nothing listens at that address, so waiting will not help. Check the base URL (OPENAI_BASE_URL, or baseURL in the judge object) and that the server runs there.'
-          : 'The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.'
+          : /ENOTFOUND/.test(problem)
+            ? 'The host name of that address was not found (DNS), so waiting will not help. Check the base URL (OPENAI_BASE_URL, or baseURL in the judge object) and that this machine is online.'
+            : 'The provider is rate limiting, overloaded or unreachable; try again later, lower judgeConcurrency, or raise maxRetries in the judge object.'
       }`,
     ),
   judgeBadBaseURL: (model: string, url: string, where: string): string =>

@@ -9,7 +9,13 @@ import { terminalText } from '../output-safety/terminal-text'
 import { calibrateCommand } from './calibrate-command'
 import { CASSETTE_COMMANDS, type CassetteCommand, cassettesCommand } from './cassettes-command'
 import { cliMessages } from './cli-messages'
-import { type CommandIO, CommandLineError, commandLineError, EXIT } from './command-options'
+import {
+  type CommandIO,
+  CommandLineError,
+  commandLineError,
+  EXIT,
+  parseCommandOptions,
+} from './command-options'
 import { initCommand } from './init-command'
 import { packageVersion } from './package-version'
 
@@ -33,12 +39,8 @@ export async function rubricateCommand(argv: readonly string[], raw: CommandIO):
       io.err(cliMessages.usage())
       return EXIT.usage
     }
-    if (command === '--help' || command === '-h') return help([], io)
-    if (command === 'help') return help(rest, io)
-    if (command === '--version' || command === '-v') {
-      io.out(packageVersion())
-      return EXIT.ok
-    }
+    if (command === '--help' || command === '-h' || command === 'help') return help(rest, io)
+    if (command === '--version' || command === '-v') return version(rest, io)
     if (command === 'init') return await initCommand(rest, io)
     if (command === 'calibrate') return await calibrateCommand(rest, io)
     if (command === 'cassettes') {
@@ -59,24 +61,36 @@ export async function rubricateCommand(argv: readonly string[], raw: CommandIO):
   }
 }
 
-/** `rubricate help [command]`: the usage of the whole command, or of one command. */
+/** `rubricate help [command] [--json]`: the usage of the whole command, or of one command. */
 function help(args: readonly string[], io: CommandIO): number {
-  const words = args.filter((arg) => arg !== 'cassettes')
-  if (words.length === 0) {
+  const { values, positionals } = parseCommandOptions('help', args, {})
+  const [name] = positionals.filter((arg) => arg !== 'cassettes')
+  const text =
+    name === undefined
+      ? cliMessages.usage()
+      : name === 'init'
+        ? cliMessages.initUsage()
+        : name === 'calibrate'
+          ? cliMessages.calibrateUsage()
+          : isCassetteCommand(name)
+            ? cliMessages.cassetteUsage(name)
+            : undefined
+  if (text === undefined) throw new CommandLineError(cliMessages.badUsage(`No command "${name}"`))
+  io.out(values.json ? JSON.stringify({ command: name ?? null, usage: text }, null, 2) : text)
+  return EXIT.ok
+}
+
+/** `rubricate --version [--json]`: the version of the package. */
+function version(args: readonly string[], io: CommandIO): number {
+  const { values, positionals } = parseCommandOptions('--version', args, {})
+  if (positionals.length > 0) {
+    throw commandLineError(`"rubricate --version" takes no argument, but got "${positionals[0]}"`)
+  }
+  if (values.help) {
     io.out(cliMessages.usage())
     return EXIT.ok
   }
-  const [name] = words as [string]
-  const text =
-    name === 'init'
-      ? cliMessages.initUsage()
-      : name === 'calibrate'
-        ? cliMessages.calibrateUsage()
-        : isCassetteCommand(name)
-          ? cliMessages.cassetteUsage(name)
-          : undefined
-  if (text === undefined) throw new CommandLineError(cliMessages.badUsage(`No command "${name}"`))
-  io.out(text)
+  io.out(values.json ? JSON.stringify({ version: packageVersion() }, null, 2) : packageVersion())
   return EXIT.ok
 }
 

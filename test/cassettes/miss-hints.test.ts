@@ -51,3 +51,18 @@ test('the miss message says that recording needs a key and the real base URL', (
     'Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).',
   )
 })
+
+test('a host name that is not found is reported as one, with the base URL to check, not as rate limiting', () => {
+  // The detail as a live run printed it, with no DNS answer for api.openai.com.
+  const problem = 'a connection error (getaddrinfo ENOTFOUND api.openai.com)'
+  const text = messages.judgeRetriesExhausted(
+    'gpt-4.1-mini',
+    'https://api.openai.com/v1',
+    problem,
+    3,
+  )
+  expect(text).toContain(
+    `failed with ${problem} after 3 requests. The host name of that address was not found (DNS), so waiting will not help. Check the base URL (OPENAI_BASE_URL, or baseURL in the judge object) and that this machine is online.`,
+  )
+  expect(text).not.toContain('rate limiting')
+})

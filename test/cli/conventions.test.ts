@@ -27,6 +27,37 @@ test('--version and -v print the version of the package', async () => {
   expect(out).toEqual([version, version])
 })
 
+test('--version and help take --json like every command, and refuse an unknown option with exit 2', async () => {
+  expect(await run('--version', '--json')).toBe(0)
+  expect(JSON.parse(out.pop() as string)).toEqual({ version })
+  expect(await run('help', '--json')).toBe(0)
+  const general = JSON.parse(out.pop() as string)
+  expect(general.command).toBe(null)
+  expect(general.usage).toMatch(/^Usage: rubricate <command> \[options\]\n/)
+  expect(await run('help', 'cassettes', 'prune', '--json')).toBe(0)
+  const prune = JSON.parse(out.pop() as string)
+  expect(prune.command).toBe('prune')
+  expect(prune.usage).toMatch(/^Usage: rubricate cassettes prune /)
+  expect(await run('--help', 'init')).toBe(0)
+  expect(out.pop()).toMatch(/^Usage: rubricate init /)
+  expect(await run('--version', '--bogus')).toBe(2)
+  expect(err.pop()).toBe(
+    linked(
+      '[rubricate] "rubricate --version" has no option "--bogus" (it takes --json and --help). Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
+  )
+  expect(await run('--version', 'now')).toBe(2)
+  expect(err.pop()).toBe(
+    linked(
+      '[rubricate] "rubricate --version" takes no argument, but got "now". Run "rubricate --help" to see the commands and options.',
+      'usage',
+    ),
+  )
+  expect(await run('help', '--bogus')).toBe(2)
+  expect(out).toEqual([])
+})
+
 test('help prints the usage and exits 0; help <command> prints that command usage', async () => {
   expect(await run('help')).toBe(0)
   expect(out.pop()).toMatch(/^Usage: rubricate <command> \[options\]\n/)

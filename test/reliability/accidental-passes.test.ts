@@ -88,7 +88,7 @@ describe('8. Accidental passes', () => {
       'a judge miss caught by try/catch',
     ).failureMessages
     expect(message?.split('\n').slice(0, 3).join('\n')).toBe(
-      'Error: [rubricate] This test fails: a call made during it could not be decided (RUBRICATE_CASSETTE_MISS), and the error was caught (by the code under test, a try/catch or .rejects), so nothing else failed for it. An undecided verdict is never a pass. Fix each one as it says:\n\n[rubricate] Cassette miss: no recorded reply matches this judge call, and cassettes are in replay mode (CI is set), so no network call was made.',
+      'Error: [rubricate] This test fails: a call made during it could not be decided (RUBRICATE_CASSETTE_MISS), and the error was caught (by the code under test, a try/catch or .rejects), so nothing else failed for it. An undecided verdict is never a pass. A test that means to get this error says so with expectUndecided("RUBRICATE_CASSETTE_MISS") from rubricate/matchers. Otherwise, fix each one as it says:\n\n[rubricate] Cassette miss: no recorded reply matches this judge call, and cassettes are in replay mode (CI is set), so no network call was made.',
     )
     const [expected] = result(
       'swallowed.test.ts',
