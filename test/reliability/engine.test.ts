@@ -8,6 +8,8 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { configureRubricate } from '../../src'
 import { createCassetteFetch } from '../../src/cassettes'
 import { redactOutput } from '../../src/cassettes/redaction/redaction'
+import { UsageError } from '../../src/errors'
+import { format } from '../../src/messages'
 import { runAsTest } from '../../src/runtime/call-context'
 import { fakeReply, startFakeOpenAI } from '../../src/testing'
 import { useCassetteFolder } from '../cassettes/support'
@@ -41,6 +43,10 @@ describe('6. Secrets', () => {
     redactOutput('warm up')
     process.env.RUBRICATE_FRESH_TOKEN = 'tok-Fresh-9a8b7c6d'
     expect(redactOutput('The reply quoted tok-Fresh-9a8b7c6d.')).not.toContain('tok-Fresh-9a8b7c6d')
+    // And a rubricate error made a moment after another secret is set, as it is printed.
+    process.env.RUBRICATE_FRESH_TOKEN = 'tok-Fresh-1a2b3c4d'
+    const error = new UsageError(format('The reply quoted tok-Fresh-1a2b3c4d.'))
+    expect(String(error)).not.toContain('tok-Fresh-1a2b3c4d')
   })
 })
 
