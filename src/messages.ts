@@ -1061,6 +1061,9 @@ export const messages = {
     ),
   cassetteMissOccurrence: (occurrence: number): string =>
     `the test's request number ${occurrence} with this exact body; each identical request of a test is answered by the reply recorded for it, in order, and this one was made more often than it was recorded. Record it again, or set cassettes.repeatReplies to true to answer it with the last recorded reply.`,
+  cassetteMissKeyFormat: (): string => 'nothing in the body (the key format changed)',
+  cassetteMissOtherOccurrence: (recorded: number, made: number): string =>
+    `nothing in the body: the entry answers the test's request number ${recorded}, this is number ${made}`,
   redactHookResult: (value: unknown): string =>
     format(
       `Your cassettes.redact hook returned ${show(value)}, not a cassette entry. It is called with an entry ({ request, response }) and must return it, changed or not (or return nothing to keep it as it was); it must not be async.`,

@@ -231,17 +231,25 @@ export function cached(model: JudgeModel): JudgeModel {
           redact: config.cassettes.redact,
           normalize: config.cassettes.normalize,
         })
+      // The key the exchange served: with its occurrence in the test, which `prepare` alone
+      // does not know, so a bad entry is named by its own file.
+      let served: string | undefined
+      const side = judgeSide(runtime, config, context, () => model.id)
       const response = await exchange({
-        ...judgeSide(runtime, config, context, () => model.id),
+        ...side,
         prepare,
         url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
         live,
+        onExchange: (event) => {
+          served = event.key
+          side.onExchange?.(event)
+        },
       })
       const reply = JSON.parse(await response.text()) as JudgeReply
       if (typeof reply?.text !== 'string') {
         const store = storeFor(runtime.stores, config.cassettes.dir)
         throw store.corrupt(
-          store.file(prepare().key),
+          store.file(served ?? prepare().key),
           'its "response.json" is not a judge reply with a "text" string',
         )
       }

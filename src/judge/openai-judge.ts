@@ -287,7 +287,7 @@ export async function liveCompletion(
  * SDK's own error. In replay mode nothing reaches the network, so all the SDK does is build that
  * request and read its reply, and loading it cost 154 modules, about 90 ms of CPU in every test
  * file that replays a judge call (the suite figure "every test a replayed rubric assertion",
- * ARCHITECTURE.md §10). test/judge/replay-request.test.ts holds the two requests equal.
+ * ARCHITECTURE.md §10). test/cassettes/judge-one-path.test.ts holds the two requests equal.
  * @internal
  */
 export async function replayRequest(

@@ -5,11 +5,6 @@ import type { JsonSchema } from '../records/records'
 const REASONING = 'Brief reasoning, pointing to the evidence in the output.'
 const SATISFIED = 'True only when the criterion is clearly and fully met.'
 
-// Kept per criterion count: a zod object is compiled again at its first parse (zod 4 builds its
-// object parsers at run time), which a replayed assertion would then pay every time. No suite
-// figure was taken for it (issue 26): the one speed cache left here, named in ARCHITECTURE.md §10.
-const prepared = new Map<number, PreparedSchema>()
-
 /**
  * The strict schema of the judge's reply for criteria `c1..cN`: one required property per id,
  * reasoning before the verdict, nothing else. A missing or unknown id fails validation and goes
@@ -17,29 +12,26 @@ const prepared = new Map<number, PreparedSchema>()
  * @internal
  */
 export function rubricReplySchema(count: number): PreparedSchema {
-  let schema = prepared.get(count)
-  if (!schema) {
-    const ids = Array.from({ length: count }, (_, index) => `c${index + 1}`)
-    // Described by a JSON Schema written out (the one zod 4.6 generates), not generated at run time:
-    // it is part of every judge request, so of every recorded key, and zod's output differs
-    // between zod versions.
-    schema = fixedSchema(replyValidator(ids), {
-      type: 'object',
-      properties: {
-        criteria: {
-          type: 'object',
-          properties: Object.fromEntries(ids.map((id) => [id, verdictJson()])),
-          required: ids,
-          additionalProperties: false,
-        },
-        overallAssessment: { type: 'string' },
+  // Built for each call, not kept per count: a well-formed reply (every replayed one of a passing
+  // suite) never reaches zod, so nothing costly is built twice.
+  const ids = Array.from({ length: count }, (_, index) => `c${index + 1}`)
+  // Described by a JSON Schema written out (the one zod 4.6 generates), not generated at run time:
+  // it is part of every judge request, so of every recorded key, and zod's output differs
+  // between zod versions.
+  return fixedSchema(replyValidator(ids), {
+    type: 'object',
+    properties: {
+      criteria: {
+        type: 'object',
+        properties: Object.fromEntries(ids.map((id) => [id, verdictJson()])),
+        required: ids,
+        additionalProperties: false,
       },
-      required: ['criteria', 'overallAssessment'],
-      additionalProperties: false,
-    })
-    prepared.set(count, schema)
-  }
-  return schema
+      overallAssessment: { type: 'string' },
+    },
+    required: ['criteria', 'overallAssessment'],
+    additionalProperties: false,
+  })
 }
 
 /** The judge's reply, once validated. @internal */

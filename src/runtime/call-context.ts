@@ -27,10 +27,10 @@ export interface CallContext {
   /** The test the call belongs to: named in cassette misses and stored as `recordedBy`. */
   test?: TestIdentity | undefined
   /**
-   * How many times the running test has made each request so far, by key: the n-th identical
-   * request is answered by the n-th reply recorded for it (ARCHITECTURE.md §7.10).
+   * The numbers the running test has given its identical requests so far, by key: the n-th
+   * identical request is answered by the n-th reply recorded for it (ARCHITECTURE.md §7.10).
    */
-  sequence?: Map<string, number> | undefined
+  sequence?: Map<string, Occurrences> | undefined
   /** Vitest's task of that test, opaque here (the core never imports Vitest): see {@link runAsTest}. */
   task?: object | undefined
   /** Aborts the call (the test's signal: fires on timeout). */
@@ -113,12 +113,22 @@ export interface ModelCallsAsJudge {
   onLiveJson(config: ResolvedConfig, model: string | undefined, json: unknown): void
 }
 
+/**
+ * One key's numbers in a test's sequence: how many were handed out, and those given back by a
+ * request whose live reply was not recorded (a 503, a failed connection), which the next identical
+ * request takes first. @internal
+ */
+export interface Occurrences {
+  taken: number
+  free: number[]
+}
+
 /** A test the setup file runs: its identity, and Vitest's task as an opaque handle. @internal */
 export interface RunningTest {
   identity: TestIdentity
   task?: object | undefined
   /** The test's request counts (see {@link CallContext.sequence}); fresh for every run of it. */
-  sequence?: Map<string, number> | undefined
+  sequence?: Map<string, Occurrences> | undefined
 }
 
 // The tests running in this worker now (several under test.concurrent), in the shared state.

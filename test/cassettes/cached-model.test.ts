@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { basename } from 'node:path'
 import { expect, test } from 'vitest'
 import {
   configureRubricate,
@@ -7,7 +9,8 @@ import {
   rootCause,
 } from '../../src'
 import { cached } from '../../src/cassettes'
-import { type ExchangeEvent, withCallContext } from '../../src/runtime/call-context'
+import { CassetteStore } from '../../src/cassettes/store/cassette-store'
+import { type ExchangeEvent, runAsTest, withCallContext } from '../../src/runtime/call-context'
 import { rejectionOf } from '../judge/helpers'
 import { entriesUnder, entryFilesUnder, testIn, useCassetteFolder } from './support'
 
@@ -102,4 +105,30 @@ test('the judge wraps a custom model on its own, so scorers record and replay it
       .run({ output: 'x' }),
   )
   expect(rootCause(miss)).toMatchObject({ code: 'RUBRICATE_CASSETTE_MISS' })
+})
+
+test("a replayed entry that holds no judge reply is RUBRICATE_CASSETTE_CORRUPT naming its own file, also for a test's second identical request", async () => {
+  configureRubricate({ cassettes: { mode: 'record' } })
+  const judge = cached(countingModel())
+  const twice = () =>
+    runAsTest({ identity: testIn('asks twice') }, undefined, async () => [
+      await judge.complete({ prompt: 'Is it right?' }, {}),
+      await judge.complete({ prompt: 'Is it right?' }, {}),
+    ])
+  await twice()
+  const { entries } = await new CassetteStore(folder.dir).list()
+  expect(entries).toHaveLength(2)
+  // The second request's entry (its occurrence in the key) loses its reply's text by hand.
+  const files = await Promise.all(
+    entries.map(async ({ file }) => ({ file, json: JSON.parse(await readFile(file, 'utf8')) })),
+  )
+  const second = files.find(({ json }) => json.request.occurrence === 2)
+  if (!second) throw new Error('no entry of the second request')
+  delete second.json.response.json.text
+  await writeFile(second.file, JSON.stringify(second.json, null, 2))
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  const error = (await rejectionOf(twice())) as Error & { code?: string }
+  expect(error.code).toBe('RUBRICATE_CASSETTE_CORRUPT')
+  expect(error.message).toContain(basename(second.file))
+  expect(error.message).toContain('is not a judge reply with a "text" string')
 })

@@ -4,6 +4,8 @@
 // and its items, GET included) are recorded by default. Recorded against a loopback server that
 // speaks the Responses and Conversations APIs, replayed with it closed.
 
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import OpenAI from 'openai'
 import { afterEach, expect, onTestFinished, test } from 'vitest'
@@ -94,7 +96,15 @@ test('three identical requests made at once are each recorded, and replay their 
     })
   })
   expect(fourth.status).toBe(400)
-  expect(((await fourth.json()) as any).error.code).toBe('RUBRICATE_CASSETTE_MISS')
+  const { error } = (await fourth.json()) as any
+  expect(error.code).toBe('RUBRICATE_CASSETTE_MISS')
+  // The nearest entry is one of the three, its body the same: the miss says it is the count that
+  // differs, not that the key format changed.
+  expect(error.message).toContain("the test's request number 4 with this exact body")
+  expect(error.message).toMatch(
+    /differs: +nothing in the body: the entry answers the test's request number [123], this is number 4/,
+  )
+  expect(error.message).not.toContain('key format changed')
   // Opted in, it is answered with the last recorded reply.
   configureRubricate({ cassettes: { mode: 'replay', repeatReplies: true } })
   const repeated = await inTest('candidates', async () => {
@@ -128,6 +138,23 @@ test('approve and reject tests that share a first request keep their own replies
   configureRubricate({ cassettes: { mode: 'replay' } })
   expect(await inTest('approve', path('approved'))).toEqual(approved)
   expect(await inTest('reject', path('rejected'))).toEqual(rejected)
+})
+
+test('two tests whose identical requests get the same reply, ids aside, share one entry', async () => {
+  const ask = () => call('POST', '/responses', { model: 'gpt-test', input: 'Say hi' })
+  configureRubricate({ cassettes: { mode: 'record' } })
+  await serve({ tag: 'sh', answer: () => 'hi' })
+  const first = await inTest('first', ask)
+  const second = await inTest('second', ask)
+  expect(server?.requests).toHaveLength(2)
+  expect(await filesUnder(folder.dir)).toHaveLength(1)
+  // The second test was served the stored reply, whose ids it will carry on at replay.
+  expect(second.id).toBe(first.id)
+  await server?.close()
+  server = undefined
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  expect(textOf(await inTest('second', ask))).toBe('hi')
+  expect(textOf(await inTest('third', ask))).toBe('hi')
 })
 
 test('a previous_response_id chain re-recorded against a server that issues new ids still replays', async () => {
@@ -228,4 +255,70 @@ test('a streamed tool call re-recorded against a server that issues new call ids
   await fake.close()
   configureRubricate({ cassettes: { mode: 'replay' } })
   expect(await inTest('tools', chain)).toEqual(first)
+})
+
+test('the recipe for another stateful HTTP API: a job submitted and polled replays each polled state in order, also after a re-record against new ids', async () => {
+  // A job queue on loopback: each server issues job ids of its own, and each poll of a job moves
+  // it on one state; an id it did not issue is a 404, as it would be live.
+  const startJobs = async (tag: string) => {
+    const polls = new Map<string, number>()
+    const requests: string[] = []
+    const jobs = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`)
+      request.resume().on('end', () => {
+        const send = (status: number, json: unknown) => {
+          response.writeHead(status, { 'content-type': 'application/json' })
+          response.end(JSON.stringify(json))
+        }
+        if (request.method === 'POST' && request.url === '/v1/jobs') {
+          const id = `job_${tag}_${String(polls.size + 1).padStart(4, '0')}`
+          polls.set(id, 0)
+          return send(200, { id, status: 'queued' })
+        }
+        const id = /^\/v1\/jobs\/([^/]+)$/.exec(request.url ?? '')?.[1] ?? ''
+        const seen = polls.get(id)
+        if (request.method !== 'GET' || seen === undefined) return send(404, { error: 'no job' })
+        polls.set(id, seen + 1)
+        return send(200, { id, status: ['running', 'running', 'done'][Math.min(seen, 2)] })
+      })
+    })
+    await new Promise<void>((resolve) => jobs.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(jobs.address() as AddressInfo).port}`
+    return { url, requests, close: () => new Promise((resolve) => jobs.close(resolve)) }
+  }
+  let jobsURL = ''
+  const submitAndPoll = async () => {
+    const json = async (response: Response) => {
+      const body = (await response.json()) as { id: string; status: string }
+      if (!response.ok) throw new Error(`${response.status} ${JSON.stringify(body)}`)
+      return body
+    }
+    const job = await json(await cassetteFetch(`${jobsURL}/v1/jobs`, { method: 'POST' }))
+    const states = [job.status]
+    while (states.at(-1) !== 'done') {
+      states.push((await json(await cassetteFetch(`${jobsURL}/v1/jobs/${job.id}`))).status)
+    }
+    return { id: job.id, states }
+  }
+  // As docs/guide/sequences.md writes it.
+  const match = ['/v1/jobs', /\/v1\/jobs\/[^/]+$/]
+  configureRubricate({ cassettes: { mode: 'auto', match } })
+  const first = await startJobs('aaa')
+  jobsURL = first.url
+  const recorded = await inTest('polls', submitAndPoll)
+  expect(recorded.states).toEqual(['queued', 'running', 'running', 'done'])
+  await first.close()
+  const files = await filesUnder(folder.dir)
+  expect(files).toHaveLength(4)
+
+  configureRubricate({ cassettes: { mode: 'record', match } })
+  const second = await startJobs('bbb')
+  jobsURL = second.url
+  expect(await inTest('polls', submitAndPoll)).toEqual(recorded)
+  expect(second.requests.join('\n')).not.toContain('aaa')
+  await second.close()
+  expect(await filesUnder(folder.dir)).toEqual(files)
+
+  configureRubricate({ cassettes: { mode: 'replay', match } })
+  expect(await inTest('polls', submitAndPoll)).toEqual(recorded)
 })

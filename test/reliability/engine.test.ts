@@ -3,11 +3,15 @@
 // in ways that looked like someone else's fault, and a judge that never answers.
 
 import { join } from 'node:path'
+import OpenAI from 'openai'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { configureRubricate } from '../../src'
+import { createCassetteFetch } from '../../src/cassettes'
 import { redactOutput } from '../../src/cassettes/redaction/redaction'
+import { UsageError } from '../../src/errors'
+import { format } from '../../src/messages'
 import { runAsTest } from '../../src/runtime/call-context'
-import { fakeReply } from '../../src/testing'
+import { fakeReply, startFakeOpenAI } from '../../src/testing'
 import { useCassetteFolder } from '../cassettes/support'
 import { runVitest } from '../support/run-vitest'
 import { tempDir } from '../support/temp-dir'
@@ -39,6 +43,10 @@ describe('6. Secrets', () => {
     redactOutput('warm up')
     process.env.RUBRICATE_FRESH_TOKEN = 'tok-Fresh-9a8b7c6d'
     expect(redactOutput('The reply quoted tok-Fresh-9a8b7c6d.')).not.toContain('tok-Fresh-9a8b7c6d')
+    // And a rubricate error made a moment after another secret is set, as it is printed.
+    process.env.RUBRICATE_FRESH_TOKEN = 'tok-Fresh-1a2b3c4d'
+    const error = new UsageError(format('The reply quoted tok-Fresh-1a2b3c4d.'))
+    expect(String(error)).not.toContain('tok-Fresh-1a2b3c4d')
   })
 })
 
@@ -169,5 +177,54 @@ describe('1. Judge faults', () => {
     expect(root.code).toBe('RUBRICATE_JUDGE_REQUEST')
     expect(root.message).toContain('gave no usable reply within 2000 ms (deadlineMs)')
     expect(elapsed).toBeLessThan(8_000)
+  })
+})
+
+describe('4. Cassette faults', () => {
+  // A request that failed live and was not recorded (a 503, a timeout) is not made at replay, so
+  // the retry that was recorded must answer the first identical request replay makes.
+  test('a judge call recorded after its first request failed with a 503 replays on CI', async () => {
+    configureRubricate({ cassettes: { mode: 'record' } })
+    const { server, judge } = await judgeServer([
+      fakeReply.status(503, { retryAfter: 0 }),
+      PASSING_VERDICT,
+    ])
+    const recorded = await inTest('greets', () => judgeRubric(judge))
+    expect(recorded.score).toBe(1)
+    expect(server.requests).toHaveLength(2)
+    await server.close()
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    const replayed = await inTest('greets', () => judgeRubric(judge))
+    expect(replayed.score).toBe(1)
+    expect(server.requests).toHaveLength(2)
+  })
+
+  test("an agent's call that the SDK retried after a 503 while recording replays on CI", async () => {
+    const server = await startFakeOpenAI({
+      reply: [fakeReply.status(503, { retryAfter: 0 }), fakeReply.text('Hello Alice!')],
+    })
+    const client = new OpenAI({
+      baseURL: server.baseURL,
+      apiKey: 'sk-test-0123456789',
+      fetch: createCassetteFetch(),
+      maxRetries: 1,
+    })
+    const greet = async () => {
+      const completion = await client.chat.completions.create({
+        model: 'gpt-test',
+        messages: [{ role: 'user', content: 'Greet Alice' }],
+      })
+      return completion.choices[0]?.message.content
+    }
+    try {
+      configureRubricate({ cassettes: { mode: 'record' } })
+      expect(await inTest('greets', greet)).toBe('Hello Alice!')
+      expect(server.requests).toHaveLength(2)
+    } finally {
+      await server.close()
+    }
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    expect(await inTest('greets', greet)).toBe('Hello Alice!')
+    expect(server.requests).toHaveLength(2)
   })
 })

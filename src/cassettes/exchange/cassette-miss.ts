@@ -15,7 +15,7 @@ import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { getState } from '../../runtime/state'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { firstTextChange } from '../store/json-diff'
-import { findNearest } from '../store/nearest-entry'
+import { findNearest, type NearestEntry } from '../store/nearest-entry'
 import { modeReason } from './cassette-mode'
 
 export interface MissInput {
@@ -75,10 +75,7 @@ export async function buildMiss(
     facts.push(['nearest', `${displayPath(nearest.file)}${by}`])
     const shown = nearest.paths.slice(0, 6).join(', ')
     const more = nearest.paths.length > 6 ? ` and ${nearest.paths.length - 6} more` : ''
-    facts.push([
-      'differs',
-      nearest.paths.length ? `${shown}${more}` : 'nothing in the body (the key format changed)',
-    ])
+    facts.push(['differs', nearest.paths.length ? `${shown}${more}` : sameBody(nearest, input)])
     const change = firstTextChange(nearest.entry.request.body, input.body)
     if (change) facts.push(['changed', messages.cassetteMissTextChange(change)])
     // Only between two versioned judge prompts: an entry without a version (an agent's call, a
@@ -122,6 +119,15 @@ export async function buildMiss(
       message: error.message,
     },
   }
+}
+
+/** Why an entry with the same body is no hit: another number in the test's sequence, or the key format. */
+function sameBody(nearest: NearestEntry, input: MissInput): string {
+  const recorded = nearest.entry.request.occurrence ?? 1
+  const made = input.occurrence ?? 1
+  return recorded === made
+    ? messages.cassetteMissKeyFormat()
+    : messages.cassetteMissOtherOccurrence(recorded, made)
 }
 
 /**

@@ -10,7 +10,7 @@ import { SecretInCassetteError } from '../../errors'
 import { messages } from '../../messages'
 import type { TestIdentity } from '../../records/records'
 /** @internal */
-import { type ExchangeEvent, runningTest } from '../../runtime/call-context'
+import { type ExchangeEvent, type Occurrences, runningTest } from '../../runtime/call-context'
 import type { Runtime } from '../../runtime/runtime'
 import { stateSlot } from '../../runtime/state'
 import { reportUndecided } from '../../runtime/undecided-hooks'
@@ -127,9 +127,8 @@ export function exchange(input: ExchangeInput): ExchangeReply | Promise<Exchange
   const base = input.prepare(input.runtime.ids.toStored())
   // The n-th identical request of a test is the n-th of its sequence, taken now, before anything
   // is awaited: identical requests made at once are told apart in the order they were made.
-  const sequence = runningTest()?.sequence
-  const occurrence = sequence ? (sequence.get(base.key) ?? 0) + 1 : 1
-  sequence?.set(base.key, occurrence)
+  const occurrences = occurrencesOf(base.key)
+  const occurrence = takeOccurrence(occurrences)
   const request = atOccurrence(base, occurrence)
   const store = storeFor(input.runtime.stores, config.cassettes.dir)
   if (readsCassettes(mode)) {
@@ -144,7 +143,29 @@ export function exchange(input: ExchangeInput): ExchangeReply | Promise<Exchange
     }
   }
   if (mode === 'replay') return miss(input, request, store)
-  return liveAndRecord(input, request, store)
+  // A live reply that is not recorded (a 503, a failed connection) is not made at replay: its
+  // number is given back, so the retry that was recorded answers the request replay makes.
+  return liveAndRecord(input, request, store, () => occurrences?.free.push(occurrence))
+}
+
+function occurrencesOf(key: string): Occurrences | undefined {
+  const sequence = runningTest()?.sequence
+  if (!sequence) return undefined
+  let occurrences = sequence.get(key)
+  if (!occurrences) {
+    occurrences = { taken: 0, free: [] }
+    sequence.set(key, occurrences)
+  }
+  return occurrences
+}
+
+/** The lowest number given back by an unrecorded request, else the next one (1 outside a test). */
+function takeOccurrence(occurrences: Occurrences | undefined): number {
+  if (!occurrences) return 1
+  if (occurrences.free.length === 0) return ++occurrences.taken
+  const lowest = Math.min(...occurrences.free)
+  occurrences.free.splice(occurrences.free.indexOf(lowest), 1)
+  return lowest
 }
 
 async function offExchange(input: ExchangeInput): Promise<ExchangeReply> {
@@ -214,9 +235,13 @@ async function liveAndRecord(
   input: ExchangeInput,
   request: PreparedRequest,
   store: CassetteStore,
+  unrecorded: () => void,
 ): Promise<ExchangeReply> {
   const aliases = input.runtime.ids
-  const live = await limited(input, aliases.toLive())
+  const live = await limited(input, aliases.toLive()).catch((error: unknown) => {
+    unrecorded()
+    throw error
+  })
   const finish = (recorded: boolean, key = request.key, reply?: () => unknown) => {
     input.onExchange?.({
       source: recorded ? 'recorded' : 'live',
@@ -230,6 +255,7 @@ async function liveAndRecord(
     let endedBy: string | undefined
     const { response, done, stop } = teeStream(live, framing, async (chunks?: SseChunk[]) => {
       if (!chunks) {
+        unrecorded()
         finish(false)
         if (endedBy !== undefined) {
           const label = `${request.method} ${redactUrl(input.url.href)}`
@@ -267,7 +293,12 @@ async function liveAndRecord(
     return responseReply(response)
   }
   const bytes = aliases.toStoredBytes(
-    new Uint8Array(await live.arrayBuffer().catch(markLiveFailure)),
+    new Uint8Array(
+      await live.arrayBuffer().catch((error: unknown) => {
+        unrecorded()
+        return markLiveFailure(error)
+      }),
+    ),
   )
   const body = bodyOf(bytes, live.headers)
   input.onLiveJson?.(body.json)
@@ -288,6 +319,7 @@ async function liveAndRecord(
       return entryReply(written.kept)
     }
   } else {
+    unrecorded()
     finish(false, request.key, () => body.json)
   }
   return responseReply(
