@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
-import { outputText } from '../output'
+import { outputText, taskText } from '../output'
 import { emitRecord } from '../runtime/record-hooks'
 import { checkCompletion, untilAborted } from './check-completion'
 import { loopRecord } from './loop-record'
@@ -38,7 +38,9 @@ export async function runUntilComplete<Input = unknown, Output = unknown>(
   const started = performance.now()
   const iterations: LoopIteration<Output>[] = []
   let feedback: string | undefined
-  const task = taskText(input)
+  // The task as the rubric judge reads it (a message list: the user's first words); Mastra's
+  // "Unknown task" when there is none.
+  const task = taskText(input) ?? 'Unknown task'
   const conversation: LoopMessage[] = [{ role: 'user', content: task }]
   for (let iteration = 1; iteration <= settings.maxSteps; iteration++) {
     if (signal?.aborted) throw signal.reason
@@ -108,13 +110,6 @@ const OPTION_KEYS = [
   'suppressFeedback',
   'completionContext',
 ]
-
-// The task's text: the input when it is text, else the user's text in it, as Mastra takes it.
-function taskText(input: unknown): string {
-  if (typeof input === 'string') return input
-  if (input === undefined || input === null) return 'Unknown task'
-  return outputText(input) || 'Unknown task'
-}
 
 function validate(
   agent: unknown,

@@ -529,3 +529,35 @@ test("with completionContext, scorers get Mastra's isTaskComplete context as inp
   })
   expect(untitled[0].originalTask).toBe('Unknown task')
 })
+
+test("a message-list input's task is the user's first message, in the turn's messages and in originalTask", async () => {
+  // A chat history as the loop's input (chat messages, an Agents SDK history): its task is what
+  // the user asked, not the last reply nor the list as JSON (taskText, as the rubric judge reads it).
+  const input = [
+    { role: 'system', content: 'You are a support agent.' },
+    { role: 'user', content: 'Where is my refund?' },
+    { role: 'assistant', content: 'Let me check.' },
+  ]
+  const turns: any[] = []
+  const contexts: any[] = []
+  await runUntilComplete(
+    (turn) => {
+      turns.push(turn)
+      return 'It was sent on Monday.'
+    },
+    {
+      scorers: [
+        {
+          run: (run) => {
+            contexts.push(run.input)
+            return { score: 1 }
+          },
+        },
+      ],
+      input,
+      completionContext: true,
+    },
+  )
+  expect(turns[0].messages).toEqual([{ role: 'user', content: 'Where is my refund?' }])
+  expect(contexts[0].originalTask).toBe('Where is my refund?')
+})
