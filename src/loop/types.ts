@@ -78,9 +78,10 @@ export interface AgentTurn<Input = unknown, Output = unknown> {
   /** The earlier iterations, oldest first. */
   history: readonly LoopIteration<Output>[]
   /**
-   * The loop as one conversation, to continue it instead of writing a fresh prompt: the task (as `taskText` reads the input) as a
-   * user message, then each earlier output as an assistant message followed by its feedback as a
-   * user message (none under `suppressFeedback`). The AI SDK's `messages` take it as it is.
+   * The loop as one conversation, to continue it instead of writing a fresh prompt: the task (the
+   * input as `taskText` reads it) as a user message, then each earlier output as an assistant
+   * message followed by its feedback as a user message (none under `suppressFeedback`). The AI
+   * SDK's `messages` take it as it is.
    */
   messages: readonly LoopMessage[]
   /** The loop's signal (aborts when `signal` does); pass it to your model calls. */
