@@ -1,5 +1,10 @@
 import type { z } from 'zod'
-import { fixedSchema, type PreparedSchema, type StandardSchemaV1 } from '../judge/output-schema'
+import {
+  fixedSchema,
+  type PreparedSchema,
+  type StandardSchemaV1,
+  zodSchemaOnFirstUse,
+} from '../judge/output-schema'
 import type { JsonSchema } from '../records/records'
 
 const REASONING = 'Brief reasoning, pointing to the evidence in the output.'
@@ -48,19 +53,14 @@ export interface RubricReply {
  * test/rubric/reply-schema.test.ts holds the check to accept exactly what zod accepts.
  */
 function replyValidator(ids: readonly string[]): StandardSchemaV1 {
-  let zodSchema: StandardSchemaV1 | undefined
+  const zodSchema = zodSchemaOnFirstUse((zod) => rubricReplyZodSchema(zod, ids))
   return {
     '~standard': {
       version: 1,
       vendor: 'rubricate',
       validate(value) {
         const reply = wellFormedReply(value, ids)
-        if (reply) return { value: reply }
-        if (zodSchema) return zodSchema['~standard'].validate(value)
-        return import('zod').then(({ z: zod }) => {
-          zodSchema ??= rubricReplyZodSchema(zod, ids)
-          return zodSchema['~standard'].validate(value)
-        })
+        return reply ? { value: reply } : zodSchema['~standard'].validate(value)
       },
     },
   }
