@@ -5,7 +5,8 @@ import type {
   ScorerPartRecord,
   Verdict,
 } from '../src/records/records'
-import { formatShare, verdictTag } from '../src/rubric/rubric-reason'
+import { verdictWords } from '../src/records/verdict-words'
+import { formatShare } from '../src/rubric/rubric-reason'
 
 /** One scorer of several in a `toPassScorer([a, b])` assertion. @internal */
 export type ScorerPart = ScorerPartRecord
@@ -174,17 +175,15 @@ export function compactJson(value: unknown): string {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text
 }
 
+const MARKS = { met: '✓', unmet: '✗', 'optional-unmet': '○' } as const
+
 /** One line per criterion (`✓` met, `✗` required unmet, `○` optional unmet), reasoning under it. @internal */
 export function verdictLines(verdicts: readonly Verdict[]): string[] {
   const lines: string[] = []
   for (const verdict of verdicts) {
-    const mark = verdict.satisfied ? '✓' : verdict.required ? '✗' : '○'
-    const tag = verdictTag(verdict)
-    const agreement = verdict.agreement
-      ? ` (${verdict.agreement.satisfied}/${verdict.agreement.total} samples)`
-      : ''
-    lines.push(`  ${mark} ${tag} ${verdict.criterion}${agreement}`)
-    if (verdict.reasoning) lines.push(`      → ${verdict.reasoning}`)
+    const words = verdictWords(verdict)
+    lines.push(`  ${MARKS[words.state]} ${words.tag} ${words.criterion}${words.samples}`)
+    if (words.reasoning) lines.push(`      → ${words.reasoning}`)
   }
   return lines
 }

@@ -4,7 +4,7 @@
 // test runs.
 import type { RunnerTestCase } from 'vitest'
 import { redactedValue } from '../src/output-safety/redacted-value'
-import { recordAnnotation } from '../src/records/record-annotations'
+import { recordAnnotation } from '../src/output-safety/record-annotations'
 import type { RubricateRecord } from '../src/records/records'
 
 /**

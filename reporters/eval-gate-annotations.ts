@@ -8,7 +8,7 @@ import type { TestCase, TestCollection, TestSuite } from 'vitest/node'
 import { redactOutput } from '../src/cassettes/redaction/redaction'
 import { terminalLine } from '../src/output-safety/terminal-text'
 import type { EvalSuiteRecord } from '../src/records/eval-records'
-import { ANNOTATION_TYPE } from '../src/records/record-annotations'
+import { ANNOTATION_TYPE } from '../src/output-safety/record-annotations'
 import { evalGateAnnotation } from './render-eval'
 
 /**

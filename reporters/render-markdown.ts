@@ -2,7 +2,7 @@
 // table per test file with one row per criterion (test, criterion, verdict, reasoning).
 import { markdownCell } from '../src/output-safety/markdown-text'
 import type { RubricateRecord } from '../src/records/records'
-import { verdictTag } from '../src/rubric/rubric-reason'
+import { verdictWords } from '../src/records/verdict-words'
 import type { FileReport, RunReport } from './collect-run'
 import { figures, plain } from './figures'
 import { calibrationSummary, calibrationTitle } from './render-calibration'
@@ -74,13 +74,12 @@ function recordRows(record: RubricateRecord): Row[] {
     ])
   }
   for (const verdict of record.verdicts ?? []) {
-    const tag = verdictTag(verdict)
-    const mark = verdict.satisfied
-      ? `${figures.met} met`
-      : verdict.required
-        ? `${figures.unmet} unmet`
-        : `${figures.optionalUnmet} unmet`
-    rows.push([`${tag} ${verdict.criterion}${not}`, mark, verdict.reasoning])
+    const words = verdictWords(verdict)
+    const mark =
+      words.state === 'met'
+        ? `${figures.met} met`
+        : `${words.state === 'unmet' ? figures.unmet : figures.optionalUnmet} unmet`
+    rows.push([`${words.tag} ${words.criterion}${not}`, mark, words.reasoning])
   }
   return rows
 }

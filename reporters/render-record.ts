@@ -1,7 +1,7 @@
 // Pure: turns the rubricate records of one test into the lines printed under it (ARCHITECTURE.md §9).
 import { terminalLine } from '../src/output-safety/terminal-text'
 import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records/records'
-import { verdictTag } from '../src/rubric/rubric-reason'
+import { verdictWords } from '../src/records/verdict-words'
 import { type Colors, figures } from './figures'
 import { renderCalibration } from './render-calibration'
 
@@ -60,26 +60,20 @@ function renderRubric(record: RubricateRecord, style: LineStyle, headed: boolean
 /** One criterion: symbol, tag, criterion, and the reasoning when unmet. @internal */
 export function verdictLine(verdict: Verdict, style: LineStyle): string {
   const { colors: c } = style
-  const tag = verdictTag(verdict)
-  const symbol = verdict.satisfied
-    ? c.green(figures.met)
-    : verdict.required
-      ? c.red(figures.unmet)
-      : c.yellow(figures.optionalUnmet)
-  const agreement =
-    verdict.agreement && verdict.agreement.total > 1
-      ? c.dim(` (${verdict.agreement.satisfied}/${verdict.agreement.total} samples)`)
-      : ''
-  const criterion = oneLine(verdict.criterion)
-  const text = verdict.satisfied
-    ? `${c.dim(tag)} ${criterion}`
-    : `${c.dim(tag)} ${verdict.required ? c.red(criterion) : criterion}${reasoning(verdict, c)}`
-  return `${style.indent}${symbol} ${text}${agreement}`
-}
-
-function reasoning(verdict: Verdict, c: Colors): string {
-  const text = oneLine(verdict.reasoning)
-  return text ? c.dim(`: ${text}`) : ''
+  const words = verdictWords(verdict)
+  const symbol =
+    words.state === 'met'
+      ? c.green(figures.met)
+      : words.state === 'unmet'
+        ? c.red(figures.unmet)
+        : c.yellow(figures.optionalUnmet)
+  const criterion = oneLine(words.criterion)
+  const reasoning = oneLine(words.reasoning)
+  const text =
+    words.state === 'met'
+      ? `${c.dim(words.tag)} ${criterion}`
+      : `${c.dim(words.tag)} ${words.state === 'unmet' ? c.red(criterion) : criterion}${reasoning ? c.dim(`: ${reasoning}`) : ''}`
+  return `${style.indent}${symbol} ${text}${words.samples ? c.dim(words.samples) : ''}`
 }
 
 function renderScorer(record: RubricateRecord, style: LineStyle): string[] {

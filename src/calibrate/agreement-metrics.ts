@@ -1,50 +1,8 @@
 // Pure: agreement between a judge's verdicts and human labels (README: "Calibrate the judge").
 
-/** A proportion with its Wilson 95% interval; `value` and `interval` are `null` when `n` is 0. */
-export interface Rate {
-  /** How many of the `n` cases counted. */
-  count: number
-  /** The denominator. */
-  n: number
-  value: number | null
-  /** Wilson score interval at 95% (z = 1.96). */
-  interval: { low: number; high: number } | null
-}
+import type { AgreementCounts, AgreementMetrics, Rate, SelfAgreement } from '../records/records'
 
-/**
- * The four cells of a judge-against-label table. "Pass" is the judge's verdict "met", "fail" its
- * "unmet"; "true" and "false" say whether the human label agrees.
- */
-export interface AgreementCounts {
-  /** Judge met, label met. */
-  truePass: number
-  /** Judge met, label unmet: the dangerous error for a test tool (a broken output passes). */
-  falsePass: number
-  /** Judge unmet, label met. */
-  falseFail: number
-  /** Judge unmet, label unmet. */
-  trueFail: number
-}
-
-/** Agreement of one judge with the labels, over one criterion or over all of them. */
-export interface AgreementMetrics {
-  /** Labelled judgements. */
-  n: number
-  counts: AgreementCounts
-  /** Judgements where the judge agrees with the label, out of `n`. */
-  accuracy: Rate
-  /**
-   * Cohen's κ between judge and labels, or `null` when it is undefined: with no judgement, or when
-   * chance agreement is 1 (every label and every verdict the same value, which n = 1 always is);
-   * `kappaUndefined` says why.
-   */
-  kappa: number | null
-  kappaUndefined?: string | undefined
-  /** Judge met among the judgements labelled unmet: `falsePass / (falsePass + trueFail)`. */
-  falsePass: Rate
-  /** Judge unmet among the judgements labelled met: `falseFail / (falseFail + truePass)`. */
-  falseFail: Rate
-}
+export type { AgreementCounts, AgreementMetrics, Rate, SelfAgreement }
 
 /** One judged case: what the judge said and what the label says. */
 export interface JudgedLabel {
@@ -140,15 +98,6 @@ export function agreementMetrics(cases: readonly JudgedLabel[]): AgreementMetric
     falsePass: rate(falsePass, falsePass + trueFail),
     falseFail: rate(falseFail, falseFail + truePass),
   }
-}
-
-/** How consistently a judge answered with `samples > 1`. */
-export interface SelfAgreement {
-  samples: number
-  /** Judgements on which every sample gave the same verdict. */
-  unanimous: Rate
-  /** Share of pairs of samples of one judgement that agree, averaged over judgements. */
-  pairwise: number | null
 }
 
 /**

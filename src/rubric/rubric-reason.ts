@@ -1,4 +1,5 @@
 import type { Verdict } from '../records/records'
+import { verdictTag } from '../records/verdict-words'
 
 /** The reason of a run that had no rubric to check. */
 export const NO_RUBRIC_REASON = 'No rubric was provided, so the rubric check passed by default.'
@@ -27,12 +28,6 @@ export function weightedShare(verdicts: readonly Verdict[]): number {
     .filter((verdict) => verdict.satisfied)
     .reduce((sum, verdict) => sum + (verdict.weight ?? 1), 0)
   return total === 0 ? 0 : met / total
-}
-
-/** A verdict's tag: `[required]`/`[optional]`, or under fraction scoring its weight too. @internal */
-export function verdictTag(verdict: Verdict): string {
-  if (verdict.weight === undefined) return verdict.required ? '[required]' : '[optional]'
-  return verdict.required ? `[required, weight ${verdict.weight}]` : `[weight ${verdict.weight}]`
 }
 
 /**

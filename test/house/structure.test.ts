@@ -115,3 +115,68 @@ test('src/cassettes/ imports nothing from the layers above it (judge, scorer, ru
   )
   expect(arrows).toEqual([])
 })
+
+// ARCHITECTURE.md §1: the floors of src/, from the bottom up. A file imports only from its own
+// floor and the floors below it (type-only imports count); records/, the shared types, imports
+// nothing of src/. A file in a place no floor names fails too: a new folder is given its floor here
+// and in ARCHITECTURE.md.
+const FLOORS: readonly (readonly string[])[] = [
+  ['src/records/'],
+  ['src/errors.ts', 'src/messages.ts', 'src/runtime/', 'src/config/'],
+  ['src/output/'],
+  ['src/cassettes/'],
+  ['src/output-safety/'],
+  ['src/judge/'],
+  ['src/scorer/'],
+  ['src/rubric/'],
+  ['src/loop/'],
+  ['src/trajectory/'],
+  ['src/conversation/'],
+  ['src/calibrate/'],
+  ['src/testing/'],
+  ['src/cli/'],
+  ['src/index.ts'],
+]
+
+// The upward imports the design keeps, each for a reason; any other one fails.
+const KEPT_UPWARD = new Set([
+  // Every message passes the terminal gate once, in format(); the gate redacts with the secrets
+  // the cassette layer knows, so it sits above the foundation.
+  'src/messages.ts -> src/output-safety/terminal-text.ts',
+  // The worker's runtime creates and holds the cassette stores, the secret registry and the id
+  // aliases: it is where the worker is composed, and only its type crosses back down.
+  'src/runtime/runtime.ts -> src/cassettes/exchange/id-aliases.ts',
+  'src/runtime/runtime.ts -> src/cassettes/redaction/redaction.ts',
+  'src/runtime/runtime.ts -> src/cassettes/store/cassette-store.ts',
+  // The entry point `rubricate/cassettes` re-exports cached() from the judge (see above).
+  'src/cassettes/index.ts -> src/judge/cassette-bridge.ts',
+])
+
+function floorOf(file: string): number {
+  return FLOORS.findIndex((floor) => floor.some((place) => file.startsWith(place)))
+}
+
+test('every file of src/ stands on a floor, and imports only from its own floor or below', () => {
+  const unplaced = files.filter((file) => file.startsWith('src/') && floorOf(file) < 0)
+  expect(unplaced).toEqual([])
+  const upward = files.flatMap((file) =>
+    file.startsWith('src/')
+      ? (graph.get(file)?.relative ?? [])
+          .filter((target) => target.startsWith('src/') && floorOf(target) > floorOf(file))
+          .map((target) => `${file} -> ${target}`)
+          .filter((arrow) => !KEPT_UPWARD.has(arrow))
+      : [],
+  )
+  expect(upward).toEqual([])
+})
+
+test('records/ is a leaf: the shared types import nothing else of the package', () => {
+  const arrows = files.flatMap((file) =>
+    file.startsWith('src/records/')
+      ? (graph.get(file)?.relative ?? [])
+          .filter((target) => !target.startsWith('src/records/'))
+          .map((target) => `${file} -> ${target}`)
+      : [],
+  )
+  expect(arrows).toEqual([])
+})

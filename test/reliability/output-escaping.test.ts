@@ -12,7 +12,7 @@ import { summariseRun } from '../../reporters/run-summary'
 import { markdownCell } from '../../src/output-safety/markdown-text'
 import { redactedValue } from '../../src/output-safety/redacted-value'
 import { terminalText } from '../../src/output-safety/terminal-text'
-import { ANNOTATION_LINE_BREAK, recordAnnotation } from '../../src/records/record-annotations'
+import { ANNOTATION_LINE_BREAK, recordAnnotation } from '../../src/output-safety/record-annotations'
 import type { RubricateRecord, Verdict } from '../../src/records/records'
 
 function verdict(criterion: string, satisfied: boolean, reasoning = 'It does.'): Verdict {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { recordAnnotation } from '../../src/records/record-annotations'
+import { recordAnnotation } from '../../src/output-safety/record-annotations'
 import { record, verdict } from './records'
 
 test('a rubric becomes one annotation, a line per criterion in words, with the reasoning of unmet ones', () => {

@@ -9,7 +9,7 @@ import { summariseRun } from '../../reporters/run-summary'
 import { agreementMetrics, type JudgedLabel } from '../../src/calibrate/agreement-metrics'
 import type { CalibrationResult } from '../../src/calibrate/calibrate-judge'
 import { calibrationRecord, missedThresholds } from '../../src/calibrate/calibration-gate'
-import { recordAnnotation } from '../../src/records/record-annotations'
+import { recordAnnotation } from '../../src/output-safety/record-annotations'
 import { call, record } from './records'
 
 const judged = (pairs: [boolean, boolean][]): JudgedLabel[] =>

@@ -11,9 +11,9 @@
  * the annotations per criterion were worded.
  */
 import { redactOutput } from '../cassettes/redaction/redaction'
-import { terminalLine } from '../output-safety/terminal-text'
-import { verdictTag } from '../rubric/rubric-reason'
-import type { RubricateRecord, Verdict } from './records'
+import type { RubricateRecord, Verdict } from '../records/records'
+import { collapseLines as oneLine, verdictWords } from '../records/verdict-words'
+import { terminalLine } from './terminal-text'
 
 /** The annotation type of every rubricate annotation (JUnit: `<property name="rubricate">`). @internal */
 export const ANNOTATION_TYPE = 'rubricate'
@@ -78,14 +78,10 @@ export function recordAnnotation(record: RubricateRecord): RecordAnnotation | un
 }
 
 function verdictText(verdict: Verdict): string {
-  const tag = verdictTag(verdict)
-  const state = verdict.satisfied ? 'met' : 'unmet'
-  const samples =
-    verdict.agreement && verdict.agreement.total > 1
-      ? ` (${verdict.agreement.satisfied}/${verdict.agreement.total} samples)`
-      : ''
-  const why = verdict.satisfied ? '' : `: ${oneLine(verdict.reasoning)}`
-  return `${state} ${tag} ${oneLine(verdict.criterion)}${why}${samples}`
+  const words = verdictWords(verdict)
+  const state = words.state === 'met' ? 'met' : 'unmet'
+  const why = words.state === 'met' ? '' : `: ${oneLine(words.reasoning)}`
+  return `${state} ${words.tag} ${oneLine(words.criterion)}${why}${words.samples}`
 }
 
 function outcome(record: RubricateRecord): string {
@@ -94,10 +90,6 @@ function outcome(record: RubricateRecord): string {
 
 function round(value: number): string {
   return String(Math.round(value * 100) / 100)
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
 }
 
 function firstLine(text: string): string {
