@@ -13,11 +13,7 @@ export { toPassScorer } from './to-pass-scorer'
 export { toSatisfyRubric } from './to-satisfy-rubric'
 
 export type {
-  ExpectedToolCall,
-  LabelsInput,
-  RubricateMatcherState,
   RubricCriteriaInput,
-  ScorerLike,
   ToAgreeWithLabelsOptions,
   ToHaveToolCallsOptions,
   ToPassScorerOptions,

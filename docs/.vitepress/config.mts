@@ -49,6 +49,7 @@ export default defineConfig({
           { text: 'Configuration', link: '/reference/configuration' },
           { text: 'Cassette format', link: '/reference/cassette-format' },
           { text: 'Testing helpers', link: '/reference/testing' },
+          { text: 'Public API', link: '/reference/api' },
           { text: 'CLI', link: '/reference/cli' },
           { text: 'What rubricate prints and writes', link: '/reference/output-safety' },
           { text: 'Error codes', link: '/errors/' },

@@ -2,13 +2,8 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
-import {
-  calibrateJudge,
-  configureRubricate,
-  type LabelledExample,
-  onRecord,
-  rootCause,
-} from '../../src'
+import { calibrateJudge, configureRubricate, type LabelledExample, onRecord } from '../../src'
+import { rootCause } from '../../src/errors'
 import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, useCassetteFolder } from '../cassettes/support'

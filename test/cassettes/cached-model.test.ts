@@ -1,15 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { expect, test } from 'vitest'
-import {
-  configureRubricate,
-  createScorer,
-  type JudgeModel,
-  type JudgeRequest,
-  rootCause,
-} from '../../src'
+import { configureRubricate, createScorer, type JudgeModel, type JudgeRequest } from '../../src'
 import { cached } from '../../src/cassettes'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
+import { rootCause } from '../../src/errors'
 import { type ExchangeEvent, runAsTest, withCallContext } from '../../src/runtime/call-context'
 import { rejectionOf } from '../judge/helpers'
 import { entriesUnder, entryFilesUnder, testIn, useCassetteFolder } from './support'

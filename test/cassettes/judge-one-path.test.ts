@@ -6,10 +6,11 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { configureRubricate, type OpenAICompatibleJudge } from '../../src'
+import { configureRubricate } from '../../src'
 import { judgeFetch } from '../../src/judge/cassette-bridge'
 import { completionReply } from '../../src/judge/completion-reply'
 import { completeWithEndpoint, replayRequest } from '../../src/judge/openai-judge'
+import type { OpenAICompatibleJudge } from '../../src/records/records'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, useCassetteFolder } from './support'
 

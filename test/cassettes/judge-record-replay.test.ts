@@ -2,13 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import { z } from 'zod'
-import {
-  configureRubricate,
-  createScorer,
-  type OpenAICompatibleJudge,
-  rootCause,
-  type ScorerResult,
-} from '../../src'
+import { configureRubricate, createScorer, type ScorerResult } from '../../src'
+import { rootCause } from '../../src/errors'
+import type { OpenAICompatibleJudge } from '../../src/records/records'
 import { withCallContext } from '../../src/runtime/call-context'
 import { setPluginConfig } from '../../src/runtime/runtime'
 import { type FakeOpenAI, type FakeRequest, fakeReply, startFakeOpenAI } from '../../src/testing'

@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
-import { configureRubricate, createRubricScorer, RUBRIC_PROMPT_VERSION, rootCause } from '../../src'
+import { configureRubricate, createRubricScorer, RUBRIC_PROMPT_VERSION } from '../../src'
+import { rootCause } from '../../src/errors'
 import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'

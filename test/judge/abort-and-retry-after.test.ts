@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest'
-import { rootCause } from '../../src'
+import { rootCause } from '../../src/errors'
 import { retryDelayMs } from '../../src/judge/retry-delay'
 import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest'
-import { rootCause } from '../../src'
+import { rootCause } from '../../src/errors'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { linked } from '../support/error-page'
 import { rejectionOf, scoreWith } from './helpers'

@@ -1,4 +1,6 @@
-import { createScorer, type JudgeInput, type Scorer, type ScorerJudgeOptions } from '../../src'
+import { createScorer, type Scorer } from '../../src'
+import type { JudgeInput } from '../../src/records/records'
+import type { ScorerJudgeOptions } from '../../src/scorer/types'
 import type { FakeRequest } from '../../src/testing'
 
 /** A scorer whose only step asks the judge for `{ score }`: the smallest way to reach the judge. */

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
-import { type JudgeModel, type JudgeRequest, rootCause } from '../../src'
+import type { JudgeModel, JudgeRequest } from '../../src'
 import { cached } from '../../src/cassettes'
+import { rootCause } from '../../src/errors'
 import { linked } from '../support/error-page'
 import { rejectionOf, scoreWith } from './helpers'
 

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
-import { configureRubricate, resetRubricateConfig, rootCause } from '../../src'
+import { configureRubricate, resetRubricateConfig } from '../../src'
+import { rootCause } from '../../src/errors'
 import { setPluginConfig } from '../../src/runtime/runtime'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { linked } from '../support/error-page'

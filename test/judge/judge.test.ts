@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest'
-import { type JudgeRequestError, rootCause, type ScorerRunError } from '../../src'
+import { type JudgeRequestError, rootCause, type ScorerRunError } from '../../src/errors'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { linked, linkedPattern } from '../support/error-page'
 import { messagesOf, rejectionOf, scoreWith } from './helpers'

@@ -8,7 +8,8 @@ import {
   UnicodeNormalizer,
 } from '@mastra/core/processors'
 import { afterEach, expect, test } from 'vitest'
-import { createScorer, type JudgeProcessor, rootCause } from '../../src'
+import { createScorer, type JudgeProcessor } from '../../src'
+import { rootCause } from '../../src/errors'
 import {
   type FakeOpenAI,
   type FakeOpenAIOptions,

@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
-import { createScorer, type JudgeProcessor, rootCause, StreamErrorRetryProcessor } from '../../src'
+import { createScorer, type JudgeProcessor, StreamErrorRetryProcessor } from '../../src'
+import { rootCause } from '../../src/errors'
 import {
   type FakeOpenAI,
   type FakeOpenAIOptions,

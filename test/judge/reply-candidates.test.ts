@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from 'vitest'
-import { rootCause } from '../../src'
+import { rootCause } from '../../src/errors'
 import { judgeText } from '../../src/judge/judge-protocol'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { messagesOf, rejectionOf, scoreWith } from './helpers'

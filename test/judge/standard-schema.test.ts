@@ -1,7 +1,9 @@
 // Output schemas that are not zod: any Standard Schema describes the judge's reply, sends its own
 // JSON Schema and drives the repair; one that cannot describe itself is refused where it is given.
 import { afterEach, expect, test } from 'vitest'
-import { createScorer, type StandardSchemaV1, UsageError } from '../../src'
+import { createScorer } from '../../src'
+import type { StandardSchemaV1 } from '../../src/judge/output-schema'
+import { UsageError } from '../../src/errors'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { messagesOf } from './helpers'
 

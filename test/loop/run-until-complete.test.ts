@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
-import { type LoopScorer, onRecord, type RubricateRecord, runUntilComplete } from '../../src'
+import { onRecord, type RubricateRecord, runUntilComplete } from '../../src'
+import type { LoopScorer } from '../../src/loop'
 import { linked } from '../support/error-page'
 
 const unsubscribes: (() => void)[] = []

@@ -1,9 +1,11 @@
 // Checked by `tsc` (npm run typecheck): the matcher typings as a user sees them.
 import { expect, expectTypeOf, test } from 'vitest'
-import type { ScorerLike, ToSatisfyRubricOptions } from '../../matchers'
+import type { ToSatisfyRubricOptions } from '../../matchers'
+import type { ScorerLike } from '../../matchers/types'
 import '../../matchers'
 import { Factuality, Levenshtein } from 'autoevals'
-import { type AdaptedScorer, adaptScorer, createRubricScorer, createScorer } from '../../src'
+import { adaptScorer, createRubricScorer, createScorer } from '../../src'
+import type { AdaptedScorer } from '../../src/scorer/adapt-scorer'
 
 const scorer: ScorerLike = { id: 's', run: async () => ({ score: 1 }) }
 

@@ -9,11 +9,11 @@ import {
   createRubricScorer,
   createScorer,
   filterRun,
-  type OpenAICompatibleJudge,
   resetRubricateConfig,
-  rootCause,
   runUntilComplete,
 } from '../../src'
+import { rootCause } from '../../src/errors'
+import type { OpenAICompatibleJudge } from '../../src/records/records'
 import { fakeReply } from '../../src/testing'
 import { linked, linkedPattern } from '../support/error-page'
 import { userMessage } from '../support/rubric-judge'

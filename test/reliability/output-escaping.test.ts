@@ -10,9 +10,9 @@ import { renderMarkdown } from '../../reporters/render-markdown'
 import { renderRecords } from '../../reporters/render-record'
 import { summariseRun } from '../../reporters/run-summary'
 import { markdownCell } from '../../src/output-safety/markdown-text'
+import { ANNOTATION_LINE_BREAK, recordAnnotation } from '../../src/output-safety/record-annotations'
 import { redactedValue } from '../../src/output-safety/redacted-value'
 import { terminalText } from '../../src/output-safety/terminal-text'
-import { ANNOTATION_LINE_BREAK, recordAnnotation } from '../../src/output-safety/record-annotations'
 import type { RubricateRecord, Verdict } from '../../src/records/records'
 
 function verdict(criterion: string, satisfied: boolean, reasoning = 'It does.'): Verdict {

@@ -5,8 +5,9 @@
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
-import { createRubricScorer, type OpenAICompatibleJudge } from '../../src'
+import { createRubricScorer } from '../../src'
 import { judgeText } from '../../src/judge/judge-protocol'
+import type { OpenAICompatibleJudge } from '../../src/records/records'
 import { RUBRIC_INSTRUCTIONS } from '../../src/rubric/rubric-prompt'
 import { fakeReply } from '../../src/testing'
 import {

@@ -1,13 +1,10 @@
 // Shared by the reliability groups: a rubric judged by the fake OpenAI server through the real
 // `openai` SDK, and the checks that a judge failure never turns into a verdict.
 import { expect, onTestFinished } from 'vitest'
-import {
-  createRubricScorer,
-  type OpenAICompatibleJudge,
-  type RubricScorerResult,
-  rootCause,
-  type Verdict,
-} from '../../src'
+import { createRubricScorer, type Verdict } from '../../src'
+import { rootCause } from '../../src/errors'
+import type { OpenAICompatibleJudge } from '../../src/records/records'
+import type { RubricScorerResult } from '../../src/rubric/rubric-scorer'
 import { type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from '../../src/testing'
 
 /** The rubric most cases judge: two required criteria. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createRubricScorer, type RubricInput, rootCause } from '../../src'
+import { createRubricScorer, type RubricInput } from '../../src'
+import { rootCause } from '../../src/errors'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { linked } from '../support/error-page'
 import { judgeBy, listedCriteria } from '../support/rubric-judge'

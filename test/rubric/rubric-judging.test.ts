@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
-import { createRubricScorer, type JudgeModel, rootCause } from '../../src'
+import { createRubricScorer, type JudgeModel } from '../../src'
+import { rootCause } from '../../src/errors'
 import { currentCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, type FakeReplyFunction, startFakeOpenAI } from '../../src/testing'
 import { judgeBy, listedCriteria, userMessage } from '../support/rubric-judge'

@@ -1,12 +1,8 @@
 // Type tests, checked by `tsc`: a rubric scorer's result, and scorers fitting runUntilComplete.
 import { expectTypeOf, test } from 'vitest'
-import {
-  createRubricScorer,
-  createScorer,
-  type LoopScorer,
-  type RubricScorerResult,
-  type Verdict,
-} from '../../src'
+import { createRubricScorer, createScorer, type Verdict } from '../../src'
+import type { LoopScorer } from '../../src/loop'
+import type { RubricScorerResult } from '../../src/rubric/rubric-scorer'
 
 test('a rubric scorer result carries passed, verdicts and noRubric', async () => {
   const result = await createRubricScorer({ criteria: '- Greets' }).run({ output: 'Hi' })

@@ -4,13 +4,13 @@ import '../../matchers'
 import { z } from 'zod'
 import {
   type AgentMessage,
-  type AgentMessagePart,
   createScorer,
   notScorable,
   runUntilComplete,
   type ScorerResult,
   type ScorerRunInputForAgent,
 } from '../../src'
+import type { AgentMessagePart } from '../../src/scorer/types'
 
 test('type "agent" types the run input and output as agent messages', () => {
   createScorer({ id: 'a', description: 'a', type: 'agent' })

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { z } from 'zod'
-import { createScorer, filterRun, isNotScorable, notScorable, rootCause } from '../../src'
+import { createScorer, filterRun, isNotScorable, notScorable } from '../../src'
+import { rootCause } from '../../src/errors'
 import { scriptedJudge } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
 import { linked } from '../support/error-page'

@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'vitest'
 import { z } from 'zod'
-import { createScorer, rootCause } from '../../src'
+import { createScorer } from '../../src'
+import { rootCause } from '../../src/errors'
 import { type FakeOpenAI, scriptedJudge, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
 import { linked } from '../support/error-page'
