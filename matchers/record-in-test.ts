@@ -3,8 +3,8 @@
 // `annotate()`, so that every reporter (`onTestCaseAnnotate`), the UI and JUnit get them while the
 // test runs.
 import type { RunnerTestCase } from 'vitest'
-import { redactedValue } from '../src/output-safety/redacted-value'
 import { recordAnnotation } from '../src/output-safety/record-annotations'
+import { redactedValue } from '../src/output-safety/redacted-value'
 import type { RubricateRecord } from '../src/records/records'
 
 /**

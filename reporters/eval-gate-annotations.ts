@@ -6,9 +6,9 @@
 
 import type { TestCase, TestCollection, TestSuite } from 'vitest/node'
 import { redactOutput } from '../src/cassettes/redaction/redaction'
+import { ANNOTATION_TYPE } from '../src/output-safety/record-annotations'
 import { terminalLine } from '../src/output-safety/terminal-text'
 import type { EvalSuiteRecord } from '../src/records/eval-records'
-import { ANNOTATION_TYPE } from '../src/output-safety/record-annotations'
 import { evalGateAnnotation } from './render-eval'
 
 /**

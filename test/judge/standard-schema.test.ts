@@ -2,8 +2,8 @@
 // JSON Schema and drives the repair; one that cannot describe itself is refused where it is given.
 import { afterEach, expect, test } from 'vitest'
 import { createScorer } from '../../src'
-import type { StandardSchemaV1 } from '../../src/judge/output-schema'
 import { UsageError } from '../../src/errors'
+import type { StandardSchemaV1 } from '../../src/judge/output-schema'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { messagesOf } from './helpers'
 
