@@ -9,6 +9,7 @@ import type { ExchangeReply } from '../cassettes/exchange/replay-response'
 import { requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
 import { modelEndpoint } from '../cassettes/store/model-endpoint'
+import { testLabel } from '../config/paths'
 import type { ResolvedConfig } from '../config/resolve-config'
 import type { JudgeModel, JudgeReply } from '../records/records'
 import {
@@ -249,7 +250,7 @@ export function cached(model: JudgeModel): JudgeModel {
       if (typeof reply?.text !== 'string') {
         const store = storeFor(runtime.stores, config.cassettes.dir)
         throw store.corrupt(
-          store.file(served ?? prepare().key),
+          store.file(served ?? prepare().key, side.test && testLabel(side.test)),
           'its "response.json" is not a judge reply with a "text" string',
         )
       }
