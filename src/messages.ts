@@ -187,6 +187,10 @@ export const messages = {
     format(
       `${where} is ${show(value)}, which is not a list of host names. Give host names such as ["llm.internal.example.com", "*.my-gateway.example"].`,
     ),
+  badHostEntry: (where: string, value: unknown, problem: string): string =>
+    format(
+      `${where} is ${show(value)}, which ${problem}. An entry is a host name alone, matched against each request's host (its subdomains too; "*" stands for part of one label): write "llm.internal.example.com" for "https://llm.internal.example.com:8443/v1", or "*.my-gateway.example", with no scheme, port or path.`,
+    ),
   notBoolean: (where: string, value: unknown): string =>
     format(`${where} is ${show(value)}, which is not a boolean. Use true or false.`),
   notFunctionResult: (where: string, value: unknown): string =>

@@ -103,7 +103,12 @@ export async function judgeExchange(
   // origin, never sent live unrecorded.
   const found =
     method === 'POST'
-      ? modelEndpoint(url, config.cassettes.match, config.cassettes.providerHosts)
+      ? modelEndpoint(
+          url,
+          config.cassettes.match,
+          config.cassettes.providerHosts,
+          config.cassettes.matchAnyHost,
+        )
       : undefined
   let model: string | undefined | null = null
   const modelOf = () => {
