@@ -187,6 +187,10 @@ export const messages = {
     format(
       `${where} is ${show(value)}, which is not a list of host names. Give host names such as ["llm.internal.example.com", "*.my-gateway.example"].`,
     ),
+  badHostEntry: (where: string, value: unknown, problem: string): string =>
+    format(
+      `${where} is ${show(value)}, which ${problem}. An entry is a host name alone, matched against each request's host (its subdomains too; "*" stands for part of one label): write "llm.internal.example.com" for "https://llm.internal.example.com:8443/v1", or "*.my-gateway.example", with no scheme, port or path.`,
+    ),
   notBoolean: (where: string, value: unknown): string =>
     format(`${where} is ${show(value)}, which is not a boolean. Use true or false.`),
   notFunctionResult: (where: string, value: unknown): string =>
@@ -1062,6 +1066,8 @@ export const messages = {
   cassetteMissOccurrence: (occurrence: number): string =>
     `the test's request number ${occurrence} with this exact body; each identical request of a test is answered by the reply recorded for it, in order, and this one was made more often than it was recorded. Record it again, or set cassettes.repeatReplies to true to answer it with the last recorded reply.`,
   cassetteMissKeyFormat: (): string => 'nothing in the body (the key format changed)',
+  cassetteMissOtherTest: (recordedBy: string | undefined): string =>
+    `nothing: this exact request was recorded by ${recordedBy === undefined ? 'a call outside any test' : `"${recordedBy}"`}, and a test is served only the replies it recorded itself (a renamed or moved test records again)`,
   cassetteMissOtherOccurrence: (recorded: number, made: number): string =>
     `nothing in the body: the entry answers the test's request number ${recorded}, this is number ${made}`,
   redactHookResult: (value: unknown): string =>
@@ -1071,10 +1077,6 @@ export const messages = {
   normalizeHookFailed: (reason: string): string =>
     format(
       `Your cassettes.normalize hook threw: ${reason}. It is called with each string of a request body (after secret redaction) and must return the string to key in its place. Fix the hook in configureRubricate({ cassettes: { normalize } }).`,
-    ),
-  normalizeMerged: (first: string, second: string, [was, is]: [string, string]): string =>
-    format(
-      `Your cassettes.normalize hook made two different requests one cassette key, so one test would be served the other's reply: "${first}" sent …${was}… and "${second}" sent …${is}…, which normalise to the same request. Normalise only what changes from run to run (a date, a generated id), not what tells requests apart, or give the tests inputs that differ after normalising.`,
     ),
   redactHookFailed: (reason: string): string =>
     format(

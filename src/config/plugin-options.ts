@@ -28,6 +28,7 @@ export interface ProvidedOptions {
     replayTimings?: boolean | undefined
     blockNetwork?: boolean | undefined
     repeatReplies?: boolean | undefined
+    matchAnyHost?: boolean | undefined
   }
   judgeConcurrency?: number | undefined
   maxLiveCalls?: number | undefined
@@ -76,6 +77,7 @@ export function serializePluginOptions(
       replayTimings: cassettes.replayTimings,
       blockNetwork: cassettes.blockNetwork,
       repeatReplies: cassettes.repeatReplies,
+      matchAnyHost: cassettes.matchAnyHost,
     }),
     judgeConcurrency: options.judgeConcurrency,
     maxLiveCalls: options.maxLiveCalls,
@@ -105,6 +107,7 @@ export function deserializePluginOptions(provided: ProvidedOptions): RubricateCo
       replayTimings: cassettes.replayTimings,
       blockNetwork: cassettes.blockNetwork,
       repeatReplies: cassettes.repeatReplies,
+      matchAnyHost: cassettes.matchAnyHost,
     }),
     judgeConcurrency: provided.judgeConcurrency,
     maxLiveCalls: provided.maxLiveCalls,

@@ -4,6 +4,7 @@ import { messages } from '../messages'
 import type { JudgeInput } from '../records/records'
 import { type CiDetection, detectCi } from './detect-ci'
 import { parseDuration } from './duration'
+import { hostEntryProblem } from './host-entry'
 import { rejectUnknownKeys } from './known-keys'
 
 /**
@@ -83,6 +84,12 @@ export interface CassetteOptions {
    * as a real server may answer identical requests differently in turn (a poll, a retry).
    */
   repeatReplies?: boolean | undefined
+  /**
+   * Key a `match` pattern's calls by their path alone, so that one recording answers the same
+   * path on any host (a proxy, a staging copy of the service). Default `false`: the key holds the
+   * host name, and a request to a second host is never served the first host's reply.
+   */
+  matchAnyHost?: boolean | undefined
 }
 
 /** Everything that can be configured, at any level of ARCHITECTURE.md §4.3. */
@@ -127,6 +134,7 @@ export interface ResolvedConfig {
     replayTimings: boolean
     blockNetwork: boolean
     repeatReplies: boolean
+    matchAnyHost: boolean
   }
   judgeConcurrency: number
   maxLiveCalls: number | undefined
@@ -183,6 +191,7 @@ export function resolveConfig(
       replayTimings: pick((c) => c.cassettes?.replayTimings)?.value ?? false,
       blockNetwork: pick((c) => c.cassettes?.blockNetwork)?.value ?? false,
       repeatReplies: pick((c) => c.cassettes?.repeatReplies)?.value ?? false,
+      matchAnyHost: pick((c) => c.cassettes?.matchAnyHost)?.value ?? false,
     },
     judgeConcurrency: pick((c) => c.judgeConcurrency)?.value ?? 8,
     maxLiveCalls: pick((c) => c.maxLiveCalls)?.value,
@@ -256,6 +265,7 @@ const KNOWN_CASSETTE_KEYS = new Set([
   'replayTimings',
   'blockNetwork',
   'repeatReplies',
+  'matchAnyHost',
 ])
 
 /** Reject unknown keys and bad values up front, so a typo is not silently ignored. @internal */
@@ -279,13 +289,18 @@ export function validateConfig(config: RubricateConfig, where: string): void {
     throw new UsageError(messages.notFunction(`${where} cassettes.normalize`, normalize))
   }
   const hosts = config.cassettes?.providerHosts
-  if (
-    hosts !== undefined &&
-    !(Array.isArray(hosts) && hosts.every((host) => typeof host === 'string' && host.trim()))
-  ) {
+  if (hosts !== undefined && !Array.isArray(hosts)) {
     throw new UsageError(messages.notHostList(`${where} cassettes.providerHosts`, hosts))
   }
-  for (const key of ['blockNetwork', 'repeatReplies'] as const) {
+  for (const [index, host] of (hosts ?? []).entries()) {
+    const problem = hostEntryProblem(host)
+    if (problem) {
+      throw new UsageError(
+        messages.badHostEntry(`${where} cassettes.providerHosts[${index}]`, host, problem),
+      )
+    }
+  }
+  for (const key of ['blockNetwork', 'repeatReplies', 'matchAnyHost'] as const) {
     const value = config.cassettes?.[key]
     if (value !== undefined && typeof value !== 'boolean') {
       throw new UsageError(messages.notBoolean(`${where} cassettes.${key}`, value))

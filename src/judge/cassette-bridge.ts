@@ -9,6 +9,7 @@ import type { ExchangeReply } from '../cassettes/exchange/replay-response'
 import { requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
 import { modelEndpoint } from '../cassettes/store/model-endpoint'
+import { testLabel } from '../config/paths'
 import type { ResolvedConfig } from '../config/resolve-config'
 import type { JudgeModel, JudgeReply } from '../records/records'
 import {
@@ -102,7 +103,12 @@ export async function judgeExchange(
   // origin, never sent live unrecorded.
   const found =
     method === 'POST'
-      ? modelEndpoint(url, config.cassettes.match, config.cassettes.providerHosts)
+      ? modelEndpoint(
+          url,
+          config.cassettes.match,
+          config.cassettes.providerHosts,
+          config.cassettes.matchAnyHost,
+        )
       : undefined
   let model: string | undefined | null = null
   const modelOf = () => {
@@ -249,7 +255,7 @@ export function cached(model: JudgeModel): JudgeModel {
       if (typeof reply?.text !== 'string') {
         const store = storeFor(runtime.stores, config.cassettes.dir)
         throw store.corrupt(
-          store.file(served ?? prepare().key),
+          store.file(served ?? prepare().key, side.test && testLabel(side.test)),
           'its "response.json" is not a judge reply with a "text" string',
         )
       }

@@ -64,7 +64,7 @@ test.each(COMMITTED)(
       expect({ ...migrated, v: 1 }).toEqual(old)
       expect(judgeVerdicts(migrated)).toEqual(judgeVerdicts(old))
       // Replay finds it by content, first in the folder of the test that recorded it.
-      expect(fresh.read(key, old.recordedBy)).toEqual(migrated)
+      expect(fresh.readOwn(key, old.recordedBy)).toEqual(migrated)
       if (old.recordedBy) {
         const file = entries.find((entry) => entry.key === key)?.file as string
         expect(relative(dir, file).split('\\').join('/')).toMatch(

@@ -45,7 +45,9 @@ test('an agent call is recorded in auto mode and replayed with no server', async
   })
   expect(session.usedKeys()).toEqual([entry.key])
   await server.close()
-  const replayed = await client.chat.completions.create(ask('hello'))
+  const replayed = await withCallContext({ test: testIn('agent answers', FILE) }, () =>
+    client.chat.completions.create(ask('hello')),
+  )
   expect(replayed).toEqual(live)
 })
 

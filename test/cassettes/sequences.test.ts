@@ -140,21 +140,25 @@ test('approve and reject tests that share a first request keep their own replies
   expect(await inTest('reject', path('rejected'))).toEqual(rejected)
 })
 
-test('two tests whose identical requests get the same reply, ids aside, share one entry', async () => {
+test('two tests whose identical requests get the same reply each keep their own entry, and a third test is served neither', async () => {
   const ask = () => call('POST', '/responses', { model: 'gpt-test', input: 'Say hi' })
   configureRubricate({ cassettes: { mode: 'record' } })
   await serve({ tag: 'sh', answer: () => 'hi' })
   const first = await inTest('first', ask)
   const second = await inTest('second', ask)
   expect(server?.requests).toHaveLength(2)
-  expect(await filesUnder(folder.dir)).toHaveLength(1)
-  // The second test was served the stored reply, whose ids it will carry on at replay.
-  expect(second.id).toBe(first.id)
+  expect(await filesUnder(folder.dir)).toHaveLength(2)
+  // Each test was given its own live reply: nothing of the first test's reached the second.
+  expect(second.id).not.toBe(first.id)
   await server?.close()
   server = undefined
   configureRubricate({ cassettes: { mode: 'replay' } })
-  expect(textOf(await inTest('second', ask))).toBe('hi')
-  expect(textOf(await inTest('third', ask))).toBe('hi')
+  expect(await inTest('second', ask)).toEqual(second)
+  const third = await inTest('third', ask).then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+  expect(String(third)).toContain('this exact request was recorded by')
 })
 
 test('a previous_response_id chain re-recorded against a server that issues new ids still replays', async () => {

@@ -36,7 +36,7 @@ export async function startFakeStatefulOpenAI(
   options: FakeStatefulOptions,
 ): Promise<FakeStatefulOpenAI> {
   const requests: string[] = []
-  const responses = new Set<string>()
+  const responses = new Map<string, unknown>()
   const conversations = new Map<string, unknown[]>()
   let count = 0
   const id = (kind: string) => `${kind}_${options.tag}_${String(++count).padStart(4, '0')}`
@@ -61,7 +61,7 @@ export async function startFakeStatefulOpenAI(
         const previous = body.previous_response_id
         if (typeof previous === 'string' && !responses.has(previous)) return notFound('response')
         const responseId = id('resp')
-        responses.add(responseId)
+        responses.set(responseId, undefined)
         const said = options.answer?.(body, responses.size) ?? `answer ${responses.size}`
         const item =
           typeof said === 'string'
@@ -80,7 +80,7 @@ export async function startFakeStatefulOpenAI(
                 name: said.call,
                 arguments: JSON.stringify(said.arguments),
               }
-        return send(200, {
+        const response = {
           id: responseId,
           object: 'response',
           created_at: 1_700_000_000,
@@ -95,7 +95,15 @@ export async function startFakeStatefulOpenAI(
             output_tokens_details: { reasoning_tokens: 0 },
             total_tokens: 8,
           },
-        })
+        }
+        responses.set(responseId, response)
+        return send(200, response)
+      }
+      // One response read back by its id, as the Responses API's `GET /v1/responses/{id}`.
+      const read = /^\/v1\/responses\/([^/]+)$/.exec(path)
+      if (read && request.method === 'GET') {
+        const found = responses.get(read[1] as string)
+        return found ? send(200, found) : notFound('response')
       }
       if (request.method === 'POST' && path === '/v1/conversations') {
         const conversationId = id('conv')

@@ -112,8 +112,8 @@ export function modelCallEndpoint(
   runtime: Runtime,
   extra: readonly (string | RegExp)[] = [],
 ): ModelEndpoint | undefined {
-  const { match, providerHosts } = runtime.config().cassettes
-  const found = modelEndpoint(url, [...match, ...extra], providerHosts)
+  const { match, providerHosts, matchAnyHost } = runtime.config().cassettes
+  const found = modelEndpoint(url, [...match, ...extra], providerHosts, matchAnyHost)
   if (found) cassetteSession().notePatternUse(found, url)
   return found
 }

@@ -75,7 +75,10 @@ export async function buildMiss(
     facts.push(['nearest', `${displayPath(nearest.file)}${by}`])
     const shown = nearest.paths.slice(0, 6).join(', ')
     const more = nearest.paths.length > 6 ? ` and ${nearest.paths.length - 6} more` : ''
-    facts.push(['differs', nearest.paths.length ? `${shown}${more}` : sameBody(nearest, input)])
+    facts.push([
+      'differs',
+      nearest.paths.length ? `${shown}${more}` : sameBody(nearest, input, recordedBy),
+    ])
     const change = firstTextChange(nearest.entry.request.body, input.body)
     if (change) facts.push(['changed', messages.cassetteMissTextChange(change)])
     // Only between two versioned judge prompts: an entry without a version (an agent's call, a
@@ -121,8 +124,14 @@ export async function buildMiss(
   }
 }
 
-/** Why an entry with the same body is no hit: another number in the test's sequence, or the key format. */
-function sameBody(nearest: NearestEntry, input: MissInput): string {
+/**
+ * Why an entry with the same body is no hit: another test's recording, another number in the
+ * test's sequence, or the key format.
+ */
+function sameBody(nearest: NearestEntry, input: MissInput, recordedBy: string | undefined): string {
+  if (nearest.entry.key === input.key && nearest.entry.recordedBy !== recordedBy) {
+    return messages.cassetteMissOtherTest(nearest.entry.recordedBy)
+  }
   const recorded = nearest.entry.request.occurrence ?? 1
   const made = input.occurrence ?? 1
   return recorded === made

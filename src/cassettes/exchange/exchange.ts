@@ -213,13 +213,13 @@ function serve(
   request: PreparedRequest,
   store: CassetteStore,
 ): ExchangeReply | undefined {
-  const entry = store.read(request.key, input.test && testLabel(input.test))
+  const entry = store.readOwn(request.key, input.test && testLabel(input.test))
   if (!entry) return undefined
   return served(input, entry, store)
 }
 
 function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore): ExchangeReply {
-  warnIfOld(entry, store.file(entry.key), input.config.cassettes.maxAge)
+  warnIfOld(entry, store.file(entry.key, entry.recordedBy), input.config.cassettes.maxAge)
   if (input.warnReplayedErrors && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
   cassetteSession().markUsed(entry.key)
   input.onExchange?.({
@@ -358,7 +358,7 @@ function warnReplayedError(entry: CassetteEntry, store: CassetteStore): void {
   warnedErrors.add(entry.key)
   console.warn(
     messages.cassetteReplayedError(
-      displayPath(store.file(entry.key)),
+      displayPath(store.file(entry.key, entry.recordedBy)),
       entry.request.endpoint,
       entry.response.status,
       entry.recordedBy,
@@ -369,7 +369,7 @@ function warnReplayedError(entry: CassetteEntry, store: CassetteStore): void {
 /** True when the store holds a successful reply for `key` (an unreadable file holds none). */
 function holdsSuccess(store: CassetteStore, key: string, recordedBy?: string): boolean {
   try {
-    const entry = store.read(key, recordedBy)
+    const entry = store.readOwn(key, recordedBy)
     return entry !== undefined && isSuccess(entry.response.status)
   } catch {
     return false
@@ -438,7 +438,7 @@ async function record(
   if (!isSuccess(entry.response.status) && holdsSuccess(store, entry.key, entry.recordedBy)) {
     console.warn(
       messages.failedExchangeNotRecorded(
-        displayPath(store.file(entry.key)),
+        displayPath(store.file(entry.key, entry.recordedBy)),
         entry.request.endpoint,
         entry.response.status,
       ),

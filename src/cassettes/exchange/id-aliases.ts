@@ -30,36 +30,74 @@ export interface IdAliases {
 // Ids are at least this long: a shorter value (`"1"`) could be part of any text.
 const MIN_ID_LENGTH = 8
 
-/** A fresh set of aliases (the runtime's `ids`; tests make their own). @internal */
+/**
+ * A fresh set of aliases (the runtime's `ids`; tests make their own). An id is aliased once, to
+ * the id it was first learnt with, and every rewrite is one pass over the text: a server that
+ * issues sequential ids re-issues a stored id as another reply's live one (`…01` stored as `…01`,
+ * live as `…02`, while `…02` is another stored reply's), and a rewrite that went on from one alias
+ * to the next (`…01→…02→…03`) would fetch, send and record another reply's id. @internal
+ */
 export function createIdAliases(): IdAliases {
-  const liveOf = new Map<string, string>()
-  const storedOf = new Map<string, string>()
-  const replace = (text: string, map: Map<string, string>) => {
-    let out = text
-    for (const [from, to] of map) if (out.includes(from)) out = out.split(from).join(to)
-    return out
-  }
-  const learn = (stored: unknown, live: unknown) => {
+  // Stored id → live id, for what is sent live.
+  const liveOf = new IdMap()
+  // Live id → stored id, for a live reply's bytes.
+  const storedOf = new IdMap()
+  // Live id → stored id of a kept stream, for keys alone: a client carries on the live ids of a
+  // stream it read, and the stored ids of a reply it was served, which are never turned.
+  const keyedAs = new IdMap()
+  const learnPairs = (stored: unknown, live: unknown, stream: boolean) => {
     for (const [was, is] of differingIds(stored, live)) {
-      liveOf.set(was, is)
-      storedOf.set(is, was)
+      liveOf.add(was, is)
+      storedOf.add(is, was)
+      if (stream) keyedAs.add(is, was)
     }
   }
   return {
-    learn,
+    learn: (stored, live) => learnPairs(stored, live, false),
     learnStream(stored, live) {
       const was = streamEvents(stored)
       const is = streamEvents(live)
-      for (let i = 0; i < was.length && i < is.length; i++) learn(was[i]?.json, is[i]?.json)
+      for (let i = 0; i < was.length && i < is.length; i++) {
+        learnPairs(was[i]?.json, is[i]?.json, true)
+      }
     },
-    toStored: () => (storedOf.size === 0 ? undefined : (text) => replace(text, storedOf)),
-    toLive: () => (liveOf.size === 0 ? undefined : (text) => replace(text, liveOf)),
+    toStored: () => (keyedAs.size === 0 ? undefined : (text) => keyedAs.replace(text)),
+    toLive: () => (liveOf.size === 0 ? undefined : (text) => liveOf.replace(text)),
     toStoredBytes(bytes) {
       if (storedOf.size === 0) return bytes
       const text = new TextDecoder().decode(bytes)
-      const out = replace(text, storedOf)
+      const out = storedOf.replace(text)
       return out === text ? bytes : new TextEncoder().encode(out)
     },
+  }
+}
+
+/** Ids and what each stands for, replaced in one pass: a replacement is never replaced again. */
+class IdMap {
+  readonly #to = new Map<string, string>()
+  #pattern: RegExp | undefined
+
+  get size(): number {
+    return this.#to.size
+  }
+
+  /** Alias `from` to `to`, unless `from` already stands for an id: the first alias holds. */
+  add(from: string, to: string): void {
+    if (this.#to.has(from)) return
+    this.#to.set(from, to)
+    this.#pattern = undefined
+  }
+
+  replace(text: string): string {
+    // Longest first, so an id that begins another is not matched inside it.
+    this.#pattern ??= new RegExp(
+      [...this.#to.keys()]
+        .sort((a, b) => b.length - a.length)
+        .map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('|'),
+      'g',
+    )
+    return text.replace(this.#pattern, (id) => this.#to.get(id) ?? id)
   }
 }
 

@@ -70,8 +70,10 @@ interface Found {
 export class CassetteStore {
   readonly dir: string
   readonly #writing = new Map<string, Promise<unknown>>()
-  /** Where each key read or written by this process lies. */
+  /** Where each key read or written by this process lies, by key and owner ({@link located}). */
   readonly #located = new Map<string, string>()
+  /** Where each key was last found or written, whoever recorded it: for {@link file} alone. */
+  readonly #lastFile = new Map<string, string>()
   /** The entry file names of each test folder read, by key prefix. */
   readonly #folders = new Map<string, Map<string, string[]>>()
   /** Every entry file under the folder, by key prefix: built on the first miss. */
@@ -89,7 +91,11 @@ export class CassetteStore {
    * labelled `recordedBy` (`<test file> > <test name>`) would record it.
    */
   file(key: string, recordedBy?: string | undefined): string {
-    return this.#located.get(key) ?? this.placeFor(key, recordedBy, undefined)
+    return (
+      this.#located.get(located(key, recordedBy)) ??
+      this.#lastFile.get(key) ??
+      this.placeFor(key, recordedBy, undefined)
+    )
   }
 
   /** {@link file}, relative to the folder, with `/` separators: what records and reports show. */
@@ -111,10 +117,21 @@ export class CassetteStore {
   }
 
   /**
-   * The entry for `key`, `undefined` when there is none, `RUBRICATE_CASSETTE_CORRUPT` when
-   * unusable. `recordedBy` names the running test, whose folder is looked in first.
+   * The entry for `key`, whichever test recorded it: for the tools that read a folder (`verify`,
+   * `migrate`, tests). Replay asks {@link readOwn}. `undefined` when there is none,
+   * `RUBRICATE_CASSETTE_CORRUPT` when unusable.
    */
-  read(key: string, recordedBy?: string | undefined): CassetteEntry | undefined {
+  read(key: string): CassetteEntry | undefined {
+    return this.#find(key, ANY_TEST)?.entry
+  }
+
+  /**
+   * The entry for `key` that the test labelled `recordedBy` recorded (`undefined`: a call made
+   * outside any test), `undefined` when it recorded none, `RUBRICATE_CASSETTE_CORRUPT` when
+   * unusable. Another test's entry of the same key is never the answer, however alike the two
+   * requests (ARCHITECTURE.md §7.2): a test is served only the replies it recorded.
+   */
+  readOwn(key: string, recordedBy: string | undefined): CassetteEntry | undefined {
     return (this.#own(key, recordedBy) ?? this.#find(key, recordedBy))?.entry
   }
 
@@ -125,8 +142,7 @@ export class CassetteStore {
    */
   #own(key: string, recordedBy: string | undefined): Found | undefined {
     if (recordedBy === undefined || testPlace(recordedBy) === undefined) return undefined
-    const found = this.#readCandidate(this.placeFor(key, recordedBy, undefined), key)
-    return found && found.entry.recordedBy === recordedBy ? found : undefined
+    return this.#readCandidate(this.placeFor(key, recordedBy, undefined), key, recordedBy)
   }
 
   /**
@@ -223,40 +239,52 @@ export class CassetteStore {
   /** Forget what this process learnt of the folder (files changed behind its back: a migration). */
   forget(): void {
     this.#located.clear()
+    this.#lastFile.clear()
     this.#folders.clear()
     this.#index = undefined
     this.#schemas.clear()
   }
 
-  #find(key: string, recordedBy: string | undefined): Found | undefined {
-    const known = this.#located.get(key)
+  /**
+   * The entry of `key` that `recordedBy` recorded, wherever it lies: a test renamed or moved
+   * records again, as its label (`<file> > <name>`) is no longer the one its entries carry.
+   */
+  #find(key: string, recordedBy: Owner): Found | undefined {
+    const at = located(key, recordedBy)
+    const known = this.#located.get(at)
     if (known) {
-      const found = this.#readCandidate(known, key)
+      const found = this.#readCandidate(known, key, recordedBy)
       if (found) return found
-      this.#located.delete(key)
+      this.#located.delete(at)
     }
     const folder = this.#testFolder(recordedBy)
     const prefix = key.slice(0, KEY_PREFIX_LENGTH)
     const inFolder = (fresh: boolean) => {
       for (const name of this.#folderNames(folder, fresh).get(prefix) ?? []) {
         // A name read from the folder, joined to a folder already normalised.
-        const found = this.#readCandidate(`${folder}${sep}${name}`, key)
+        const found = this.#readCandidate(`${folder}${sep}${name}`, key, recordedBy)
         if (found) return found
       }
       return undefined
     }
     const found =
       inFolder(false) ??
-      this.#readCandidate(join(this.dir, key.slice(0, 2), `${key}.json`), key) ??
+      this.#readCandidate(join(this.dir, key.slice(0, 2), `${key}.json`), key, recordedBy) ??
       // A miss so far: another process may have written to the folder since it was listed.
       inFolder(true) ??
-      this.#fromIndex(key)
-    if (found) this.#located.set(key, found.file)
+      this.#fromIndex(key, recordedBy)
+    if (found) this.#remember(at, key, found.file)
     return found
   }
 
+  #remember(at: string, key: string, file: string): void {
+    this.#located.set(at, file)
+    this.#lastFile.set(key, file)
+  }
+
   /** The folder of the test labelled `recordedBy` (`_shared` outside tests): worked out once per test file. */
-  #testFolder(recordedBy: string | undefined): string {
+  #testFolder(owner: Owner): string {
+    const recordedBy = owner === ANY_TEST ? undefined : owner
     const cut = recordedBy === undefined ? -1 : recordedBy.indexOf(' > ')
     const file = recordedBy === undefined || cut < 0 ? undefined : recordedBy.slice(0, cut)
     let folder = this.#testFolders.get(file)
@@ -269,7 +297,7 @@ export class CassetteStore {
     return folder
   }
 
-  #fromIndex(key: string): Found | undefined {
+  #fromIndex(key: string, recordedBy: Owner): Found | undefined {
     if (!this.#index) {
       this.#index = new Map()
       for (const { path, parts } of walk(this.dir)) {
@@ -282,7 +310,7 @@ export class CassetteStore {
       }
     }
     for (const file of this.#index.get(key.slice(0, KEY_PREFIX_LENGTH)) ?? []) {
-      const found = this.#readCandidate(file, key)
+      const found = this.#readCandidate(file, key, recordedBy)
       if (found) return found
     }
     return undefined
@@ -307,8 +335,11 @@ export class CassetteStore {
     return names
   }
 
-  /** The entry in `file` when it is the one of `key`; a file holding another key is passed over. */
-  #readCandidate(file: string, key: string): Found | undefined {
+  /**
+   * The entry in `file` when it is the one of `key` recorded by `recordedBy`; a file holding
+   * another key, or another test's entry of it, is passed over.
+   */
+  #readCandidate(file: string, key: string, recordedBy: Owner): Found | undefined {
     const first = this.#readText(file)
     if (first === undefined) return undefined
     // The request body is decoded when read: replay never reads it.
@@ -321,7 +352,7 @@ export class CassetteStore {
       parsed = parseEntry(second, undefined, this.#loadSchema, options)
     }
     if (typeof parsed === 'string') throw this.corrupt(file, parsed)
-    if (parsed.key === key) return { file, entry: parsed }
+    if (parsed.key === key) return ownedBy(parsed, recordedBy) ? { file, entry: parsed } : undefined
     const named = basename(file).endsWith(`${parsed.key.slice(0, KEY_PREFIX_LENGTH)}.json`)
     if (!named || V1_FILE.test(basename(file))) {
       throw this.corrupt(file, `its "key" is ${parsed.key}, but the file is named for ${key}`)
@@ -392,15 +423,12 @@ export class CassetteStore {
       sameEntry(existing.entry, entry, sameIds) &&
       !(reformat && existing.entry.v === 1)
     ) {
-      this.#located.set(entry.key, existing.file)
+      this.#remember(located(entry.key, entry.recordedBy), entry.key, existing.file)
       return { file: existing.file, kept: existing.entry }
     }
-    // A changed reply is written over the file it lies in only when that file is this test's own
-    // (or the test is unknown): another test that made the same request keeps its reply.
-    const overwrite =
-      existing !== undefined &&
-      existing.entry.v === 2 &&
-      (entry.recordedBy === undefined || existing.entry.recordedBy === entry.recordedBy)
+    // Only the test's own entry is found, so a changed reply is written over the test's own
+    // file: another test that made the same request keeps its reply.
+    const overwrite = existing !== undefined && existing.entry.v === 2
     const file = overwrite
       ? (existing as Found).file
       : this.placeFor(entry.key, entry.recordedBy, entry.request.endpoint)
@@ -443,12 +471,32 @@ export class CassetteStore {
     ) {
       await rm(existing.file, { force: true }).catch(() => {})
     }
-    this.#located.set(entry.key, file)
+    this.#remember(located(entry.key, entry.recordedBy), entry.key, file)
     const folder = this.#folders.get(join(file, '..'))
     if (folder) addTo(folder, entry.key.slice(0, KEY_PREFIX_LENGTH), basename(file), true)
     if (this.#index) addTo(this.#index, entry.key.slice(0, KEY_PREFIX_LENGTH), file, true)
     return { file, kept: undefined }
   }
+}
+
+/** Whose entry a lookup wants: a test's label, `undefined` outside any test, or any test's. */
+type Owner = string | undefined | typeof ANY_TEST
+const ANY_TEST: unique symbol = Symbol('any test')
+
+/** Where {@link CassetteStore} remembers the file of `key` as recorded by `recordedBy`. */
+function located(key: string, recordedBy: Owner): string {
+  if (recordedBy === ANY_TEST) return `${key}\0*`
+  return recordedBy === undefined ? key : `${key}\0${recordedBy}`
+}
+
+/**
+ * True when `entry` is the recording of the test labelled `recordedBy` (`undefined`: a call made
+ * outside any test). A format-1 entry that names no test predates per-test files and is served to
+ * whoever asks, as it was recorded to be; `cassettes migrate` keeps it that way.
+ */
+function ownedBy(entry: CassetteEntry, recordedBy: Owner): boolean {
+  if (recordedBy === ANY_TEST) return true
+  return entry.recordedBy === recordedBy || (entry.v === 1 && entry.recordedBy === undefined)
 }
 
 /**

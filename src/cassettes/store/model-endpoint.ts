@@ -77,13 +77,16 @@ const NATIVE_SHAPES: readonly [RegExp, (found: RegExpExecArray) => string][] = [
 /**
  * The endpoint of a model call to `url`, or `undefined` for a request that is not one.
  * `patterns` are `cassettes.match` (a string matches the end of the path after a `/` or a `:`,
- * a RegExp anywhere in it); `hosts` are added to {@link PROVIDER_HOSTS}.
+ * a RegExp anywhere in it); `hosts` are added to {@link PROVIDER_HOSTS}. A pattern's endpoint
+ * starts with the request's host name (no port: a loopback server's port changes every run), so
+ * the same path on two hosts is two keys, unless `matchAnyHost` (`cassettes.matchAnyHost`).
  * @internal
  */
 export function modelEndpoint(
   url: URL,
   patterns: readonly (string | RegExp)[] = [],
   hosts: readonly string[] = [],
+  matchAnyHost = false,
 ): ModelEndpoint | undefined {
   const path = trimmedPath(url.pathname)
   const pattern = matchingPattern(path, patterns)
@@ -102,7 +105,11 @@ export function modelEndpoint(
   }
   // Below the origin: the path holds what the provider keys its reply by (often the model).
   const below = path.replace(/^\/+/, '') || '/'
-  if (pattern !== undefined) return { endpoint: below, queryInKey: true, by: 'pattern', pattern }
+  if (pattern !== undefined) {
+    const host = url.hostname.toLowerCase().replace(/\.$/, '')
+    const endpoint = matchAnyHost ? below : `${host}/${below === '/' ? '' : below}`
+    return { endpoint, queryInKey: true, by: 'pattern', pattern }
+  }
   if (isProviderHost(url.hostname, hosts)) return { endpoint: below, queryInKey: true, by: 'host' }
   return undefined
 }

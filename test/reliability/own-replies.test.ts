@@ -1,0 +1,212 @@
+// A test is served only its own replies (issue 35, item 3; issue 39, item 4): the n-th request of
+// a test gets that test's n-th recorded reply or a miss, never another test's, whatever the
+// concurrency, the hooks, repeatReplies, the Vitest projects or the order files are listed in. Two
+// tests may make one request; each is answered by what it recorded itself. Recorded against
+// loopback servers and replayed with them closed or counting, through the real SDKs and fixture
+// projects run as a user runs them.
+
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { rubricate } from '../../reporters/plugin'
+import { configureRubricate } from '../../src'
+import { createCassetteFetch } from '../../src/cassettes'
+import { cassetteSession } from '../../src/cassettes/run/cassette-session'
+import { runAsTest } from '../../src/runtime/call-context'
+import { startFakeOpenAI } from '../../src/testing'
+import { filesUnder, useCassetteFolder } from '../cassettes/support'
+import {
+  type FakeFunctionCall,
+  type FakeStatefulOpenAI,
+  startFakeStatefulOpenAI,
+} from '../support/fake-stateful-openai'
+import { copyFixture, removeCopy, runVitest } from '../support/run-vitest'
+import { tempDir } from '../support/temp-dir'
+import { judgeRubric, judgeServer, PASSING_VERDICT, SPLIT_VERDICT } from './support'
+
+const folder = useCassetteFolder()
+const cassetteFetch = createCassetteFetch()
+let servers: { close(): Promise<void> }[] = []
+
+afterEach(async () => {
+  for (const server of servers) await server.close()
+  servers = []
+  cassetteSession().takeUsage()
+  cassetteSession().takeErrors()
+})
+
+const inTest = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
+  runAsTest({ identity: { file: join(folder.dir, '..', 'own.test.ts'), name } }, undefined, fn)
+
+async function call(url: string, method = 'GET', body?: unknown): Promise<any> {
+  const response = await cassetteFetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test-0123456789' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`)
+  return JSON.parse(text)
+}
+
+/** A server whose every reply to a chat completion says how many requests came before it. */
+async function countingServer() {
+  let n = 0
+  const server = await startFakeOpenAI({ reply: () => `reply ${++n}` })
+  servers.push(server)
+  return server
+}
+
+const ask = (baseURL: string) =>
+  call(`${baseURL}/chat/completions`, 'POST', {
+    model: 'gpt-test',
+    messages: [{ role: 'user', content: 'Poll the job' }],
+  }).then((json) => json.choices[0].message.content as string)
+
+const outcome = (run: Promise<string>): Promise<string> =>
+  run.then(
+    (text) => text,
+    (error: Error) => (error.message.includes('Cassette miss') ? 'miss' : error.message),
+  )
+
+describe("18. A test's own replies", () => {
+  test("a test that sends a request more often than it recorded gets a miss, not another test's later replies, with repeatReplies its own last reply", async () => {
+    configureRubricate({ cassettes: { mode: 'record' } })
+    const server = await countingServer()
+    const once = await inTest('polls once', () => ask(server.baseURL))
+    const thrice = await inTest('polls three times', async () => [
+      await ask(server.baseURL),
+      await ask(server.baseURL),
+      await ask(server.baseURL),
+    ])
+    expect([once, thrice]).toEqual(['reply 1', ['reply 2', 'reply 3', 'reply 4']])
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    const twice = () =>
+      inTest('polls once', async () => [
+        await outcome(ask(server.baseURL)),
+        await outcome(ask(server.baseURL)),
+      ])
+    expect(await twice()).toEqual(['reply 1', 'miss'])
+    configureRubricate({ cassettes: { mode: 'replay', repeatReplies: true } })
+    expect(await twice()).toEqual(['reply 1', 'reply 1'])
+    expect(server.requests).toHaveLength(4)
+  })
+
+  test('concurrent tests that make one request keep their own replies, and a test with no entry of its own is a miss in replay and live in auto', async () => {
+    configureRubricate({ cassettes: { mode: 'record' } })
+    const server = await countingServer()
+    const both = await Promise.all([
+      inTest('first', () => ask(server.baseURL)),
+      inTest('second', () => ask(server.baseURL)),
+    ])
+    expect([...both].sort()).toEqual(['reply 1', 'reply 2'])
+    expect(await filesUnder(folder.dir)).toHaveLength(2)
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    const replayed = await Promise.all([
+      inTest('first', () => ask(server.baseURL)),
+      inTest('second', () => ask(server.baseURL)),
+      inTest('third', () => outcome(ask(server.baseURL))),
+    ])
+    expect(replayed).toEqual([...both, 'miss'])
+    configureRubricate({ cassettes: { mode: 'auto' } })
+    expect(await inTest('third', () => ask(server.baseURL))).toBe('reply 3')
+  })
+
+  test("a re-record against a server of sequential ids fetches and records each test's own response: id aliases never chain", async () => {
+    const answer = (body: Record<string, unknown>) => `plan for ${String(body.input)}`
+    const start = async (skip: number) => {
+      const server = await startFakeStatefulOpenAI({ tag: 'seq', answer })
+      servers.push(server)
+      // Responses made before the suite's: the ids it is given next are the stored ones, moved on.
+      for (let i = 0; i < skip; i++) {
+        await fetch(`${server.baseURL}/responses`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gpt-test', input: 'warm up' }),
+        })
+      }
+      return server
+    }
+    const create = (server: FakeStatefulOpenAI, input: string) =>
+      call(`${server.baseURL}/responses`, 'POST', { model: 'gpt-test', input })
+    const read = (server: FakeStatefulOpenAI, id: string) =>
+      call(`${server.baseURL}/responses/${id}`).then((json) => json.output[0].content[0].text)
+    // Test a creates its response, test b creates its own, then test a reads a's back.
+    const suite = async (server: FakeStatefulOpenAI) => {
+      const a = await inTest('a', () => create(server, 'a'))
+      await inTest('b', () => create(server, 'b'))
+      return inTest('a reads', () => read(server, a.id))
+    }
+    configureRubricate({ cassettes: { mode: 'record' } })
+    expect(await suite(await start(0))).toBe('plan for a')
+    const again = await start(1)
+    expect(await suite(again)).toBe('plan for a')
+    // a's stored id was turned into a's live id, once: not on into b's.
+    expect(again.requests.at(-1)).toBe('GET /v1/responses/resp_seq_0003')
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    expect(await suite(again)).toBe('plan for a')
+  })
+
+  test("a match pattern's GET to a second host is a miss, not the first host's recording", async () => {
+    let n = 0
+    const jobs = createServer((_request, reply) => {
+      reply.setHeader('content-type', 'application/json')
+      reply.end(JSON.stringify({ status: `done ${++n}` }))
+    })
+    await new Promise<void>((resolve) => jobs.listen(0, '127.0.0.1', resolve))
+    servers.push({ close: () => new Promise((resolve) => jobs.close(() => resolve())) })
+    const port = (jobs.address() as AddressInfo).port
+    const poll = (host: string) =>
+      outcome(call(`http://${host}:${port}/jobs/42/status`).then((json) => json.status))
+    const match = ['/jobs/42/status']
+    configureRubricate({ cassettes: { mode: 'record', match } })
+    expect(await inTest('polls', () => poll('127.0.0.1'))).toBe('done 1')
+    configureRubricate({ cassettes: { mode: 'replay', match } })
+    expect(await inTest('polls', () => poll('127.0.0.1'))).toBe('done 1')
+    expect(await inTest('polls', () => poll('localhost'))).toBe('miss')
+    // Said otherwise: one recording answers the path on any host.
+    configureRubricate({ cassettes: { mode: 'record', match, matchAnyHost: true } })
+    expect(await inTest('polls anywhere', () => poll('127.0.0.1'))).toBe('done 2')
+    configureRubricate({ cassettes: { mode: 'replay', match, matchAnyHost: true } })
+    expect(await inTest('polls anywhere', () => poll('localhost'))).toBe('done 2')
+    expect(n).toBe(2)
+  })
+
+  test('a providerHosts entry written with a port or as a URL is refused with the form expected', () => {
+    for (const [entry, problem] of [
+      ['llm.internal.example.com:8443', 'has a port (or is an IPv6 address)'],
+      ['https://llm.internal.example.com/v1', 'is a URL, not a host name'],
+      ['llm.internal.example.com/v1', 'has a path'],
+    ] as const) {
+      expect(() => rubricate({ cassettes: { providerHosts: ['ok.example', entry] } })).toThrowError(
+        `[rubricate] rubricate() plugin cassettes.providerHosts[1] is "${entry}", which ${problem}. An entry is a host name alone`,
+      )
+    }
+    expect(() =>
+      rubricate({ cassettes: { providerHosts: ['*.gw.example', '.corp.example', '10.0.0.7'] } }),
+    ).not.toThrow()
+  })
+
+  test("a redact hook that masks a name serves neither test the other's verdict, recorded or replayed (the Alice/Bob attack)", async () => {
+    const redact = (entry: any) => {
+      for (const message of entry.request.body.messages) {
+        message.content = message.content.replace(/Alice|Bob/g, '<name>')
+      }
+      return entry
+    }
+    configureRubricate({ cassettes: { mode: 'auto', redact } })
+    const { server, judge } = await judgeServer((request) =>
+      JSON.stringify(request.body).includes('Alice') ? PASSING_VERDICT : SPLIT_VERDICT,
+    )
+    const run = () =>
+      Promise.all([
+        inTest('greets Alice', () => judgeRubric(judge, 'Hello Alice! It is noon.')),
+        inTest('greets Bob', () => judgeRubric(judge, 'Hello Bob! It is noon.')),
+      ]).then((results) => results.map((result) => result.score))
+    expect(await run()).toEqual([1, 0])
+    configureRubricate({ cassettes: { mode: 'replay', redact } })
+    expect(await run()).toEqual([1, 0])
+    expect(server.requests).toHaveLength(2)
+  })
+})
