@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
@@ -72,11 +73,26 @@ export interface CassetteOptions {
   /** Replay recorded streams with the pauses they were recorded with. Default `false` (as fast as read). */
   replayTimings?: boolean | undefined
   /**
-   * In replay mode, refuse every connection outside loopback that no cassette served, and fail the
-   * test file naming the host and the fix: no test can go live by accident. Default `false`;
-   * recommended on CI.
+   * In replay mode, refuse every connection outside loopback that no cassette served and that
+   * `allowHosts` does not name, and fail the test that opened it, naming the host and the fix: no
+   * test can go live by accident. `false` opts out: only connections to model providers' and
+   * tracing services' hosts are refused then. Default `true`.
    */
   blockNetwork?: boolean | undefined
+  /**
+   * Hosts that tests may reach in replay mode although they are not loopback: a CI service
+   * container (`'postgres'`), a staging API. Host names only, no scheme, port or path; an entry
+   * matches the host and its subdomains, `*` stands for part of a label (`'*.staging.example.com'`).
+   * A model provider's host is never allowed (its calls replay from cassettes). Default `[]`.
+   */
+  allowHosts?: string[] | undefined
+  /**
+   * Tracing and telemetry exports (LangSmith, the Agents SDK's trace ingest, OpenTelemetry OTLP
+   * `/v1/traces`, `/v1/metrics`, `/v1/logs`) outside replay mode: `'pass'` lets them go out as
+   * they are, `'refuse'` refuses them. They are never recorded as model calls, and in replay mode
+   * always refused (unless `allowHosts` names their host). Default `'pass'`.
+   */
+  telemetry?: 'pass' | 'refuse' | undefined
   /**
    * In replay mode, answer a test that makes an identical request more often than it was
    * recorded with the last reply recorded for it. Default `false`: the extra request is a miss,
@@ -126,6 +142,8 @@ export interface ResolvedConfig {
     server: 'internal' | 'external'
     replayTimings: boolean
     blockNetwork: boolean
+    allowHosts: string[]
+    telemetry: 'pass' | 'refuse'
     repeatReplies: boolean
   }
   judgeConcurrency: number
@@ -181,7 +199,9 @@ export function resolveConfig(
       maxAge: pick((c) => c.cassettes?.maxAge)?.value,
       server: pick((c) => c.cassettes?.server)?.value ?? 'internal',
       replayTimings: pick((c) => c.cassettes?.replayTimings)?.value ?? false,
-      blockNetwork: pick((c) => c.cassettes?.blockNetwork)?.value ?? false,
+      blockNetwork: pick((c) => c.cassettes?.blockNetwork)?.value ?? true,
+      allowHosts: pick((c) => c.cassettes?.allowHosts)?.value ?? [],
+      telemetry: pick((c) => c.cassettes?.telemetry)?.value ?? 'pass',
       repeatReplies: pick((c) => c.cassettes?.repeatReplies)?.value ?? false,
     },
     judgeConcurrency: pick((c) => c.judgeConcurrency)?.value ?? 8,
@@ -255,6 +275,8 @@ const KNOWN_CASSETTE_KEYS = new Set([
   'server',
   'replayTimings',
   'blockNetwork',
+  'allowHosts',
+  'telemetry',
   'repeatReplies',
 ])
 
@@ -285,6 +307,23 @@ export function validateConfig(config: RubricateConfig, where: string): void {
   ) {
     throw new UsageError(messages.notHostList(`${where} cassettes.providerHosts`, hosts))
   }
+  const allowed = config.cassettes?.allowHosts
+  if (allowed !== undefined) {
+    if (!Array.isArray(allowed)) {
+      throw new UsageError(messages.notHostList(`${where} cassettes.allowHosts`, allowed))
+    }
+    for (const entry of allowed) {
+      if (!isHostEntry(entry)) {
+        throw new UsageError(messages.notAllowedHost(`${where} cassettes.allowHosts`, entry))
+      }
+    }
+  }
+  const telemetry = config.cassettes?.telemetry
+  if (telemetry !== undefined && telemetry !== 'pass' && telemetry !== 'refuse') {
+    throw new UsageError(
+      messages.invalidChoice(`${where} cassettes.telemetry`, telemetry, ['pass', 'refuse']),
+    )
+  }
   for (const key of ['blockNetwork', 'repeatReplies'] as const) {
     const value = config.cassettes?.[key]
     if (value !== undefined && typeof value !== 'boolean') {
@@ -303,4 +342,15 @@ export function validateConfig(config: RubricateConfig, where: string): void {
   ) {
     throw new UsageError(messages.notPositiveNumber(`${where} maxCost`, config.maxCost))
   }
+}
+
+// A host name (labels of letters, digits, `-`, `_`, and `*` for part of a label, an optional
+// leading `*.`) or an IP address: no scheme, port, path or user, which a host never carries.
+const HOST_NAME =
+  /^(\*\.)?([a-z0-9_*]([a-z0-9_*-]*[a-z0-9_*])?)(\.[a-z0-9_*]([a-z0-9_*-]*[a-z0-9_*])?)*\.?$/i
+
+/** Whether `entry` is a host as `cassettes.allowHosts` takes it. @internal */
+export function isHostEntry(entry: unknown): entry is string {
+  if (typeof entry !== 'string' || entry.length === 0 || entry.length > 253) return false
+  return isIP(entry) !== 0 || HOST_NAME.test(entry)
 }
