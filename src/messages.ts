@@ -1120,7 +1120,15 @@ export const messages = {
     ),
   networkBlocked: (host: string, test: string | undefined, mswInstalled = true): string =>
     format(
-      `${test ? `The test "${test}"` : 'A test'} opened a connection to "${host}" in replay mode, and no cassette served it: cassettes.blockNetwork refuses every connection outside loopback. ${mswInstalled ? "If it is a model call, rubricate never saw it: attach rubricate to your own msw server with attachRubricate(server) (and cassettes.server: 'external'), point the client at the msw-patched fetch, or record it" : 'If it is a model call, rubricate never saw it because msw is not installed, and without msw no agent call is recorded or replayed: install it (npm i -D msw), then record it'} (RUBRICATE_CASSETTES=auto with a key, then commit the cassette folder). If the test needs "${host}", mock it, or set cassettes.blockNetwork to false.`,
+      `${test ? `The test "${test}"` : 'A test'} opened a connection to "${host}" in replay mode, and no cassette served it: in replay mode (CI) no connection outside loopback is opened unless cassettes.allowHosts names its host. ${mswInstalled ? "If it is a model call, rubricate never saw it: attach rubricate to your own msw server with attachRubricate(server) (and cassettes.server: 'external'), point the client at the msw-patched fetch, or record it" : 'If it is a model call, rubricate never saw it because msw is not installed, and without msw no agent call is recorded or replayed: install it (npm i -D msw), then record it'} (RUBRICATE_CASSETTES=auto with a key, then commit the cassette folder). If the test needs "${host}" (a database, a CI service container, a staging API), allow it with this line in the rubricate() plugin options or configureRubricate: cassettes: { allowHosts: ['${host}'] }; or, when only your rubric tests need rubricate, give the plugin to their own Vitest project (test.projects) so that the other tests are not guarded.`,
+    ),
+  telemetryRefused: (target: string, host: string, test: string | undefined): string =>
+    format(
+      `${test ? `The test "${test}"` : 'A test'} sent a tracing export to "${target}" in replay mode, and it was refused before it left the machine: traces and telemetry (LangSmith, the OpenAI Agents SDK's trace ingest, OpenTelemetry exporters) are never recorded as model calls, and in replay mode (CI) none is sent. Turn the exporter off in tests (LANGSMITH_TRACING=false, OPENAI_AGENTS_DISABLE_TRACING=1, OTEL_SDK_DISABLED=true), point it at a collector on loopback, or let it go out with this line in the rubricate() plugin options or configureRubricate: cassettes: { allowHosts: ['${host}'] }.`,
+    ),
+  telemetryRefusedByOption: (target: string): string =>
+    format(
+      `The tracing export to "${target}" was refused: cassettes.telemetry is 'refuse'. Set it to 'pass' (the default) to let traces and telemetry go out outside replay mode.`,
     ),
   providerConnectionRefused: (
     host: string,

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net'
+
 /**
  * The one check of a configured host entry (`cassettes.providerHosts`, and any other list of
  * hosts a user writes): a host name alone, which may start with `*.` or `.` and hold `*` for part
@@ -17,6 +19,7 @@ export function hostEntryProblem(entry: unknown): string | undefined {
   const host = entry.trim()
   if (host === '') return 'is empty'
   if (host !== entry) return 'has spaces around it'
+  if (isIP(host) !== 0) return undefined
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host)) return 'is a URL, not a host name'
   if (host.includes('/')) return 'has a path'
   if (host.includes('@')) return 'has a user name'

@@ -27,6 +27,8 @@ export interface ProvidedOptions {
     server?: 'internal' | 'external' | undefined
     replayTimings?: boolean | undefined
     blockNetwork?: boolean | undefined
+    allowHosts?: string[] | undefined
+    telemetry?: 'pass' | 'refuse' | undefined
     repeatReplies?: boolean | undefined
     matchAnyHost?: boolean | undefined
   }
@@ -76,6 +78,8 @@ export function serializePluginOptions(
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,
       blockNetwork: cassettes.blockNetwork,
+      allowHosts: cassettes.allowHosts,
+      telemetry: cassettes.telemetry,
       repeatReplies: cassettes.repeatReplies,
       matchAnyHost: cassettes.matchAnyHost,
     }),
@@ -106,6 +110,8 @@ export function deserializePluginOptions(provided: ProvidedOptions): RubricateCo
       server: cassettes.server,
       replayTimings: cassettes.replayTimings,
       blockNetwork: cassettes.blockNetwork,
+      allowHosts: cassettes.allowHosts,
+      telemetry: cassettes.telemetry,
       repeatReplies: cassettes.repeatReplies,
       matchAnyHost: cassettes.matchAnyHost,
     }),

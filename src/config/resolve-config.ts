@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
@@ -73,11 +74,26 @@ export interface CassetteOptions {
   /** Replay recorded streams with the pauses they were recorded with. Default `false` (as fast as read). */
   replayTimings?: boolean | undefined
   /**
-   * In replay mode, refuse every connection outside loopback that no cassette served, and fail the
-   * test file naming the host and the fix: no test can go live by accident. Default `false`;
-   * recommended on CI.
+   * In replay mode, refuse every connection outside loopback that no cassette served and that
+   * `allowHosts` does not name, and fail the test that opened it, naming the host and the fix: no
+   * test can go live by accident. `false` opts out: only connections to model providers' and
+   * tracing services' hosts are refused then. Default `true`.
    */
   blockNetwork?: boolean | undefined
+  /**
+   * Hosts that tests may reach in replay mode although they are not loopback: a CI service
+   * container (`'postgres'`), a staging API. Host names only, no scheme, port or path; an entry
+   * matches the host and its subdomains, `*` stands for part of a label (`'*.staging.example.com'`).
+   * A model provider's host is never allowed (its calls replay from cassettes). Default `[]`.
+   */
+  allowHosts?: string[] | undefined
+  /**
+   * Tracing and telemetry exports (LangSmith, the Agents SDK's trace ingest, OpenTelemetry OTLP
+   * `/v1/traces`, `/v1/metrics`, `/v1/logs`) outside replay mode: `'pass'` lets them go out as
+   * they are, `'refuse'` refuses them. They are never recorded as model calls, and in replay mode
+   * always refused (unless `allowHosts` names their host). Default `'pass'`.
+   */
+  telemetry?: 'pass' | 'refuse' | undefined
   /**
    * In replay mode, answer a test that makes an identical request more often than it was
    * recorded with the last reply recorded for it. Default `false`: the extra request is a miss,
@@ -133,6 +149,8 @@ export interface ResolvedConfig {
     server: 'internal' | 'external'
     replayTimings: boolean
     blockNetwork: boolean
+    allowHosts: string[]
+    telemetry: 'pass' | 'refuse'
     repeatReplies: boolean
     matchAnyHost: boolean
   }
@@ -189,7 +207,9 @@ export function resolveConfig(
       maxAge: pick((c) => c.cassettes?.maxAge)?.value,
       server: pick((c) => c.cassettes?.server)?.value ?? 'internal',
       replayTimings: pick((c) => c.cassettes?.replayTimings)?.value ?? false,
-      blockNetwork: pick((c) => c.cassettes?.blockNetwork)?.value ?? false,
+      blockNetwork: pick((c) => c.cassettes?.blockNetwork)?.value ?? true,
+      allowHosts: pick((c) => c.cassettes?.allowHosts)?.value ?? [],
+      telemetry: pick((c) => c.cassettes?.telemetry)?.value ?? 'pass',
       repeatReplies: pick((c) => c.cassettes?.repeatReplies)?.value ?? false,
       matchAnyHost: pick((c) => c.cassettes?.matchAnyHost)?.value ?? false,
     },
@@ -264,6 +284,8 @@ const KNOWN_CASSETTE_KEYS = new Set([
   'server',
   'replayTimings',
   'blockNetwork',
+  'allowHosts',
+  'telemetry',
   'repeatReplies',
   'matchAnyHost',
 ])
@@ -288,17 +310,25 @@ export function validateConfig(config: RubricateConfig, where: string): void {
   if (normalize !== undefined && typeof normalize !== 'function') {
     throw new UsageError(messages.notFunction(`${where} cassettes.normalize`, normalize))
   }
-  const hosts = config.cassettes?.providerHosts
-  if (hosts !== undefined && !Array.isArray(hosts)) {
-    throw new UsageError(messages.notHostList(`${where} cassettes.providerHosts`, hosts))
-  }
-  for (const [index, host] of (hosts ?? []).entries()) {
-    const problem = hostEntryProblem(host)
-    if (problem) {
-      throw new UsageError(
-        messages.badHostEntry(`${where} cassettes.providerHosts[${index}]`, host, problem),
-      )
+  for (const list of ['providerHosts', 'allowHosts'] as const) {
+    const entries = config.cassettes?.[list]
+    if (entries !== undefined && !Array.isArray(entries)) {
+      throw new UsageError(messages.notHostList(`${where} cassettes.${list}`, entries))
     }
+    for (const [index, host] of (entries ?? []).entries()) {
+      const problem = hostEntryProblem(host)
+      if (problem) {
+        throw new UsageError(
+          messages.badHostEntry(`${where} cassettes.${list}[${index}]`, host, problem),
+        )
+      }
+    }
+  }
+  const telemetry = config.cassettes?.telemetry
+  if (telemetry !== undefined && telemetry !== 'pass' && telemetry !== 'refuse') {
+    throw new UsageError(
+      messages.invalidChoice(`${where} cassettes.telemetry`, telemetry, ['pass', 'refuse']),
+    )
   }
   for (const key of ['blockNetwork', 'repeatReplies', 'matchAnyHost'] as const) {
     const value = config.cassettes?.[key]

@@ -2,8 +2,8 @@ import { createRequire } from 'node:module'
 // Group 9: no model call goes live unnoticed. A project's own msw server, started after
 // rubricate's and never attached, used to take every request (msw 2.12 and later: the last server
 // to listen wins), so agent calls were neither recorded nor replayed and went to the network on
-// CI. And with cassettes.blockNetwork, a connection outside loopback in replay mode fails the test
-// file with the host and the fix, even when the code under test swallows the error.
+// CI. And a connection outside loopback in replay mode fails its test with the host and the fix,
+// even when the code under test swallows the error.
 import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
 import OpenAI from 'openai'
@@ -14,6 +14,7 @@ import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/age
 import { cassetteSession } from '../../src/cassettes/run/cassette-session'
 import { messages } from '../../src/messages'
 import { withCallContext } from '../../src/runtime/call-context'
+import { onUndecided } from '../../src/runtime/undecided-hooks'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, listen, testIn, useCassetteFolder } from '../cassettes/support'
 import { linked } from '../support/error-page'
@@ -43,12 +44,16 @@ const ON_MSW_3 = (
 ).version.startsWith('3.')
 
 const folder = useCassetteFolder()
+// What the setup file hears of: a refused connection fails the test that opened it.
+const refused: Error[] = []
+const stopListening = onUndecided((error) => refused.push(error))
 let fake: FakeOpenAI | undefined
 
 afterEach(async () => {
   await session.flush()
   session.takeUsage()
   session.takeErrors()
+  refused.length = 0
   await fake?.close()
   fake = undefined
   unhandled.length = 0
@@ -91,8 +96,8 @@ describe('9. Silent live calls', () => {
     expect(session.misses()).toHaveLength(1)
   })
 
-  test('with cassettes.blockNetwork, a connection outside loopback in replay mode is refused with the host and the fix, and a swallowed one fails the file', async () => {
-    configureRubricate({ cassettes: { mode: 'replay', blockNetwork: true } })
+  test('by default, a connection outside loopback in replay mode is refused with the host and the fix, and a swallowed one fails its test', async () => {
+    configureRubricate({ cassettes: { mode: 'replay' } })
     const test = testIn('calls a public default base URL', 'test/reliability/agent.test.ts')
     // A documentation address (TEST-NET-1): refused before any packet leaves.
     const swallowed = await withCallContext({ test }, () =>
@@ -110,17 +115,14 @@ describe('9. Silent live calls', () => {
     )
     expect(swallowed).toBeInstanceOf(Error)
     if (!ON_MSW_3) expect((swallowed?.cause as Error | undefined)?.message).toBe(expected)
-    expect(
-      cassetteSession()
-        .errors()
-        .map((error) => error.message),
-    ).toEqual([expected])
+    expect(refused.map((error) => error.message)).toEqual([expected])
+    expect(cassetteSession().errors()).toEqual([])
     expect(expected).toContain('attachRubricate(server)')
     // Loopback stays open (local fakes, databases), and so does everything outside replay mode.
     fake = await startFakeOpenAI({ reply: 'local' })
     expect((await fetch(`${fake.url}/v1/health`)).status).toBe(404)
-    // Outside replay mode the option does nothing: this repository's own loopback guard refuses.
-    configureRubricate({ cassettes: { mode: 'auto', blockNetwork: true } })
+    // Outside replay mode the guard stands aside: this repository's own loopback guard refuses.
+    configureRubricate({ cassettes: { mode: 'auto' } })
     const recording = await fetch('http://192.0.2.1/v1/health').then(
       () => undefined,
       (error: Error) => error,
@@ -131,7 +133,7 @@ describe('9. Silent live calls', () => {
         /Tests may only reach loopback/,
       )
     }
-    expect(cassetteSession().errors()).toHaveLength(1)
+    expect(refused).toHaveLength(1)
   })
   test("after the project's own msw server stops, agent calls are still recorded and replayed", async () => {
     // msw 3: every server shares one interceptor source, so stopping the project's server stopped

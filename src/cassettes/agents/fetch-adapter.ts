@@ -2,6 +2,7 @@ import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { errorReply, modelCallEndpoint } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
+import { refusedTelemetry } from './telemetry-gate'
 
 /** Options of {@link createCassetteFetch}. */
 export interface CassetteFetchOptions {
@@ -38,6 +39,9 @@ export function cassetteFetchOf(
     ((request: Request) => asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(request))))
   return async (input, init) => {
     const request = new Request(input, init)
+    // A trace refused here fails as a refused connection does (its test is told already).
+    const telemetry = refusedTelemetry(new URL(request.url), request.method, runtime)
+    if (telemetry) throw new TypeError('fetch failed', { cause: telemetry })
     // The exchange engine and the store load at the first request, not with the setup file
     // (ARCHITECTURE.md §10): most test files make none.
     const [{ isLiveFailure, markLiveFailure }, { runAgentExchange }] = await Promise.all([
@@ -46,7 +50,7 @@ export function cassetteFetchOf(
     ])
     try {
       const url = new URL(request.url)
-      const endpoint = modelCallEndpoint(url, runtime, options.match)
+      const endpoint = modelCallEndpoint(url, runtime, options.match, request.headers)
       if (!endpoint) return await base(request).catch(markLiveFailure)
       return await runAgentExchange(request, url, endpoint, runtime, base)
     } catch (error) {

@@ -4,10 +4,16 @@ import { isRubricateError } from '../../errors'
 import { messages } from '../../messages'
 import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { type CassetteSession, cassetteSession } from '../run/cassette-session'
-import { type ModelEndpoint, modelEndpoint } from '../store/model-endpoint'
+import {
+  type HeaderReader,
+  isTelemetry,
+  type ModelEndpoint,
+  modelEndpoint,
+} from '../store/model-endpoint'
 import { acceptsPredicates, UrlPredicate } from './msw-compat'
 import { loadMsw, loadMswVersion } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
+import { refusedTelemetry } from './telemetry-gate'
 
 export interface CassetteHandlerOptions {
   /**
@@ -63,7 +69,7 @@ export function cassetteHandlersOf(
       try {
         const url = new URL(request.url)
         // The predicate took it for a model call: an endpoint is always found here.
-        const endpoint = modelCallEndpoint(url, runtime, options.match) ?? {
+        const endpoint = modelCallEndpoint(url, runtime, options.match, request.headers) ?? {
           endpoint: url.pathname.replace(/^\/+/, ''),
           queryInKey: true,
           by: 'pattern' as const,
@@ -79,7 +85,25 @@ export function cassetteHandlersOf(
       }
     },
   )
-  return [handler]
+  // Traces and telemetry: refused in replay mode (and with `cassettes.telemetry: 'refuse'`), else
+  // left to the next handler and to the network, never recorded.
+  const isTelemetryUrl = (href: string) => {
+    try {
+      return isTelemetry(new URL(href))
+    } catch {
+      return false
+    }
+  }
+  const telemetry = http.all(
+    (acceptsPredicates(loadMswVersion('createCassetteHandlers()'))
+      ? ({ request }: { request: Request }) => isTelemetryUrl(request.url)
+      : new UrlPredicate(isTelemetryUrl)) as Parameters<typeof http.all>[0],
+    ({ request }) =>
+      refusedTelemetry(new URL(request.url), request.method, runtime)
+        ? Response.error()
+        : undefined,
+  )
+  return [handler, telemetry]
 }
 
 /**
@@ -102,7 +126,8 @@ export function isModelCallUrl(
 }
 
 /**
- * The endpoint of a model call to `url` under `runtime`'s configuration, with `extra` patterns;
+ * The endpoint of a model call to `url` under `runtime`'s configuration, with `extra` patterns
+ * and the request's `headers` (an AI Gateway call names its model there);
  * `undefined` for a request that is not one. Each pattern that matches is noted, so that a pattern
  * that never matched can be reported (ARCHITECTURE.md §7.3).
  * @internal
@@ -111,9 +136,10 @@ export function modelCallEndpoint(
   url: URL,
   runtime: Runtime,
   extra: readonly (string | RegExp)[] = [],
+  headers?: HeaderReader | undefined,
 ): ModelEndpoint | undefined {
   const { match, providerHosts, matchAnyHost } = runtime.config().cassettes
-  const found = modelEndpoint(url, [...match, ...extra], providerHosts, matchAnyHost)
+  const found = modelEndpoint(url, [...match, ...extra], providerHosts, matchAnyHost, headers)
   if (found) cassetteSession().notePatternUse(found, url)
   return found
 }

@@ -1,24 +1,22 @@
 import net from 'node:net'
-import { testLabel } from '../../config/paths'
-import { NetworkBlockedError } from '../../errors'
-import { messages } from '../../messages'
-import { runningTest } from '../../runtime/call-context'
 import type { Runtime } from '../../runtime/runtime'
 import { stateSlot } from '../../runtime/state'
-import { cassetteSession } from '../run/cassette-session'
-import { isProviderHost } from '../store/model-endpoint'
-import { isMswInstalled } from './msw-loader'
+import { isHostIn, isProviderHost, TELEMETRY_HOSTS } from '../store/model-endpoint'
+import { type RefusalKind, refuseConnection } from './network-refusal'
 import { isRubricateLive } from './rubricate-live'
 
 /**
- * In replay mode a connection to a known model provider's host (`cassettes.providerHosts` too) is
- * always refused before it opens: a model call that no cassette handler saw never reaches the
- * provider. `cassettes.blockNetwork` extends this to every connection outside loopback: it is
- * refused before it opens, and the refusal fails the test file even when the code under test swallows the error. A
- * replay needs no network, so such a connection is a model call rubricate never saw (a client that
- * bypasses msw, a server of the user's that rubricate is not attached to, a default public base
- * URL) or some other service the test depends on. Loopback stays open: local fakes and databases.
- * Installed once per worker by the setup file; the option is read at each connection.
+ * In replay mode every connection outside loopback is refused before it opens, whatever client
+ * opens it (fetch, `http`/`https`, `net`/`tls` sockets, WebSockets all connect through
+ * `net.Socket.prototype.connect`), unless `cassettes.allowHosts` names its host: a replay needs no
+ * network, so such a connection is a model call rubricate never saw (a client that bypasses msw, a
+ * server of the user's that rubricate is not attached to, a default public base URL), a tracer's
+ * export, or a service the test depends on, which the user allows by name. The refusal fails the
+ * test that opened it even when the code under test swallows the error (network-refusal.ts).
+ * `cassettes.blockNetwork: false` narrows it to the hosts of model providers
+ * (`cassettes.providerHosts` too) and of tracing services, which are refused in any case; a
+ * provider's host is never allowed. Loopback stays open: local fakes and databases.
+ * Installed once per worker by the setup file; the configuration is read at each connection.
  */
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
@@ -55,18 +53,16 @@ export function installNetworkGuard(runtime: Runtime): void {
     const host = String(
       options ? (options.host ?? 'localhost') : typeof args[1] === 'string' ? args[1] : 'localhost',
     )
-    const provider = isProviderHost(host, guard.providers)
-    if (!provider && !guard.everything) {
-      return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
-    }
+    const refusal = refusalFor(host, guard)
+    if (!refusal) return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
     if (net.isIP(host)) {
-      if (!LOOPBACK.test(host)) return refuse(this, host, provider)
+      if (!LOOPBACK.test(host)) return refuse(this, refusal)
     } else if (host !== 'localhost') {
       // A name is allowed only when it resolves to loopback. msw 3 connects the socket of a mocked
       // request with a lookup of its own that answers loopback: that request never leaves.
       const lookup = options?.lookup
-      if (typeof lookup !== 'function') return refuse(this, host, provider)
-      const guarded = { ...options, lookup: loopbackOnly(lookup as Lookup, host, provider) }
+      if (typeof lookup !== 'function') return refuse(this, refusal)
+      const guarded = { ...options, lookup: loopbackOnly(lookup as Lookup, refusal) }
       // In place: net marks its normalised array, and a copy would be normalised again.
       if (normalised) (args[0] as unknown[])[0] = guarded
       else args[0] = guarded
@@ -81,31 +77,53 @@ export function installNetworkGuard(runtime: Runtime): void {
  * lets through inside its own promise, where a throw became an unhandled rejection and the request
  * hung.
  */
-function refuse(socket: net.Socket, host: string, provider = false): net.Socket {
-  const error = refusal(host, provider)
+function refuse(socket: net.Socket, what: RefusalKind): net.Socket {
+  const error = refuseConnection(what)
   process.nextTick(() => socket.destroy(error))
   return socket
 }
 
+interface Guard {
+  providers: readonly string[]
+  everything: boolean
+  allowed: readonly string[]
+}
+
 /**
  * What the guard refuses now: nothing outside replay mode and for rubricate's own live requests;
- * in replay mode the provider hosts (the extra ones are returned), and everything outside
- * loopback too with `blockNetwork`.
+ * in replay mode every host outside loopback that `allowHosts` does not name, or with
+ * `blockNetwork: false` the provider hosts (the extra ones are returned) and tracing services'.
  */
-function guarding(): 'off' | { providers: readonly string[]; everything: boolean } {
+function guarding(): 'off' | Guard {
   if (isRubricateLive()) return 'off'
   try {
     const cassettes = slot.runtime?.config().cassettes
     if (!cassettes) return 'off'
     if (cassettes.mode !== 'replay') return 'off'
-    return { providers: cassettes.providerHosts, everything: cassettes.blockNetwork }
+    return {
+      providers: cassettes.providerHosts,
+      everything: cassettes.blockNetwork,
+      allowed: cassettes.allowHosts,
+    }
   } catch {
     // An invalid configuration is reported where it is used; a connection is no place for it.
     return 'off'
   }
 }
 
-function loopbackOnly(lookup: Lookup, host: string, provider: boolean): Lookup {
+/**
+ * The refusal a connection to `host` gets unless it proves to be loopback, or `undefined` when
+ * the guard lets it go whatever its address.
+ */
+function refusalFor(host: string, guard: Guard): RefusalKind | undefined {
+  // A provider's host is refused even when allowed: its calls replay from cassettes.
+  if (isProviderHost(host, guard.providers)) return { kind: 'provider', host }
+  if (isHostIn(host, guard.allowed)) return undefined
+  if (isHostIn(host, TELEMETRY_HOSTS)) return { kind: 'telemetry', host, target: host }
+  return guard.everything ? { kind: 'other', host } : undefined
+}
+
+function loopbackOnly(lookup: Lookup, what: RefusalKind): Lookup {
   return (hostname, options, callback) =>
     lookup(hostname, options, (error, address, family) => {
       if (error) return callback(error, address, family)
@@ -113,25 +131,8 @@ function loopbackOnly(lookup: Lookup, host: string, provider: boolean): Lookup {
         ? address.map((entry: { address: string }) => entry.address)
         : [String(address)]
       if (addresses.some((entry) => !LOOPBACK.test(entry))) {
-        return callback(refusal(host, provider), undefined)
+        return callback(refuseConnection(what), undefined)
       }
       return callback(null, address, family)
     })
-}
-
-/** The refusal, also kept in the cassette session so that a swallowed one fails the file. */
-function refusal(host: string, provider = false): Error {
-  const test = runningTest()?.identity
-  const label = test ? testLabel(test) : undefined
-  const error = new NetworkBlockedError(
-    provider
-      ? messages.providerConnectionRefused(host, label, isMswInstalled())
-      : messages.networkBlocked(host, label, isMswInstalled()),
-  )
-  const session = cassetteSession()
-  // SDKs retry a failed connection: one error per test and host is enough.
-  if (!session.errors().some((known) => known.message === error.message)) {
-    session.recordError(error)
-  }
-  return error
 }

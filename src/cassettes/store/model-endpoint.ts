@@ -50,7 +50,38 @@ export const PROVIDER_HOSTS: readonly string[] = [
   'api.x.ai',
   'bedrock-runtime.*.amazonaws.com',
   'bedrock-runtime-fips.*.amazonaws.com',
+  // The Vercel AI Gateway: the AI SDK's provider for a model named by a plain string.
+  'ai-gateway.vercel.sh',
 ]
+
+/**
+ * Hosts of tracing services, whose every request is telemetry: LangSmith, in every region.
+ * @internal
+ */
+export const TELEMETRY_HOSTS: readonly string[] = ['smith.langchain.com']
+
+// Telemetry by its path, on any host: the Agents SDK's trace ingest, OpenTelemetry's OTLP/HTTP
+// exporters (`/v1/traces`, `/v1/metrics`, `/v1/logs`).
+const TELEMETRY_PATH = /(?:^|\/)v1\/(?:traces(?:\/ingest)?|metrics|logs)$/
+
+/**
+ * Whether a request is a tracing or telemetry export (ARCHITECTURE.md §7.1): never a model call,
+ * whatever its host, and in replay mode refused.
+ * @internal
+ */
+export function isTelemetry(url: URL, method = 'POST'): boolean {
+  if (isHostIn(url.hostname, TELEMETRY_HOSTS)) return true
+  return method.toUpperCase() === 'POST' && TELEMETRY_PATH.test(trimmedPath(url.pathname))
+}
+
+/** Headers as a request carries them; only `get` is read. @internal */
+export interface HeaderReader {
+  get(name: string): string | null
+}
+
+// The AI Gateway (`@ai-sdk/gateway`): `POST <base>/language-model` (and `embedding-model`,
+// `image-model`...), the model in a header, the stream in another; the base is `/v3/ai` or `/v1/ai`.
+const GATEWAY_SHAPE = /(?:^|\/)v\d+\/ai\/([a-z]+-model)$/
 
 // Native APIs, by the shape of their path: [pattern, endpoint built from the match]. The endpoint
 // starts where the provider's API does, so a proxy's prefix or a Vertex project is not keyed.
@@ -87,7 +118,11 @@ export function modelEndpoint(
   patterns: readonly (string | RegExp)[] = [],
   hosts: readonly string[] = [],
   matchAnyHost = false,
+  headers?: HeaderReader | undefined,
 ): ModelEndpoint | undefined {
+  // A trace is no model call, even on a provider's host (the Agents SDK's): recording it would
+  // store ids and times that change every run, and replaying it would hide that it went out.
+  if (isTelemetry(url)) return undefined
   const path = trimmedPath(url.pathname)
   const pattern = matchingPattern(path, patterns)
   // A built-in endpoint keeps its key; a pattern that names it too (`':generateContent'`, from
@@ -103,6 +138,8 @@ export function modelEndpoint(
     const found = shape.exec(path)
     if (found) return builtIn(endpoint(found), true)
   }
+  const gateway = GATEWAY_SHAPE.exec(path)
+  if (gateway) return builtIn(gatewayEndpoint(gateway[1] as string, headers), false)
   // Below the origin: the path holds what the provider keys its reply by (often the model).
   const below = path.replace(/^\/+/, '') || '/'
   if (pattern !== undefined) {
@@ -112,6 +149,18 @@ export function modelEndpoint(
   }
   if (isProviderHost(url.hostname, hosts)) return { endpoint: below, queryInKey: true, by: 'host' }
   return undefined
+}
+
+/**
+ * The key's endpoint of an AI Gateway call: `ai/language-model/openai/gpt-4o`, `/stream` added
+ * for a stream (the body of a stream and of a plain call are the same; only the reply differs).
+ * Without the headers (a predicate that sees the URL alone) it is the kind of model alone.
+ */
+function gatewayEndpoint(kind: string, headers: HeaderReader | undefined): string {
+  const model = headers?.get(`ai-${kind}-id`)
+  if (!model) return `ai/${kind}`
+  const streaming = headers?.get(`ai-${kind}-streaming`) === 'true'
+  return `ai/${kind}/${model}${streaming ? '/stream' : ''}`
 }
 
 /** The first of `patterns` that matches `pathname`, if any. @internal */
@@ -138,11 +187,16 @@ export function matchingPattern(
 
 /** Whether `hostname` is a known model provider's (or one of `extra`). @internal */
 export function isProviderHost(hostname: string, extra: readonly string[] = []): boolean {
+  return isHostIn(hostname, PROVIDER_HOSTS) || isHostIn(hostname, extra)
+}
+
+/**
+ * Whether `hostname` is one of `entries` or a subdomain of one (`*` stands for part of a label).
+ * @internal
+ */
+export function isHostIn(hostname: string, entries: readonly string[]): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '')
-  return (
-    PROVIDER_HOSTS.some((entry) => hostMatches(host, entry)) ||
-    extra.some((entry) => hostMatches(host, entry.toLowerCase()))
-  )
+  return entries.some((entry) => hostMatches(host, entry.toLowerCase().replace(/\.$/, '')))
 }
 
 function hostMatches(host: string, entry: string): boolean {
