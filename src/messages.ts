@@ -629,6 +629,10 @@ export const messages = {
     calls === 0
       ? `Expected a call of the tool "${name}", but no tool was called.`
       : `Expected a call of the tool "${name}"${withArgs ? ' with these arguments' : ''}, but none of the ${calls} tool call${calls === 1 ? '' : 's'} matches.`,
+  toolArgsNotJson: (name: string, raw: string): string =>
+    format(
+      `A call of the tool "${name}" has arguments that are not JSON (${show(raw)}, the raw text the model sent), so rubricate cannot tell whether they hold the expected arguments (reading them as different would let \`.not\` pass although the call was made). Check the call by name alone (\`toHaveCalledTool("${name}")\`), or its raw arguments as a string (\`toHaveCalledTool("${name}", expect.stringContaining(...))\`).`,
+    ),
   toolCalledNegated: (name: string, withArgs: boolean, position: number): string =>
     `Expected no call of the tool "${name}"${withArgs ? ' with these arguments' : ''}, but call ${position} is one.`,
   toolCallsMismatch: (expected: number, actual: number, unmatched: number): string =>

@@ -35,4 +35,16 @@ export const outputMessages = {
     format(
       `The value under test is an OpenAI Agents SDK run stopped for the approval of ${pending} tool call${pending === 1 ? '' : 's'} (\`result.interruptions\`), so it has no final output to judge. Approve or reject them and resume the run (\`run(agent, result.state)\`), then pass that result; its tool calls so far can be checked with toHaveCalledTool().`,
     ),
+  chunksNotJoinable: (count: number): string =>
+    format(
+      `The value under test holds ${count} LangChain message chunks of one message that cannot be joined the way LangChain joins them (they are serialized, so they lost their \`concat\`), and read one by one they would show each call with partial arguments and an empty reply. Join them before serializing: \`chunks.reduce((message, chunk) => message.concat(chunk))\` (or \`concat\` from \`@langchain/core/utils/stream\`), then pass the message.`,
+    ),
+  invalidCallWithoutName: (): string =>
+    format(
+      'The value under test is a LangChain message with an invalid tool call that has no name (`invalid_tool_calls`), so rubricate cannot tell which tool was called. Pass the whole message the model returned (chunks of a stream joined with `concat`), not a part of it.',
+    ),
+  langGraphInterrupted: (pending: number): string =>
+    format(
+      `The value under test is a LangGraph state paused at \`interrupt()\` (its \`__interrupt__\` holds ${pending} interrupt${pending === 1 ? '' : 's'}), so its run has no final reply to judge. Resume it (\`graph.invoke(new Command({ resume: ... }), config)\`) and pass the state it returns; the pause itself can be checked with toHaveBeenInterrupted(), its tool calls so far with toHaveCalledTool().`,
+    ),
 }

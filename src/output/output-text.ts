@@ -7,6 +7,8 @@ import {
   type HeldMessage,
 } from './conversation-output'
 import { describeFound, itemKind, messageFields } from './item-kinds'
+import { joinLangChainChunks } from './langchain-chunks'
+import { assertNotInterrupted } from './langgraph'
 import { contentText, lastText } from './message-text'
 import { outputMessages } from './output-messages'
 import { assertSdkStreamEnded } from './sdk-streams'
@@ -67,6 +69,8 @@ function readOutput(value: unknown): string {
   // A LangChain serialized message: the message it serializes.
   const fields = messageFields(value)
   if (fields !== value) return readOutput(fields)
+  // A LangGraph state paused at `interrupt()`: no reply yet.
+  assertNotInterrupted(value)
   const object = value as Loose
   const text = readField(object, 'text')
   if (isThenable(text)) throw new UsageError(messages.outputTextIsPromise())
@@ -121,9 +125,11 @@ function listText(list: unknown[]): string | undefined {
   }
   // A bare list of content parts, e.g. an AI SDK `content` array.
   if (kinds.every((kind) => kind === 'part')) return contentText(list)
-  const messages = list.flatMap((item, index) => {
-    if (kinds[index] === 'message') return [item as Loose]
-    const raw = kinds[index] === 'run-item' ? (item as Loose).rawItem : undefined
+  // LangChain chunks of one message (a collected `model.stream()`): the message they make.
+  const messages = joinLangChainChunks(list).flatMap((item) => {
+    const kind = itemKind(item)
+    if (kind === 'message') return [item as Loose]
+    const raw = kind === 'run-item' ? (item as Loose).rawItem : undefined
     return itemKind(raw) === 'message' ? [raw as Loose] : []
   })
   return lastText(messages, 'assistant')
@@ -151,7 +157,7 @@ function stateText(object: Loose): string | undefined {
 }
 
 function chatCompletionText(object: Loose): string | undefined {
-  const choices = object.choices
+  const choices = readField(object, 'choices')
   if (!Array.isArray(choices) || choices.length === 0) return undefined
   const choice = choices[0] as Loose | undefined
   if (typeof choice?.text === 'string') return choice.text // legacy completions
@@ -164,7 +170,8 @@ function chatCompletionText(object: Loose): string | undefined {
 }
 
 function responsesText(object: Loose): string | undefined {
-  const output = object.output
+  // `readField`: an AI SDK 6 result's `output` getter throws when it has no structured output.
+  const output = readField(object, 'output')
   const isResponse = object.object === 'response' || typeof object.output_text === 'string'
   if (!isResponse || !Array.isArray(output)) return undefined
   if (typeof object.output_text === 'string' && object.output_text !== '') return object.output_text
