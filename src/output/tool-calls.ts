@@ -15,6 +15,7 @@ import {
   messageFields,
 } from './item-kinds'
 import { joinLangChainChunks } from './langchain-chunks'
+import { langGraphState, rawAndParsed, refuseAsyncIterable } from './langgraph-streams'
 import { outputMessages } from './output-messages'
 import { isThenable } from './output-text'
 import { assertSdkStreamEnded } from './sdk-streams'
@@ -78,9 +79,15 @@ function readCalls(value: unknown): ToolCall[] | undefined {
       typeof reply === 'object' && reply !== null ? toolCalls(reply) : [],
     )
   }
+  // LangGraph's streams, events and snapshots: the state they stand for.
+  const state = langGraphState(value)
+  if (state !== undefined) return readCalls(state)
   if (Array.isArray(value)) return listCalls(value)
   if (!isObject(value)) return undefined
   if (isAgentsRunResult(value)) return listCalls(agentsRunItems(value))
+  // `withStructuredOutput(..., { includeRaw: true })`: the calls are the raw message's.
+  const pair = rawAndParsed(value)
+  if (pair) return readCalls(pair.raw)
   // An Anthropic or OpenAI SDK stream or tool runner: its `messages`, once it has ended.
   assertSdkStreamEnded(value)
   // One message or item of a list: an AIMessage, an Anthropic message, a Responses item.
@@ -111,6 +118,7 @@ function readCalls(value: unknown): ToolCall[] | undefined {
   if (Array.isArray(responseMessages)) return listCalls(responseMessages)
   const stateMessages = field(value, 'messages')
   if (Array.isArray(stateMessages)) return listCalls(stateMessages)
+  refuseAsyncIterable(value)
   return undefined
 }
 
