@@ -52,6 +52,25 @@ declare module 'vitest' {
      */
     toHaveToolCalls(expected: readonly ExpectedToolCall[], options?: ToHaveToolCallsOptions): void
     /**
+     * The run is paused: a LangGraph state, snapshot or stream stopped at `interrupt()`, or an
+     * OpenAI Agents SDK run stopped for tool approvals. Synchronous: no judge is called.
+     *
+     * @example
+     * expect(await graph.invoke(input, config)).toHaveBeenInterrupted()
+     */
+    toHaveBeenInterrupted(): void
+    /**
+     * The run's structured response (LangGraph `structuredResponse`, LangChain `{ raw, parsed }`,
+     * an Agents SDK structured `finalOutput`, AI SDK `output`/`object`, Mastra `object`) matches a
+     * zod or other Standard Schema, or deep-equals a value. Synchronous: no judge is called.
+     */
+    toHaveStructuredResponse(expected: unknown): void
+    /**
+     * A call of the tool `name` returned `result` (deep-equal), or any result when it is left
+     * out. Synchronous: no judge is called.
+     */
+    toHaveToolResult(name: string, result?: unknown): void
+    /**
      * Calibrate the judge under test against human labels: passes when Cohen's κ, the false-pass
      * rate and the others meet the thresholds given. Must be awaited; has no `.not`.
      *

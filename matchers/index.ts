@@ -1,14 +1,18 @@
 // rubricate/matchers: the `expect` matchers and their typings (ESM only: imports vitest).
 // `rubricate/setup` registers them; register them yourself with
 // `expect.extend({ toSatisfyRubric, toPassScorer, toAgreeWithLabels, toHaveCalledTool,
-// toHaveToolCalls })` when you do not use the setup file.
+// toHaveToolCalls, toHaveBeenInterrupted, toHaveStructuredResponse, toHaveToolResult })` when you
+// do not use the setup file.
 import './augment'
 
 // Matchers
 export { expectUndecided } from './expect-undecided'
 export { toAgreeWithLabels } from './to-agree-with-labels'
+export { toHaveBeenInterrupted } from './to-have-been-interrupted'
 export { toHaveCalledTool } from './to-have-called-tool'
+export { toHaveStructuredResponse } from './to-have-structured-response'
 export { toHaveToolCalls } from './to-have-tool-calls'
+export { toHaveToolResult } from './to-have-tool-result'
 export { toPassScorer } from './to-pass-scorer'
 export { toSatisfyRubric } from './to-satisfy-rubric'
 

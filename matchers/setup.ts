@@ -16,14 +16,25 @@ import { onUndecided } from '../src/runtime/undecided-hooks'
 import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
 import { recordInTest } from './record-in-test'
 import { toAgreeWithLabels } from './to-agree-with-labels'
+import { toHaveBeenInterrupted } from './to-have-been-interrupted'
 import { toHaveCalledTool } from './to-have-called-tool'
+import { toHaveStructuredResponse } from './to-have-structured-response'
 import { toHaveToolCalls } from './to-have-tool-calls'
+import { toHaveToolResult } from './to-have-tool-result'
 import { toPassScorer } from './to-pass-scorer'
 import { toSatisfyRubric } from './to-satisfy-rubric'
 import { closeTest, missKey, noteUndecided, openTest, takeFileUndecided } from './undecided-calls'
 import './augment'
 
-expect.extend({ toSatisfyRubric, toPassScorer, toHaveCalledTool, toHaveToolCalls })
+expect.extend({
+  toSatisfyRubric,
+  toPassScorer,
+  toHaveCalledTool,
+  toHaveToolCalls,
+  toHaveBeenInterrupted,
+  toHaveStructuredResponse,
+  toHaveToolResult,
+})
 expect.extend({ toAgreeWithLabels })
 
 // The worker's runtime (ARCHITECTURE.md §12): configuration, cassette stores and secrets, handed

@@ -2,7 +2,7 @@ import type { MatcherState } from 'vitest'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { toolCalls } from '../src/output'
-import { callMatches, type ExpectedCall, sideBySide } from './tool-call-match'
+import { assertArgsReadable, callMatches, type ExpectedCall, sideBySide } from './tool-call-match'
 
 /**
  * Passes when the agent called the tool `name`, with arguments holding `args` when given (a
@@ -27,6 +27,7 @@ export function toHaveCalledTool(
   const hasArgs = rest.length > 0
   const expected: ExpectedCall = { name, args: rest[0], hasArgs }
   const index = calls.findIndex((call) => callMatches(this, call, expected, 'subset'))
+  assertArgsReadable(calls, [expected], [index])
   const negated = Boolean(this.isNot)
   return {
     pass: index >= 0,

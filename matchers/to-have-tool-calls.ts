@@ -3,7 +3,13 @@ import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { toolCalls } from '../src/output'
 import { checkOptions } from './check-options'
-import { type ArgsMode, expectedCalls, pairCalls, sideBySide } from './tool-call-match'
+import {
+  type ArgsMode,
+  assertArgsReadable,
+  expectedCalls,
+  pairCalls,
+  sideBySide,
+} from './tool-call-match'
 
 const OPTIONS = ['ordered', 'args'] as const
 const ARGS_MODES: readonly ArgsMode[] = ['subset', 'exact']
@@ -39,6 +45,7 @@ export function toHaveToolCalls(
   }
   const calls = toolCalls(received)
   const pairs = pairCalls(this, calls, wanted, mode, ordered)
+  assertArgsReadable(calls, wanted, pairs)
   const pass = calls.length === wanted.length && pairs.every((pair) => pair >= 0)
   const negated = Boolean(this.isNot)
   return {

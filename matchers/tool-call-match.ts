@@ -68,6 +68,24 @@ export function callMatches(
     : isSubset(state, actual.args, expected.args)
 }
 
+/**
+ * Throws `RUBRICATE_USAGE` when an expected call with arguments matched nothing while a call of
+ * its name has arguments that are not JSON (the raw text a model sent, kept as a string): whether
+ * that call holds the arguments cannot be told, and a `.not` would pass on a call that was made.
+ * @internal
+ */
+export function assertArgsReadable(
+  calls: readonly ToolCall[],
+  expected: readonly ExpectedCall[],
+  pairs: readonly number[],
+): void {
+  expected.forEach((wanted, index) => {
+    if (!wanted.hasArgs || pairs[index] !== -1 || typeof wanted.args === 'string') return
+    const raw = calls.find((call) => call.name === wanted.name && typeof call.args === 'string')
+    if (raw) throw new UsageError(messages.toolArgsNotJson(wanted.name, raw.args as string))
+  })
+}
+
 function isSubset(state: MatcherState, actual: unknown, expected: unknown): boolean {
   if (isPlainObject(expected) && !isAsymmetric(expected)) {
     if (!isPlainObject(actual)) return false

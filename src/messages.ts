@@ -291,9 +291,33 @@ export const messages = {
     format(
       `toSatisfyRubric() got a scorer as its rubric, so the options ${keys.map((k) => `"${k}"`).join(', ')} have no effect there. Set them on the scorer: createRubricScorer({ judge, criteria, options: { samples, evaluation } }).`,
     ),
-  toolNameNotString: (value: unknown): string =>
+  toolNameNotString: (value: unknown, matcher = 'toHaveCalledTool'): string =>
+    format(`${matcher}() expects the tool's name as a non-empty string, but got ${show(value)}.`),
+  toolResultMissing: (name: string, position: number): string =>
     format(
-      `toHaveCalledTool() expects the tool's name as a non-empty string, but got ${show(value)}.`,
+      `Call ${position} of the tool "${name}" has no result in the value under test, so rubricate cannot tell what it returned (reading it as "returned nothing" would let \`.not.toHaveToolResult(...)\` pass by accident). Pass the whole trajectory, tool results included: a LangGraph state or its \`messages\` (ToolMessages), an AI SDK result or its steps, an Agents SDK result, or the message list with the tool messages.`,
+    ),
+  toolResultNegated: (name: string, withResult: boolean, position: number): string =>
+    `Expected no call of the tool "${name}" to return ${withResult ? 'this result' : 'a result'}, but call ${position} did.`,
+  toolResultAbsent: (name: string, withResult: boolean, calls: number): string =>
+    calls === 0
+      ? `Expected a call of the tool "${name}" to return ${withResult ? 'this result' : 'a result'}, but the tool was not called.`
+      : `Expected a call of the tool "${name}" to return ${withResult ? 'this result' : 'a result'}, but none of its ${calls} call${calls === 1 ? '' : 's'} did.`,
+  notInterrupted: (): string =>
+    'Expected the run to be paused (at a LangGraph interrupt() or an Agents SDK approval), but it is not.',
+  interruptedNegated: (pending: number): string =>
+    `Expected the run not to be paused, but it waits on ${pending} interrupt${pending === 1 ? '' : 's'}.`,
+  noStructuredResponse: (): string =>
+    'Expected a structured response, but the run gave none (no `structuredResponse`, `parsed`, structured `finalOutput`, `output` or `object`).',
+  structuredSchemaIssues: (issues: readonly string[]): string =>
+    `Expected the structured response to match the schema, but it does not: ${issues.map((issue) => JSON.stringify(issue)).join(', ')}.`,
+  structuredDiffers: (): string =>
+    'Expected the structured response to equal the expected value, but it differs.',
+  structuredMatchedNegated: (): string =>
+    'Expected the structured response not to match, but it does.',
+  structuredSchemaAsync: (): string =>
+    format(
+      'toHaveStructuredResponse() got a schema whose validation is asynchronous; the matcher is synchronous. Validate it yourself: `expect((await schema["~standard"].validate(value)).issues).toBeUndefined()`.',
     ),
   toolCallsBadExpected: (matcher: string, value: unknown): string =>
     format(
@@ -633,6 +657,10 @@ export const messages = {
     calls === 0
       ? `Expected a call of the tool "${name}", but no tool was called.`
       : `Expected a call of the tool "${name}"${withArgs ? ' with these arguments' : ''}, but none of the ${calls} tool call${calls === 1 ? '' : 's'} matches.`,
+  toolArgsNotJson: (name: string, raw: string): string =>
+    format(
+      `A call of the tool "${name}" has arguments that are not JSON (${show(raw)}, the raw text the model sent), so rubricate cannot tell whether they hold the expected arguments (reading them as different would let \`.not\` pass although the call was made). Check the call by name alone (\`toHaveCalledTool("${name}")\`), or its raw arguments as a string (\`toHaveCalledTool("${name}", expect.stringContaining(...))\`).`,
+    ),
   toolCalledNegated: (name: string, withArgs: boolean, position: number): string =>
     `Expected no call of the tool "${name}"${withArgs ? ' with these arguments' : ''}, but call ${position} is one.`,
   toolCallsMismatch: (expected: number, actual: number, unmatched: number): string =>

@@ -7,6 +7,9 @@ import {
   type HeldMessage,
 } from './conversation-output'
 import { describeFound, itemKind, messageFields } from './item-kinds'
+import { joinLangChainChunks } from './langchain-chunks'
+import { assertNotInterrupted } from './langgraph'
+import { langGraphState, rawAndParsed, refuseAsyncIterable } from './langgraph-streams'
 import { contentText, lastText } from './message-text'
 import { outputMessages } from './output-messages'
 import { assertSdkStreamEnded } from './sdk-streams'
@@ -60,6 +63,9 @@ function readOutput(value: unknown): string {
   if (bytes !== undefined) return `[binary: ${bytes} bytes]`
   // A multi-turn row's conversation: every turn, not the last reply alone.
   if (conversationReplies(value)) return conversationTranscript(value as HeldMessage[])
+  // LangGraph's streams, events and snapshots: the state they stand for.
+  const state = langGraphState(value)
+  if (state !== undefined) return readOutput(state)
   if (Array.isArray(value)) return listText(value) ?? stableJson(value)
   if (isAgentsRunResult(value)) return readOutput(agentsFinalOutput(value))
   // An Anthropic or OpenAI SDK stream or tool runner: its last reply, once it has ended.
@@ -67,7 +73,18 @@ function readOutput(value: unknown): string {
   // A LangChain serialized message: the message it serializes.
   const fields = messageFields(value)
   if (fields !== value) return readOutput(fields)
+  // A LangGraph state paused at `interrupt()`: no reply yet.
+  assertNotInterrupted(value)
+  // `withStructuredOutput(..., { includeRaw: true })`: the parsed value, else (parsing failed) the
+  // raw message.
+  const pair = rawAndParsed(value)
+  if (pair) return readOutput(pair.parsed ?? pair.raw)
   const object = value as Loose
+  // A LangGraph agent's state with a `responseFormat`: its structured response is its answer.
+  const structured = readField(object, 'structuredResponse')
+  if (structured !== undefined && Array.isArray(readField(object, 'messages'))) {
+    return readOutput(structured)
+  }
   const text = readField(object, 'text')
   if (isThenable(text)) throw new UsageError(messages.outputTextIsPromise())
   return (
@@ -78,6 +95,7 @@ function readOutput(value: unknown): string {
     itemText(object) ??
     geminiText(object) ??
     stateText(object) ??
+    notIterable(value) ??
     stableJson(value)
   )
 }
@@ -121,12 +139,25 @@ function listText(list: unknown[]): string | undefined {
   }
   // A bare list of content parts, e.g. an AI SDK `content` array.
   if (kinds.every((kind) => kind === 'part')) return contentText(list)
-  const messages = list.flatMap((item, index) => {
-    if (kinds[index] === 'message') return [item as Loose]
-    const raw = kinds[index] === 'run-item' ? (item as Loose).rawItem : undefined
+  // AI SDK steps (`await result.steps`): the last step's text, as the result's `text` is.
+  if (kinds.every((kind) => kind === 'step')) {
+    const text = readField(list.at(-1) as Loose, 'text')
+    if (typeof text === 'string') return text
+  }
+  // LangChain chunks of one message (a collected `model.stream()`): the message they make.
+  const messages = joinLangChainChunks(list).flatMap((item) => {
+    const kind = itemKind(item)
+    if (kind === 'message') return [item as Loose]
+    const raw = kind === 'run-item' ? (item as Loose).rawItem : undefined
     return itemKind(raw) === 'message' ? [raw as Loose] : []
   })
   return lastText(messages, 'assistant')
+}
+
+// An async iterable no reader above understood (a LangGraph stream not collected): refused.
+function notIterable(value: object): undefined {
+  refuseAsyncIterable(value)
+  return undefined
 }
 
 // One entry of a list on its own: an Agents SDK run item's message, a Responses message item.
@@ -151,7 +182,7 @@ function stateText(object: Loose): string | undefined {
 }
 
 function chatCompletionText(object: Loose): string | undefined {
-  const choices = object.choices
+  const choices = readField(object, 'choices')
   if (!Array.isArray(choices) || choices.length === 0) return undefined
   const choice = choices[0] as Loose | undefined
   if (typeof choice?.text === 'string') return choice.text // legacy completions
@@ -164,7 +195,8 @@ function chatCompletionText(object: Loose): string | undefined {
 }
 
 function responsesText(object: Loose): string | undefined {
-  const output = object.output
+  // `readField`: an AI SDK 6 result's `output` getter throws when it has no structured output.
+  const output = readField(object, 'output')
   const isResponse = object.object === 'response' || typeof object.output_text === 'string'
   if (!isResponse || !Array.isArray(output)) return undefined
   if (typeof object.output_text === 'string' && object.output_text !== '') return object.output_text

@@ -14,6 +14,8 @@ import {
   itemKind,
   messageFields,
 } from './item-kinds'
+import { joinLangChainChunks } from './langchain-chunks'
+import { langGraphState, rawAndParsed, refuseAsyncIterable } from './langgraph-streams'
 import { outputMessages } from './output-messages'
 import { isThenable } from './output-text'
 import { assertSdkStreamEnded } from './sdk-streams'
@@ -77,9 +79,15 @@ function readCalls(value: unknown): ToolCall[] | undefined {
       typeof reply === 'object' && reply !== null ? toolCalls(reply) : [],
     )
   }
+  // LangGraph's streams, events and snapshots: the state they stand for.
+  const state = langGraphState(value)
+  if (state !== undefined) return readCalls(state)
   if (Array.isArray(value)) return listCalls(value)
   if (!isObject(value)) return undefined
   if (isAgentsRunResult(value)) return listCalls(agentsRunItems(value))
+  // `withStructuredOutput(..., { includeRaw: true })`: the calls are the raw message's.
+  const pair = rawAndParsed(value)
+  if (pair) return readCalls(pair.raw)
   // An Anthropic or OpenAI SDK stream or tool runner: its `messages`, once it has ended.
   assertSdkStreamEnded(value)
   // One message or item of a list: an AIMessage, an Anthropic message, a Responses item.
@@ -110,6 +118,7 @@ function readCalls(value: unknown): ToolCall[] | undefined {
   if (Array.isArray(responseMessages)) return listCalls(responseMessages)
   const stateMessages = field(value, 'messages')
   if (Array.isArray(stateMessages)) return listCalls(stateMessages)
+  refuseAsyncIterable(value)
   return undefined
 }
 
@@ -125,11 +134,12 @@ function stepCalls(steps: Loose[]): ToolCall[] {
 
 // A list of steps, messages, items, run items or content parts, in any mix; an empty list holds
 // no calls. Any entry of no known shape makes the whole list unreadable: skipping it could hide
-// the one call the test asks about.
-function listCalls(list: unknown[]): ToolCall[] | undefined {
+// the one call the test asks about. LangChain chunks of one message are read joined.
+function listCalls(list: readonly unknown[]): ToolCall[] | undefined {
   const calls: ToolCall[] = []
   const handoffs = new Map<string, string>()
-  for (const entry of list) {
+  if (list.some((entry) => itemKind(entry) === undefined)) return undefined
+  for (const entry of joinLangChainChunks(list)) {
     const kind = itemKind(entry)
     if (kind === undefined) return undefined
     const item = entry as Loose
@@ -198,25 +208,20 @@ function callIdOf(item: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined
 }
 
-// One message of any shape: a LangChain message's `tool_calls` (its content may repeat them as
-// provider blocks; a message serialized before LangChain had `tool_calls` keeps them in
-// `additional_kwargs` in OpenAI's shape), OpenAI's `tool_calls`, then tool parts in `content` or
-// `parts`.
+// One message of any shape: a LangChain message's `tool_calls` and `invalid_tool_calls` (its
+// content may repeat them as provider blocks; a message serialized before LangChain had
+// `tool_calls` keeps them in `additional_kwargs` in OpenAI's shape), OpenAI's `tool_calls`, then
+// tool parts in `content` or `parts`.
 function messageCalls(original: Loose): ToolCall[] {
   const message = messageFields(original) as Loose
   const langChain = isLangChainMessage(message)
-  const extra = message.additional_kwargs
-  const listed = Array.isArray(message.tool_calls)
-    ? message.tool_calls
-    : langChain && isObject(extra) && Array.isArray(extra.tool_calls)
-      ? extra.tool_calls
-      : []
+  if (langChain) return langChainCalls(message)
+  const listed = Array.isArray(message.tool_calls) ? message.tool_calls : []
   const calls: ToolCall[] = []
   for (const call of listed) {
     const found = partCall(call)
     if (found) calls.push(found)
   }
-  if (langChain) return calls
   const content = message.content
   const parts = Array.isArray(content)
     ? content
@@ -230,6 +235,40 @@ function messageCalls(original: Loose): ToolCall[] {
     if (found) calls.push(found)
   }
   return calls
+}
+
+// A LangChain message's calls: `tool_calls`, and the calls whose arguments were not JSON, which
+// LangChain keeps apart in `invalid_tool_calls` with their raw arguments (a call all the same: left
+// out, `.not.toHaveCalledTool()` would pass on it). In the order the provider sent them, when
+// `additional_kwargs.tool_calls` (OpenAI's shape) says it.
+function langChainCalls(message: Loose): ToolCall[] {
+  const extra = message.additional_kwargs
+  const provider = isObject(extra) && Array.isArray(extra.tool_calls) ? extra.tool_calls : []
+  if (!Array.isArray(message.tool_calls)) {
+    return provider.flatMap((call) => partCall(call) ?? [])
+  }
+  const invalid = Array.isArray(message.invalid_tool_calls) ? message.invalid_tool_calls : []
+  const calls = [
+    ...message.tool_calls.flatMap((call) => partCall(call) ?? []),
+    ...invalid.map(invalidCall),
+  ]
+  const order = provider.map(callIdOf)
+  const position = (found: ToolCall): number =>
+    found.id === undefined ? -1 : order.indexOf(found.id)
+  if (calls.some((found) => position(found) < 0)) return calls
+  return calls.sort((a, b) => position(a) - position(b))
+}
+
+// LangChain's { type: 'invalid_tool_call', name, args: '<raw text>', id, error }
+function invalidCall(entry: unknown): ToolCall {
+  const item = isObject(entry) ? entry : {}
+  if (typeof item.name !== 'string' || item.name === '') {
+    throw new UsageError(outputMessages.invalidCallWithoutName())
+  }
+  const raw = typeof item.args === 'string' ? item.args : item.args === undefined ? '' : item.args
+  return typeof item.id === 'string'
+    ? { name: item.name, args: raw, id: item.id }
+    : { name: item.name, args: raw }
 }
 
 // A Responses or Agents SDK protocol item that is a tool call: `function_call` and the hosted and

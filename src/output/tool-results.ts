@@ -8,6 +8,7 @@
 import { isAgentsRunResult } from './agents-sdk'
 import { conversationReplies } from './conversation-output'
 import { messageFields, messageRole } from './item-kinds'
+import { langGraphState } from './langgraph-streams'
 
 type Loose = Record<string, unknown>
 
@@ -30,7 +31,8 @@ export interface FoundToolResults {
  */
 export function toolResults(value: unknown): FoundToolResults {
   const found: FoundToolResults = { byId: new Map(), byName: new Map() }
-  visit(value, found, 0)
+  // LangGraph's streams, events and snapshots: the state they stand for.
+  visit(langGraphState(value) ?? value, found, 0)
   return found
 }
 
