@@ -22,6 +22,7 @@ const OPTIONS = [
   'threshold',
   'passRate',
   'mean',
+  'minCoverage',
   'trials',
   'trialPassRate',
   'concurrent',
@@ -165,10 +166,24 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
   if (mean !== undefined && !(typeof mean === 'number' && Number.isFinite(mean))) {
     throw new UsageError(messages.evalBadMean(mean))
   }
+  const minCoverage = opts.minCoverage
+  if (
+    minCoverage !== undefined &&
+    !(typeof minCoverage === 'number' && minCoverage >= 0 && minCoverage <= 1)
+  ) {
+    throw new UsageError(messages.evalBadRate('minCoverage', minCoverage))
+  }
   // The rubric of `criteria` is a scorer like the others in the weighted mean, of weight 1.
-  const gateScorers = [
+  const gateScorers: SuiteGates['scorers'] = [
     ...(criteria !== undefined ? [{ id: 'rubric', direction: 'min' as const, weight: 1 }] : []),
-    ...normalised.map(({ id, direction, mean, weight }) => ({ id, direction, mean, weight })),
+    ...normalised.map(({ id, direction, range, mean, minCoverage, weight }) => ({
+      id,
+      direction,
+      weight,
+      ...(range ? { range } : {}),
+      ...(mean !== undefined ? { mean } : {}),
+      ...(minCoverage !== undefined ? { minCoverage } : {}),
+    })),
   ]
   const trialPassRate = rate('trialPassRate', opts.trialPassRate)
   const trials = opts.trials ?? 1
@@ -198,7 +213,7 @@ function checkEvalOptions(options: DescribeEvalOptions): CheckedOptions {
   }
   return {
     data,
-    gates: { scorers: gateScorers, mean },
+    gates: { scorers: gateScorers, mean, minCoverage },
     concurrent: opts.concurrent ?? false,
     timeout,
     plan: {

@@ -1,12 +1,13 @@
 // The one place that turns what `describeEval({ scorers })` accepts into one shape: rubricate
 // scorers (anything with `run()`) as they are, and evalite/autoevals-shaped functions that return
 // a number, `{ score, metadata? }`, or `null` to skip the row; either one alone or in a gate entry
-// `{ scorer, threshold?, direction?, mean?, weight? }`.
+// `{ scorer, threshold?, direction?, range?, mean?, minCoverage?, weight? }`.
 import { isScorer, scorerName } from '../matchers/check-options'
 import type { ScorerLike } from '../matchers/types'
 import { rejectUnknownKeys } from '../src/config/known-keys'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
+import { checkScoreRange, declaredScoreRange, type ScoreRange } from '../src/scorer/score-range'
 import type { EvalScorer, EvalScorerArgs } from './types'
 
 /** A function scorer's score for one row, or `null` when it skipped the row. @internal */
@@ -20,8 +21,12 @@ export interface ScorerGates {
   /** The row's threshold for this scorer; absent: the eval's `threshold`. */
   threshold?: number | undefined
   direction: 'min' | 'max'
+  /** The scores it gives, when declared (its entry's `range`, else its own): absent, `[0, 1]`. */
+  range?: ScoreRange | undefined
   /** The gate on its mean over the suite's scored trials. */
   mean?: number | undefined
+  /** The share of trials its mean gate needs scored; absent: the eval's `minCoverage`. */
+  minCoverage?: number | undefined
   /** Its weight in the eval's weighted `mean` gate. */
   weight: number
 }
@@ -37,7 +42,7 @@ export type NormalisedScorer = ScorerGates &
       }
   )
 
-const GATE_KEYS = ['scorer', 'threshold', 'direction', 'mean', 'weight']
+const GATE_KEYS = ['scorer', 'threshold', 'direction', 'range', 'mean', 'minCoverage', 'weight']
 
 /** Check and normalise the `scorers` option. @internal */
 export function normaliseScorers(scorers: readonly unknown[]): NormalisedScorer[] {
@@ -53,7 +58,9 @@ export function normaliseScorers(scorers: readonly unknown[]): NormalisedScorer[
 
 function normaliseEntry(value: unknown, index: number): NormalisedScorer {
   if (isScorer(value) || typeof value === 'function') {
-    return { ...normaliseScorer(value, index), direction: 'min', weight: 1 }
+    const scorer = normaliseScorer(value, index)
+    const range = declaredScoreRange(scorer.id, value)
+    return { ...scorer, direction: 'min', weight: 1, ...(range ? { range } : {}) }
   }
   if (typeof value !== 'object' || value === null || !('scorer' in value)) {
     throw new UsageError(messages.evalBadScorer(index, value))
@@ -80,11 +87,17 @@ function normaliseEntry(value: unknown, index: number): NormalisedScorer {
   if (direction === 'max' && threshold === undefined) {
     throw new UsageError(messages.maxDirectionNeedsThreshold(`${where} ("${scorer.id}")`))
   }
+  const range =
+    entry.range !== undefined
+      ? checkScoreRange(`${where}: "range"`, entry.range)
+      : declaredScoreRange(scorer.id, entry.scorer)
   return {
     ...scorer,
     threshold,
     direction,
+    ...(range ? { range } : {}),
     mean: number('mean', () => true),
+    minCoverage: number('minCoverage', (n) => n >= 0 && n <= 1),
     weight: number('weight', (n) => n >= 0) ?? 1,
   }
 }
@@ -110,13 +123,10 @@ function normaliseScorer(
     async score(args) {
       const result = await fn(args)
       if (result === null) return null
-      if (typeof result === 'number' && Number.isFinite(result)) return { score: result }
-      if (
-        typeof result === 'object' &&
-        result !== undefined &&
-        typeof result.score === 'number' &&
-        Number.isFinite(result.score)
-      ) {
+      // Any number: whether it is finite and in range is the score contract's to say, in the one
+      // place every scorer form reaches (toPassScorer), with the row it came from.
+      if (typeof result === 'number') return { score: result }
+      if (typeof result === 'object' && result !== undefined && typeof result.score === 'number') {
         return { score: result.score, reason: reasonOf(result.metadata) }
       }
       throw new UsageError(messages.evalScorerNoScore(id, result))

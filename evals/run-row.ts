@@ -60,8 +60,10 @@ export async function runRow(plan: RowPlan, context: TestContext): Promise<RowOu
     const before = meta.rubricate?.length ?? 0
     // The trial's number is part of the cassette key only when there are several, so a row run
     // once keys its calls as any test does.
-    const outcome = await withCallContext({ trial: plan.trials > 1 ? trial : undefined }, () =>
-      runTrial(plan, context, expect),
+    // The row's name goes with its calls, so that a score that breaks the contract names its row.
+    const outcome = await withCallContext(
+      { trial: plan.trials > 1 ? trial : undefined, evalRow: plan.name },
+      () => runTrial(plan, context, expect),
     )
     // Each assertion says which trial it judged, so a reader tells trials apart from a test's
     // several assertions.
@@ -188,6 +190,7 @@ async function runTrial(
       ...(groundTruth !== undefined ? { groundTruth } : {}),
       ...(threshold !== undefined ? { threshold } : {}),
       ...(scorer.direction === 'max' ? { direction: 'max' } : {}),
+      ...(scorer.range ? { range: scorer.range } : {}),
     }
   }
   if (plan.criteria !== undefined) {

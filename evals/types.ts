@@ -113,8 +113,15 @@ export interface EvalScorerGate<Row extends EvalRow = EvalRow, Output = unknown>
   threshold?: number | undefined
   /** `'max'`: lower is better (a hallucination or toxicity rate); `threshold` is then required. Default `'min'`. */
   direction?: 'min' | 'max' | undefined
+  /**
+   * The lowest and highest score it gives. A score outside it (or not a finite number) makes the
+   * row an error. Default: the scorer's own `range` property, else `[0, 1]`.
+   */
+  range?: readonly [min: number, max: number] | undefined
   /** The suite's gate on its mean score over every scored trial (at most, with `direction: 'max'`). */
   mean?: number | undefined
+  /** The share of trials its `mean` gate needs scored (skips leave trials out). Default: the eval's `minCoverage`. */
+  minCoverage?: number | undefined
   /** Its weight in the eval's weighted `mean` gate. Default `1`. */
   weight?: number | undefined
 }
@@ -142,9 +149,16 @@ export interface DescribeEvalOptions<Row extends EvalRow = EvalRow, Output = unk
   passRate?: number | undefined
   /**
    * A gate on the weighted mean of every scorer's mean score (the rubric of `criteria` counts with
-   * weight 1; a `direction: 'max'` scorer counts as `1 - mean`). The suite fails under it.
+   * weight 1; a `direction: 'max'` scorer counts as `1 - mean`; a scorer with a `range` counts as
+   * its share of it). The suite fails under it.
    */
   mean?: number | undefined
+  /**
+   * The share of trials (rows times `trials`) a mean gate needs scored to be met; a scorer that
+   * returns `null` leaves a trial unscored. Default `1`: every trial, so that a mean over the few
+   * rows a scorer chose cannot stand for the dataset. Lower it when skipped rows are expected.
+   */
+  minCoverage?: number | undefined
   /** A rubric every reply of a multi-turn row must satisfy, judged turn by turn. */
   turnCriteria?: RubricCriteriaInput | undefined
   /** Plays the user of multi-turn rows that have no `turns` of their own. */

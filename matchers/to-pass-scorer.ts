@@ -3,7 +3,14 @@ import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { mastraAgentRun, textPreview } from '../src/output'
 import type { JudgeCall, Verdict } from '../src/records/records'
-import { withCallContext } from '../src/runtime/call-context'
+import { currentCallContext, withCallContext } from '../src/runtime/call-context'
+import {
+  checkScore,
+  checkScoreRange,
+  declaredScoreRange,
+  type ScoreRange,
+  scoreShare,
+} from '../src/scorer/score-range'
 import {
   cassetteOption,
   checkOptions,
@@ -23,6 +30,8 @@ const OPTIONS = [
   'threshold',
   // lower-is-better scores (a hallucination rate): pass at or under the threshold
   'direction',
+  // the scores a scorer gives, when not 0 to 1 (ARCHITECTURE.md §5)
+  'range',
   'input',
   'groundTruth',
   'expected',
@@ -48,6 +57,10 @@ const DIRECTIONS = ['min', 'max'] as const
  *
  * `direction: 'max'` is for lower-is-better scores (a hallucination or toxicity rate): the score
  * (or the mean) passes at or under `threshold`, which is then required. Default `'min'`.
+ *
+ * Every score must be a finite number in the scorer's range: `range: [min, max]` here, else the
+ * scorer's own `range` property, else `[0, 1]`. Any other score is a usage error, never a pass.
+ * Under `aggregate: 'mean'`, each score counts as its share of its range.
  *
  * @example
  * await expect(reply).toPassScorer(helpfulness, { threshold: 0.8, input: question })
@@ -90,6 +103,11 @@ export function toPassScorer(
       if (direction === 'max' && threshold === undefined) {
         throw new UsageError(messages.maxDirectionNeedsThreshold('toPassScorer()'))
       }
+      const givenRange =
+        opts.range === undefined
+          ? undefined
+          : checkScoreRange('toPassScorer() option "range"', opts.range)
+      const row = currentCallContext().evalRow
       const onNotScorable = choice('notScorable', opts.notScorable ?? 'error', NOT_SCORABLE)
       const cassetteMode = cassetteOption('toPassScorer', opts.cassettes)
       const run: Record<string, unknown> = {
@@ -115,6 +133,7 @@ export function toPassScorer(
         (result) => (result.judgeCalls as JudgeCall[] | undefined) ?? [],
       )
       const parts: ScorerPart[] = []
+      const shares: number[] = []
       for (const [index, result] of results.entries()) {
         const id = scorerName(scorers[index] as ScorerLike)
         const unscored = result.notScorable as { step?: string; reason?: string } | undefined
@@ -122,12 +141,16 @@ export function toPassScorer(
           return { satisfied: false, judgeCalls, skip: messages.scorerSkipped(id, unscored.reason) }
         }
         rejectUnscored('toPassScorer', id, result)
+        const range = givenRange ?? declaredScoreRange(id, scorers[index]) ?? undefined
         const part = scorePart(
           id,
           result,
           aggregate === 'mean' ? undefined : threshold,
           aggregate === 'mean' ? 'min' : direction,
+          { range, row },
         )
+        // Scorers of different ranges are averaged on one scale: each score's share of its range.
+        shares.push(part.score === undefined ? 0 : scoreShare(part.score, range))
         // Under a mean, one scorer has no threshold of its own: only its score counts.
         if (aggregate === 'mean') delete part.threshold
         parts.push(part)
@@ -148,7 +171,7 @@ export function toPassScorer(
           ...(direction === 'max' ? { direction } : {}),
         }
       }
-      const mean = parts.reduce((sum, part) => sum + (part.score ?? 0), 0) / parts.length
+      const mean = shares.reduce((sum, share) => sum + share, 0) / shares.length
       return {
         satisfied:
           aggregate === 'mean'
@@ -207,12 +230,16 @@ function scorePart(
   result: Record<string, any>,
   threshold: number | undefined,
   direction: 'min' | 'max',
+  contract: { range: ScoreRange | undefined; row: string | undefined },
 ): ScorerPart {
   const score = result.score
   const byPassed = threshold === undefined && typeof result.passed === 'boolean'
-  if (!byPassed && !(typeof score === 'number' && Number.isFinite(score))) {
+  if (!byPassed && typeof score !== 'number') {
     throw new UsageError(messages.matcherNoScore('toPassScorer', id, score))
   }
+  // A scorer decided by its own `passed` may give no score; a score it gives reaches the record,
+  // the means and the gates all the same, so it is held to the contract like any other.
+  if (score !== undefined) checkScore(id, score, contract.range, contract.row)
   return {
     id,
     passed: byPassed ? Boolean(result.passed) : reaches(score as number, threshold ?? 1, direction),

@@ -53,13 +53,13 @@ function evalLine(
   if (suite.errored > 0) parts.push(c.red(`${suite.errored} errored`))
   if (suite.scorers.length > 0) {
     parts.push(
-      `mean: ${suite.scorers.map((scorer) => scorerMeanText(scorer, suite.meanGates, c)).join(', ')}`,
+      `mean: ${suite.scorers.map((scorer) => scorerMeanText(scorer, suite.meanGates, suite.trials, c)).join(', ')}`,
     )
   }
   const weighted = suite.meanGates?.find((gate) => gate.scorer === undefined)
   if (weighted) {
     const mean = weighted.mean === null ? 'none' : formatScore(weighted.mean, weighted.threshold)
-    parts.push(`weighted mean ${mean} ${meanGateText(weighted, c)}`)
+    parts.push(`weighted mean ${mean} ${meanGateText(weighted, suite.trials, c)}`)
   }
   return parts.join(sep)
 }
@@ -68,18 +68,28 @@ function evalLine(
 function scorerMeanText(
   scorer: EvalScorerMean,
   gates: readonly EvalMeanGate[] | undefined,
+  trials: number,
   c: Colors,
 ): string {
   const gate = gates?.find((one) => one.scorer === scorer.id)
   const lower = scorer.direction === 'max' ? ' ↓' : ''
   const weight = scorer.weight !== undefined ? ` ×${scorer.weight}` : ''
   const mean = formatScore(scorer.mean, gate?.threshold)
-  return `${scorer.id}${lower}${weight} ${mean}${gate ? ` ${meanGateText(gate, c)}` : ''}`
+  return `${oneLine(scorer.id)}${lower}${weight} ${mean}${gate ? ` ${meanGateText(gate, trials, c)}` : ''}`
 }
 
-function meanGateText(gate: EvalMeanGate, c: Colors): string {
+// A gate and its outcome; its coverage too when some trials were not scored, so that a mean over
+// 1 row of 10 never reads as the dataset's (`(≥ 0.9 ✗, mean over 1 of 10 rows scored)`). With
+// every trial scored, the default floor, the line stays as short as before.
+function meanGateText(gate: EvalMeanGate, trials: number, c: Colors): string {
   const bound = `${gate.direction === 'max' ? '≤' : '≥'} ${formatScore(gate.threshold, gate.mean ?? undefined)}`
-  return gate.passed ? c.green(`(${bound} ${figures.met})`) : c.red(`(${bound} ${figures.unmet})`)
+  const unit = trials > 1 ? 'trials' : 'rows'
+  const coverage =
+    gate.scored !== undefined && gate.total !== undefined && gate.scored < gate.total
+      ? `, mean over ${gate.scored} of ${gate.total} ${unit} scored${gate.passed ? '' : `, needs ${percent(gate.minCoverage ?? 1)}`}`
+      : ''
+  const text = `(${bound} ${gate.passed ? figures.met : figures.unmet}${coverage})`
+  return gate.passed ? c.green(text) : c.red(text)
 }
 
 /**

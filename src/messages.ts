@@ -411,7 +411,7 @@ export const messages = {
     ),
   evalBadGate: (id: string, option: string, value: unknown): string =>
     format(
-      `describeEval() option "scorers": the gate of "${id}" has "${option}" ${show(value)}, which must be a finite number${option === 'weight' ? ' of 0 or more' : ''}. For instance { scorer, threshold: 0.8, mean: 0.9, weight: 2 }.`,
+      `describeEval() option "scorers": the gate of "${id}" has "${option}" ${show(value)}, which must be a finite number${option === 'weight' ? ' of 0 or more' : option === 'minCoverage' ? ' from 0 to 1' : ''}. For instance { scorer, threshold: 0.8, mean: 0.9, weight: 2 }.`,
     ),
   evalDuplicateScorer: (id: string): string =>
     format(
@@ -469,18 +469,34 @@ export const messages = {
       direction: 'min' | 'max'
       threshold: number
       mean: number | null
+      scored?: number | undefined
+      total?: number | undefined
+      minCoverage?: number | undefined
     }[],
-  ): string =>
-    format(
-      `The eval "${name}" fails its mean ${gates.length === 1 ? 'gate' : 'gates'}: ${gates
-        .map(
-          (gate) =>
-            `${gate.scorer === undefined ? 'the weighted mean of its scorers' : `the mean of "${gate.scorer}"`} is ${gate.mean === null ? 'unknown (no row was scored)' : Math.round(gate.mean * 1000) / 1000}, ${gate.direction === 'max' ? 'over the maximum' : 'under the minimum'} of ${gate.threshold}`,
-        )
-        .join(
-          '; ',
-        )}. Improve the task on the rows with the worst scores, or change the gate ("mean" in the scorer's entry, or the eval's "mean") if this level is acceptable.`,
-    ),
+  ): string => {
+    const short = (gate: (typeof gates)[number]) =>
+      gate.scored !== undefined &&
+      gate.total !== undefined &&
+      gate.scored < (gate.minCoverage ?? 1) * gate.total - 1e-9
+    const text = gates.map((gate) => {
+      const what =
+        gate.scorer === undefined
+          ? 'the weighted mean of its scorers'
+          : `the mean of "${gate.scorer}"`
+      if (gate.mean === null) return `${what} is unknown (no row was scored)`
+      const mean = Math.round(gate.mean * 1000) / 1000
+      if (short(gate)) {
+        return `${what} (${mean}) is over ${gate.scored} of ${gate.total} trials scored, fewer than its coverage floor of ${percent(gate.minCoverage ?? 1)}`
+      }
+      return `${what} is ${mean}, ${gate.direction === 'max' ? 'over the maximum' : 'under the minimum'} of ${gate.threshold}`
+    })
+    const fix = gates.some(short)
+      ? ` A mean over part of the rows does not stand for the dataset: make the scorers score every row, or lower the floor ("minCoverage" in the scorer's entry, or the eval's "minCoverage") if skipped rows are expected.`
+      : ''
+    return format(
+      `The eval "${name}" fails its mean ${gates.length === 1 ? 'gate' : 'gates'}: ${text.join('; ')}.${fix} Improve the task on the rows with the worst scores, or change the gate ("mean" in the scorer's entry, or the eval's "mean") if this level is acceptable.`,
+    )
+  },
   evalBadMean: (value: unknown): string =>
     format(
       `describeEval() option "mean" (the gate on the weighted mean of the scorers) must be a finite number, but is ${show(value)}.`,
@@ -842,6 +858,19 @@ export const messages = {
     ),
   scorerCouldNotScore: (id: string, reason: string | undefined): string =>
     `Scorer "${id}" could not score the output${reason ? `: ${reason}` : '.'}`,
+  scoreOutOfRange: (
+    id: string,
+    score: unknown,
+    range: readonly [number, number],
+    row: string | undefined,
+  ): string =>
+    format(
+      `The scorer "${id}" returned the score ${show(score)}${row === undefined ? '' : ` on the row "${row}"`}, which is not ${typeof score === 'number' && Number.isFinite(score) ? 'within' : 'a finite number in'} its range [${range[0]}, ${range[1]}]. A score outside its range would reach thresholds, means and gates as if it measured something, so the row is an error. Make the scorer return a score from ${range[0]} to ${range[1]}, or declare its range: { scorer, range: [0, 10] } in describeEval's "scorers", { range: [0, 10] } in toPassScorer's options, or a "range" property on the scorer.`,
+    ),
+  badScoreRange: (where: string, value: unknown): string =>
+    format(
+      `${where} is ${show(value)}, which is not a score range. Give two finite numbers, the lowest score first: [0, 10].`,
+    ),
   scorerBadScore: (id: string, value: unknown): string =>
     format(
       `Scorer "${id}" produced the score ${show(value)} in generateScore, which is not a finite number. Return a number.`,

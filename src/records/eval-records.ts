@@ -65,6 +65,8 @@ export interface EvalScorerMean {
   scored: number
   /** `'max'`: lower is better; its row threshold and mean gate are upper bounds. */
   direction?: 'max' | undefined
+  /** The range of its scores, when declared and not `[0, 1]`. */
+  range?: [min: number, max: number] | undefined
   /** Its weight in the eval's weighted mean gate, when not 1. */
   weight?: number | undefined
 }
@@ -81,7 +83,17 @@ export interface EvalMeanGate {
   threshold: number
   /** The mean compared; `null` when no trial was scored (the gate is then unmet). */
   mean: number | null
+  /** Met: the mean is on the right side of `threshold`, over at least `minCoverage` of the trials. */
   passed: boolean
+  /**
+   * Trials the mean is over (the weighted gate: its least-covered scorer's). Absent in records
+   * written before coverage was kept.
+   */
+  scored?: number | undefined
+  /** Trials that ran: rows times trials. */
+  total?: number | undefined
+  /** The share of `total` that had to be scored for the gate to be met. */
+  minCoverage?: number | undefined
 }
 
 /** One eval suite, stored in its `describe`'s `meta.rubricateEval`. */

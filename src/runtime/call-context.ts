@@ -43,6 +43,8 @@ export interface CallContext {
    * otherwise, so that no other key changes.
    */
   trial?: number | undefined
+  /** The `describeEval` row being judged, by its test's name: named in a score-contract error. */
+  evalRow?: string | undefined
   /** Version of the prompt template that produced the request, stored in judge cassettes. */
   promptVersion?: string | undefined
   /** Told about every HTTP exchange of the current judge call (its retries included). */

@@ -22,7 +22,7 @@ test('an unknown option is a usage error that lists the known ones', () => {
   ).toEqual({
     code: 'RUBRICATE_USAGE',
     message: linked(
-      '[rubricate] describeEval() options got an unknown option "passrate". Did you mean "passRate"? Known options: "data", "task", "criteria", "turnCriteria", "simulatedUser", "scorers", "threshold", "passRate", "mean", "trials", "trialPassRate", "concurrent", "timeout".',
+      '[rubricate] describeEval() options got an unknown option "passrate". Did you mean "passRate"? Known options: "data", "task", "criteria", "turnCriteria", "simulatedUser", "scorers", "threshold", "passRate", "mean", "minCoverage", "trials", "trialPassRate", "concurrent", "timeout".',
       'usage',
     ),
   })
@@ -101,7 +101,7 @@ test('a scorer gate entry checks its direction, numbers, keys and a max without 
     [
       () =>
         describeEval('x', { data: [], task, scorers: [{ scorer: exact, treshold: 1 } as never] }),
-      '[rubricate] describeEval() option "scorers", item 1 got an unknown option "treshold". Did you mean "threshold"? Known options: "scorer", "threshold", "direction", "mean", "weight".',
+      '[rubricate] describeEval() option "scorers", item 1 got an unknown option "treshold". Did you mean "threshold"? Known options: "scorer", "threshold", "direction", "range", "mean", "minCoverage", "weight".',
     ],
     [
       () => describeEval('x', { data: [], task, scorers: [exact, { scorer: exact, mean: 0.5 }] }),

@@ -58,13 +58,71 @@ test('mean gates: a max scorer passes at or under its gate, counts as 1 - mean i
     { id: 'quality', mean: 0.8, scored: 2 },
     { id: 'toxicity', mean: 0.1, scored: 2, direction: 'max', weight: 3 },
   ])
+  const coverage = { scored: 2, total: 2, minCoverage: 1 }
   expect(record.meanGates).toEqual([
-    { scorer: 'quality', direction: 'min', threshold: 0.8, mean: 0.8, passed: true },
-    { scorer: 'toxicity', direction: 'max', threshold: 0.1, mean: 0.1, passed: true },
-    { scorer: 'never', direction: 'min', threshold: 0.5, mean: null, passed: false },
-    // (1 * 0.8 + 3 * (1 - 0.1)) / 4 = 0.875
-    { direction: 'min', threshold: 0.85, mean: 0.875, passed: true },
+    { scorer: 'quality', direction: 'min', threshold: 0.8, mean: 0.8, passed: true, ...coverage },
+    { scorer: 'toxicity', direction: 'max', threshold: 0.1, mean: 0.1, passed: true, ...coverage },
+    {
+      scorer: 'never',
+      direction: 'min',
+      threshold: 0.5,
+      mean: null,
+      passed: false,
+      ...coverage,
+      scored: 0,
+    },
+    // (1 * 0.8 + 3 * (1 - 0.1)) / 4 = 0.875, over the scorers that scored; but "never" scored no
+    // trial, so the weighted mean does not cover the suite's scorers and is unmet.
+    { direction: 'min', threshold: 0.85, mean: 0.875, passed: false, ...coverage, scored: 0 },
   ])
   expect(record.rateGatePassed).toBe(true)
   expect(record.gatePassed).toBe(false)
+})
+
+test('a mean gate is met only over its coverage floor: every trial by default, or minCoverage', () => {
+  const rows = [row('a', true, [{ json: 1, other: 1 }]), row('b', true, [{ other: 1 }])]
+  const gates = (minCoverage?: number) =>
+    summariseSuite('s', rows, 1, 1, {
+      scorers: [
+        { id: 'json', direction: 'min', mean: 0.9, weight: 1 },
+        { id: 'other', direction: 'min', weight: 1 },
+      ],
+      mean: 0.9,
+      ...(minCoverage !== undefined ? { minCoverage } : {}),
+    }).meanGates
+  expect(gates()).toEqual([
+    {
+      scorer: 'json',
+      direction: 'min',
+      threshold: 0.9,
+      mean: 1,
+      passed: false,
+      scored: 1,
+      total: 2,
+      minCoverage: 1,
+    },
+    {
+      direction: 'min',
+      threshold: 0.9,
+      mean: 1,
+      passed: false,
+      scored: 1,
+      total: 2,
+      minCoverage: 1,
+    },
+  ])
+  expect(gates(0.5)?.map((gate) => gate.passed)).toEqual([true, true])
+})
+
+test('the weighted mean counts a scorer with a declared range as its share of it', () => {
+  const rows = [row('a', true, [{ accuracy: 0, stars: 5 }])]
+  const record = summariseSuite('s', rows, 1, 1, {
+    scorers: [
+      { id: 'accuracy', direction: 'min', weight: 1 },
+      { id: 'stars', direction: 'min', weight: 1, range: [0, 5] },
+    ],
+    mean: 0.75,
+  })
+  expect(record.scorers[1]).toEqual({ id: 'stars', mean: 5, scored: 1, range: [0, 5] })
+  expect(record.meanGates?.[0]).toMatchObject({ mean: 0.5, passed: false })
 })

@@ -193,7 +193,10 @@ test('toPassScorer with direction "max" passes at or under the threshold, fails 
 })
 
 test('toPassScorer uses a rubric scorer’s passed unless a threshold is given', async () => {
-  const scaled = fixedScorer({ score: 10, passed: true }, 'rubric')
+  // A score of 10 is in range only when the scorer declares it (ARCHITECTURE.md §5).
+  const scaled = Object.assign(fixedScorer({ score: 10, passed: true }, 'rubric'), {
+    range: [0, 10] as const,
+  })
   await expect('x').toPassScorer(scaled)
   await expect('x').not.toPassScorer(scaled, { threshold: 11 })
   const failing = fixedScorer({ score: 0, passed: false, verdicts }, 'rubric')
