@@ -91,6 +91,23 @@ export const cliMessages = {
     format(
       'init wrote nothing: a file above is not in a shape it can edit safely ("refused"). Make the change it names by hand, then run "npx rubricate init" again to do the rest.',
     ),
+  initWriteFailed: (
+    file: string,
+    reason: string,
+    putBack: readonly string[],
+    notPutBack: readonly string[],
+  ): string =>
+    format(
+      [
+        `init could not write "${file}" (${reason}), so it changed nothing${putBack.length ? `: ${putBack.map((f) => `"${f}"`).join(', ')} ${putBack.length === 1 ? 'was' : 'were'} put back as ${putBack.length === 1 ? 'it was' : 'they were'}` : ''}.`,
+        ...(notPutBack.length
+          ? [
+              `Could not put back ${notPutBack.map((f) => `"${f}"`).join(', ')}: restore ${notPutBack.length === 1 ? 'it' : 'them'} from git.`,
+            ]
+          : []),
+        `Make "${file}" writable (or make the change by hand), then run "npx rubricate init" again.`,
+      ].join(' '),
+    ),
   statsUsage: (): string =>
     [
       'Usage: rubricate cassettes stats [--dir <folder>] [--config <vitest config>] [--json]',
