@@ -2,12 +2,26 @@
 // never edits what it cannot parse, and changes every file or none; the CLI refuses a folder it
 // cannot work on instead of saying ✓ over zero work.
 import { execFileSync } from 'node:child_process'
-import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join, resolve } from 'node:path'
 import { beforeEach, describe, expect, onTestFinished, test } from 'vitest'
+import { configureRubricate, resetRubricateConfig } from '../../src'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { writeAllOrNothing } from '../../src/cli/safe-writes'
+import { getState } from '../../src/runtime/state'
+import { fakeReply } from '../../src/testing'
+import { linked } from '../support/error-page'
 import { tempDir } from '../support/temp-dir'
+import { failureOf, judgeRubric, judgeServer, SPLIT_VERDICT } from './support'
 
 let cwd = ''
 let out: string[] = []
@@ -196,3 +210,98 @@ export default defineConfig({
     expect(lstatSync(bare).isDirectory()).toBe(true)
   })
 })
+
+describe('24. The CLI refuses what it cannot do', () => {
+  test('verify of a misspelt --dir is a usage error naming the path, not "✓ 0 entries verified"', async () => {
+    mkdirSync(join(cwd, '__cassettes__'))
+    expect(await run('cassettes', 'verify', '--dir', '__casettes__')).toBe(2)
+    expect(out.join('\n')).not.toContain('✓')
+    expect(err[0]).toBe(
+      linked(
+        '[rubricate] "__casettes__", the cassette folder given with --dir, does not exist. Check the path for a typo; a folder that is to hold recordings is made by the first recording run ("npx vitest run" with a key).',
+        'usage',
+      ),
+    )
+  })
+
+  test('verify --dir of a file is a usage error saying it is a file', async () => {
+    write('notes.json', '{}')
+    expect(await run('cassettes', 'verify', '--dir', 'notes.json', '--json')).toBe(2)
+    expect(out).toEqual([])
+    expect(err[0]).toContain(
+      '"notes.json", the cassette folder given with --dir, is a file, not a folder. Pass the folder that holds the cassettes (--dir <folder>).',
+    )
+  })
+
+  test('stats of a cassette folder that does not exist fails, naming it', async () => {
+    expect(await run('cassettes', 'stats')).toBe(1)
+    expect(out).toEqual([])
+    expect(err[0]).toContain(
+      '"__cassettes__", the cassette folder (the default, as there is no Vitest config here), does not exist.',
+    )
+  })
+
+  test('verify, stats and migrate of an empty folder fail unless --allow-empty says an empty folder is expected', async () => {
+    mkdirSync(join(cwd, 'recordings'))
+    for (const command of ['verify', 'stats', 'migrate']) {
+      expect(await run('cassettes', command, '--dir', 'recordings')).toBe(1)
+      expect(err.at(-1)).toContain(
+        `"recordings/" holds no cassette entries, so "rubricate cassettes ${command}" has nothing to work on. Check that it is the cassette folder (--dir <folder>, or cassettes.dir in the plugin options); pass --allow-empty when an empty folder is expected`,
+      )
+    }
+    expect(out).toEqual([])
+    expect(await run('cassettes', 'verify', '--dir', 'recordings', '--allow-empty')).toBe(0)
+    expect(out[0]).toMatch(/^✓ 0 entries in recordings\/ verified/)
+  })
+
+  test('prune --root of a folder that does not exist is a usage error naming the root', async () => {
+    expect(await run('cassettes', 'prune', '--root', 'no-such-project')).toBe(2)
+    expect(err[0]).toBe(
+      linked(
+        '[rubricate] "no-such-project", the project folder given with --root, does not exist. Pass the folder of the project whose last Vitest run decides what to prune (default: the current folder).',
+        'usage',
+      ),
+    )
+  })
+
+  test.for([
+    { name: 'a file', make: (at: string) => writeFileSync(at, 'not a folder') },
+    {
+      name: 'a dangling link',
+      make: (at: string) => symlinkSync(join(tempDir('rubricate-gone-'), 'gone'), at),
+    },
+  ])(
+    "a scratch folder that is $name is explained as the user's to fix, not as a bug",
+    async ({ name, make }) => {
+      getState().run.root = cwd
+      getState().run.runId = randomUUID()
+      onTestFinished(() => {
+        resetRubricateConfig()
+        getState().run.root = undefined
+        getState().run.runId = undefined
+      })
+      mkdirSync(join(cwd, 'node_modules', '.cache'), { recursive: true })
+      const scratch = join(cwd, 'node_modules', '.cache', 'rubricate')
+      make(scratch)
+      configureRubricate({ maxLiveCalls: 5 })
+      const { server, judge } = await judgeServer(fakeReply.json(SPLIT_VERDICT))
+      const { root } = await failureOf(judgeRubric(judge))
+      expect(root.code).toBe('RUBRICATE_USAGE')
+      expect(root.message).not.toContain('bug in rubricate')
+      const what =
+        name === 'a file'
+          ? '"node_modules/.cache/rubricate" is a file, not a folder'
+          : `"node_modules/.cache/rubricate" is a link to "${readlinkSync(scratch)}", which does not exist`
+      expect(root.message).toMatch(
+        new RegExp(
+          `^\\[rubricate\\] Could not write rubricate's scratch files at "node_modules/\\.cache/rubricate/[0-9a-f-]+" \\((ENOTDIR|EEXIST|ENOENT)\\): ${escapeRegExp(what)}\\. rubricate keeps its scratch files there \\(live-call counts, notes between workers, the record of the last run\\); they are safe to delete\\. Remove "node_modules/\\.cache/rubricate" \\(or make it a writable folder\\) and run again\\.\\nSee `,
+        ),
+      )
+      expect(server.requests).toHaveLength(0)
+    },
+  )
+})
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+}

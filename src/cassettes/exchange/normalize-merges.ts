@@ -1,7 +1,8 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { safeName, scratchDir } from '../../config/paths'
+import { appendScratchLine } from '../../config/scratch-files'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import { getState, stateSlot } from '../../runtime/state'
@@ -89,8 +90,7 @@ function runLog(): { folder: string; file: string } | undefined {
 }
 
 function append(log: { folder: string; file: string }, line: string): void {
-  mkdirSync(log.folder, { recursive: true })
-  appendFileSync(join(log.folder, log.file), line)
+  appendScratchLine(log.folder, log.file, line)
 }
 
 // What the other workers appended since the last read, whole lines only: a line being written
