@@ -77,11 +77,13 @@ export const cliMessages = {
   initNextStep: (): string =>
     [
       '',
-      'Next: write a test, for instance greet.test.ts (three lines):',
+      'Next: write a test, for instance greet.test.ts:',
       '',
       `  ${importLine('{ expect, test }', 'vitest')}`,
-      "  test('greets the user', async () =>",
-      "    expect('Hello! How can I help you today?').toSatisfyRubric('- Greets the user'))",
+      '',
+      "  test('greets the user', async () => {",
+      "    await expect('Hello! How can I help you today?').toSatisfyRubric('- Greets the user')",
+      '  })',
       '',
       'Record it once against the judge: it needs OPENAI_API_KEY, and OPENAI_BASE_URL when the judge',
       'is another OpenAI-compatible endpoint:',
@@ -94,6 +96,8 @@ export const cliMessages = {
     format(
       'init wrote nothing: a file above is not in a shape it can edit safely ("refused"). Make the change it names by hand, then run "npx rubricate init" again to do the rest.',
     ),
+  noSuchOption: (command: string, option: string): string =>
+    `"rubricate${command ? ` ${command}` : ''}" has no option "${option}" (it takes --help${command ? '' : ' and --version'}); a command's options go after the command, as in "rubricate ${command ? `${command} verify` : 'cassettes verify'} --dir <folder>"`,
   notAFolder: (path: string, problem: 'missing' | 'file', what: string): string =>
     format(
       problem === 'missing'
