@@ -1056,6 +1056,10 @@ export const messages = {
     format(
       `Not pruning "${dir}": the last run used no entry of that folder, so it proves nothing about it. The run used ${used.length === 0 ? 'no cassette folder' : used.map((folder) => `"${folder}"`).join(', ')}; pass one of them with --dir, or run the suite that uses "${dir}" first.`,
     ),
+  scratchUnusable: (path: string, code: string, what: string, remove: string): string =>
+    format(
+      `Could not write rubricate's scratch files at "${path}" (${code}): ${what}. rubricate keeps its scratch files there (live-call counts, notes between workers, the record of the last run); they are safe to delete. Remove "${remove}" (or make it a writable folder) and run again.`,
+    ),
   markerNotWritten: (path: string, reason: string): string =>
     format(
       `Could not record this run in "${path}" (${reason}), so "rubricate cassettes prune" will not know which entries it used. Check that the folder is writable.`,

@@ -4,8 +4,8 @@
  * `__cassettes__` in the current folder when there is no config file.
  */
 
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
+import { relative, resolve, sep } from 'node:path'
 import { UsageError } from '../errors'
 import { cliMessages } from './cli-messages'
 import { CommandLineError } from './command-options'
@@ -34,6 +34,41 @@ export async function cassetteDirFor(
   const file = config === undefined ? findVitestConfig(cwd) : resolve(cwd, config)
   if (file === undefined) return resolve(cwd, '__cassettes__')
   return (await cassetteDirFromConfig(file, cwd)) ?? resolve(cwd, '__cassettes__')
+}
+
+/**
+ * The cassette folder of a command that reads one (stats, verify, migrate), checked to be a folder
+ * that exists: a path given with `--dir` that is not one is a usage error (exit 2), a folder from
+ * the config or the default that is not there fails the command (exit 1). Either names the path,
+ * so a typo is never read as an empty folder.
+ * @internal
+ */
+export async function existingCassetteDir(
+  cwd: string,
+  dir: string | undefined,
+  config?: string | undefined,
+): Promise<string> {
+  const folder = await cassetteDirFor(cwd, dir, config)
+  const problem = folderProblem(folder)
+  if (problem === undefined) return folder
+  const shown = relative(cwd, folder).split(sep).join('/') || '.'
+  const from =
+    dir !== undefined
+      ? 'given with --dir'
+      : config !== undefined || findVitestConfig(cwd) !== undefined
+        ? 'of the Vitest config'
+        : '(the default, as there is no Vitest config here)'
+  const message = cliMessages.notAFolder(shown, problem, `the cassette folder ${from}`)
+  throw dir !== undefined ? new CommandLineError(message) : new UsageError(message)
+}
+
+/** Why `path` is not a folder to read (`missing`, `file`), `undefined` when it is one. @internal */
+export function folderProblem(path: string): 'missing' | 'file' | undefined {
+  try {
+    return statSync(path).isDirectory() ? undefined : 'file'
+  } catch {
+    return 'missing'
+  }
 }
 
 /**

@@ -8,7 +8,8 @@ import { relative, sep } from 'node:path'
 import { cassetteStats } from '../cassettes/maintenance/cassette-stats'
 import { verifyCassettes } from '../cassettes/maintenance/cassette-verify'
 import { migrateCassettes } from '../cassettes/maintenance/migrate'
-import { cassetteDirFor } from './cassette-dir'
+import { UsageError } from '../errors'
+import { existingCassetteDir } from './cassette-dir'
 import { cliMessages } from './cli-messages'
 import { type CommandIO, EXIT, parseCommandOptions, refusePositionals } from './command-options'
 import { diffCommand } from './diff-command'
@@ -33,21 +34,29 @@ export async function cassettesCommand(
   const { values, positionals } = parseCommandOptions(`cassettes ${command}`, args, {
     dir: { type: 'string' },
     config: { type: 'string' },
+    'allow-empty': { type: 'boolean' },
   })
   if (values.help) {
     io.out(cliMessages.cassetteUsage(command))
     return EXIT.ok
   }
   refusePositionals(`cassettes ${command}`, positionals)
-  const dir = await cassetteDirFor(
+  const dir = await existingCassetteDir(
     io.cwd,
     values.dir as string | undefined,
     values.config as string | undefined,
   )
   const shown = `${relative(io.cwd, dir).split(sep).join('/') || '.'}/`
+  // Zero entries is a wrong folder more often than an empty project: a "✓" over nothing only
+  // when asked for.
+  const refuseEmpty = (empty: boolean) => {
+    if (empty && values['allow-empty'] !== true)
+      throw new UsageError(cliMessages.emptyCassetteDir(shown, command))
+  }
   const show = (file: string) => relative(io.cwd, file).split(sep).join('/')
   if (command === 'stats') {
     const stats = await cassetteStats(dir)
+    refuseEmpty(stats.entries === 0 && stats.unreadable === 0)
     if (values.json) {
       io.out(JSON.stringify(stats, null, 2))
       return EXIT.ok
@@ -68,6 +77,9 @@ export async function cassettesCommand(
   }
   if (command === 'migrate') {
     const migration = await migrateCassettes(dir)
+    refuseEmpty(
+      migration.migrated.length === 0 && migration.current === 0 && migration.problems.length === 0,
+    )
     if (values.json) io.out(JSON.stringify(migration, null, 2))
     else io.out(cliMessages.migrated(migration.migrated.length, migration.current, shown))
     if (migration.problems.length === 0) return EXIT.ok
@@ -76,6 +88,7 @@ export async function cassettesCommand(
     return EXIT.failed
   }
   const report = await verifyCassettes(dir)
+  refuseEmpty(report.entries === 0 && report.problems.length === 0)
   const problems = report.problems.map((p) => ({ file: show(p.file), problem: p.problem }))
   if (values.json) {
     // Paths relative to the current folder, as the text shows them; the exit code says the same.

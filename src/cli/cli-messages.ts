@@ -1,6 +1,9 @@
 import { bytes, CLI_CONFIG_OPTION, CLI_DIR_OPTION, count, format, tally } from '../messages'
 import { importLine } from './code-lines'
 
+const ALLOW_EMPTY_OPTION =
+  '  --allow-empty      accept a folder with no entries (by default that is an error: a wrong --dir reads as empty)'
+
 /**
  * What the `rubricate` command prints: its usage texts, reports and usage errors. The errors that
  * the maintenance code throws (a bad git ref for `diff --against`) stay in `src/messages.ts`.
@@ -74,11 +77,13 @@ export const cliMessages = {
   initNextStep: (): string =>
     [
       '',
-      'Next: write a test, for instance greet.test.ts (three lines):',
+      'Next: write a test, for instance greet.test.ts:',
       '',
       `  ${importLine('{ expect, test }', 'vitest')}`,
-      "  test('greets the user', async () =>",
-      "    expect('Hello! How can I help you today?').toSatisfyRubric('- Greets the user'))",
+      '',
+      "  test('greets the user', async () => {",
+      "    await expect('Hello! How can I help you today?').toSatisfyRubric('- Greets the user')",
+      '  })',
       '',
       'Record it once against the judge: it needs OPENAI_API_KEY, and OPENAI_BASE_URL when the judge',
       'is another OpenAI-compatible endpoint:',
@@ -91,21 +96,55 @@ export const cliMessages = {
     format(
       'init wrote nothing: a file above is not in a shape it can edit safely ("refused"). Make the change it names by hand, then run "npx rubricate init" again to do the rest.',
     ),
+  noSuchOption: (command: string, option: string): string =>
+    `"rubricate${command ? ` ${command}` : ''}" has no option "${option}" (it takes --help${command ? '' : ' and --version'}); a command's options go after the command, as in "rubricate ${command ? `${command} verify` : 'cassettes verify'} --dir <folder>"`,
+  notAFolder: (path: string, problem: 'missing' | 'file', what: string): string =>
+    format(
+      problem === 'missing'
+        ? `"${path}", ${what}, does not exist. Check the path for a typo; a folder that is to hold recordings is made by the first recording run ("npx vitest run" with a key).`
+        : `"${path}", ${what}, is a file, not a folder. Pass the folder that holds the cassettes (--dir <folder>).`,
+    ),
+  pruneRootNotAFolder: (path: string, problem: 'missing' | 'file'): string =>
+    format(
+      `"${path}", the project folder given with --root, ${problem === 'missing' ? 'does not exist' : 'is a file, not a folder'}. Pass the folder of the project whose last Vitest run decides what to prune (default: the current folder).`,
+    ),
+  emptyCassetteDir: (path: string, command: string): string =>
+    format(
+      `"${path}" holds no cassette entries, so "rubricate cassettes ${command}" has nothing to work on. Check that it is the cassette folder (--dir <folder>, or cassettes.dir in the plugin options); pass --allow-empty when an empty folder is expected (a project that has not recorded yet).`,
+    ),
+  initWriteFailed: (
+    file: string,
+    reason: string,
+    putBack: readonly string[],
+    notPutBack: readonly string[],
+  ): string =>
+    format(
+      [
+        `init could not write "${file}" (${reason}), so it changed nothing${putBack.length ? `: ${putBack.map((f) => `"${f}"`).join(', ')} ${putBack.length === 1 ? 'was' : 'were'} put back as ${putBack.length === 1 ? 'it was' : 'they were'}` : ''}.`,
+        ...(notPutBack.length
+          ? [
+              `Could not put back ${notPutBack.map((f) => `"${f}"`).join(', ')}: restore ${notPutBack.length === 1 ? 'it' : 'them'} from git.`,
+            ]
+          : []),
+        `Make "${file}" writable (or make the change by hand), then run "npx rubricate init" again.`,
+      ].join(' '),
+    ),
   statsUsage: (): string =>
     [
-      'Usage: rubricate cassettes stats [--dir <folder>] [--config <vitest config>] [--json]',
+      'Usage: rubricate cassettes stats [--dir <folder>] [--config <vitest config>] [--allow-empty] [--json]',
       '',
       'Entries, bytes, endpoints, models and the oldest and newest entry of the cassette folder.',
       '',
       'Options:',
       CLI_DIR_OPTION,
       CLI_CONFIG_OPTION,
+      ALLOW_EMPTY_OPTION,
       '  --json             print the numbers as JSON',
       '  -h, --help         show this help',
     ].join('\n'),
   verifyUsage: (): string =>
     [
-      'Usage: rubricate cassettes verify [--dir <folder>] [--config <vitest config>] [--json]',
+      'Usage: rubricate cassettes verify [--dir <folder>] [--config <vitest config>] [--allow-empty] [--json]',
       '',
       'Checks that every file parses, every key matches its request (so replay finds it), no secret',
       'is stored and nothing else lies in the folder. Exit code 1 when a problem is found. The',
@@ -114,12 +153,13 @@ export const cliMessages = {
       'Options:',
       CLI_DIR_OPTION,
       CLI_CONFIG_OPTION,
+      ALLOW_EMPTY_OPTION,
       '  --json             print the entries and problems as JSON (the exit code is the same)',
       '  -h, --help         show this help',
     ].join('\n'),
   migrateUsage: (): string =>
     [
-      'Usage: rubricate cassettes migrate [--dir <folder>] [--config <vitest config>] [--json]',
+      'Usage: rubricate cassettes migrate [--dir <folder>] [--config <vitest config>] [--allow-empty] [--json]',
       '',
       'Rewrites format 1 entries (<k0k1>/<key>.json) as format 2: a folder per test file, files',
       'named from the test, long text as lines, the verdicts first. Each new file is read back and',
@@ -128,6 +168,7 @@ export const cliMessages = {
       'Options:',
       CLI_DIR_OPTION,
       CLI_CONFIG_OPTION,
+      ALLOW_EMPTY_OPTION,
       '  --json             print what was migrated as JSON',
       '  -h, --help         show this help',
     ].join('\n'),

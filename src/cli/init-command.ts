@@ -5,8 +5,6 @@
  * understands, it writes nothing at all, says what to add by hand, and exits 1.
  */
 
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { cliMessages } from './cli-messages'
 import {
   type CommandIO,
@@ -16,6 +14,7 @@ import {
   refusePositionals,
 } from './command-options'
 import { DEFAULT_INIT_JUDGE, planInit } from './init-project'
+import { writeAllOrNothing } from './safe-writes'
 
 /** Run `rubricate init` with the arguments after it; returns the exit code. @internal */
 export async function initCommand(args: readonly string[], io: CommandIO): Promise<number> {
@@ -41,16 +40,17 @@ export async function initCommand(args: readonly string[], io: CommandIO): Promi
   // All or nothing: a half set-up project is harder to reason about than an untouched one.
   const written = !refused && !dryRun
   if (written) {
-    for (const step of steps) {
-      if (step.text !== undefined) writeFileSync(join(io.cwd, step.file), step.text)
-    }
+    writeAllOrNothing(
+      io.cwd,
+      steps.flatMap(({ file, text }) => (text === undefined ? [] : [{ file, text }])),
+    )
   }
   if (values.json) {
     io.out(
       JSON.stringify(
         {
           written,
-          steps: steps.map(({ text: _text, ...step }) => step),
+          steps: steps.map(({ text: _text, byHand: _byHand, ...step }) => step),
         },
         null,
         2,

@@ -9,6 +9,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
 import { findVitestConfig } from './cassette-dir'
 import { importLine, requireLine } from './code-lines'
+import { addPlugin, loadProjectTypeScript, type TypeScriptModule } from './config-edit'
+import { writeRefusal } from './safe-writes'
 
 /** One file `init` looks at, and what it does with it. @internal */
 export interface InitStep {
@@ -21,6 +23,8 @@ export interface InitStep {
   text?: string | undefined
   /** Something to do by hand that init does not do for the user. */
   note?: string | undefined
+  /** The change said for a person to make, when init cannot write the file itself. */
+  byHand?: string | undefined
 }
 
 /** The judge a new config names; `--judge` changes it. @internal */
@@ -30,9 +34,33 @@ export const GITIGNORE_LINE = '.rubricate/'
 const TYPES_FILE = 'rubricate.d.ts'
 const TYPES_TEXT = '/// <reference types="rubricate/matchers" />\n'
 
-/** The steps of `rubricate init` in a project folder, nothing written yet. @internal */
-export function planInit(cwd: string, options: { judge: string }): InitStep[] {
-  return [configStep(cwd, options.judge), typesStep(cwd), gitignoreStep(cwd)]
+/**
+ * The steps of `rubricate init` in a project folder, nothing written yet. A step that would write
+ * a file it cannot write safely (a link, outside the project, not writable) is refused, with what
+ * to do by hand. `typescript` defaults to the project's own (`loadProjectTypeScript`).
+ * @internal
+ */
+export function planInit(
+  cwd: string,
+  options: { judge: string; typescript?: TypeScriptModule | undefined },
+): InitStep[] {
+  const typescript = 'typescript' in options ? options.typescript : loadProjectTypeScript(cwd)
+  return [configStep(cwd, options.judge, typescript), typesStep(cwd), gitignoreStep(cwd)].map(
+    (step) => guarded(cwd, step),
+  )
+}
+
+/** The step refused when its file cannot be written safely. @internal */
+export function guarded(cwd: string, step: InitStep): InitStep {
+  if (step.text === undefined) return step
+  const refusal = writeRefusal(cwd, step.file)
+  if (refusal === undefined) return step
+  const { text: _text, byHand: _byHand, ...rest } = step
+  return {
+    ...rest,
+    action: 'refused',
+    detail: `init cannot write it: ${refusal}. Make the change by hand: ${step.byHand ?? step.detail}`,
+  }
 }
 
 /** True when Node loads the project's `.ts`/`.js` files as CommonJS (no `"type": "module"`). */
@@ -46,7 +74,11 @@ function isCommonJsProject(cwd: string): boolean {
   }
 }
 
-function configStep(cwd: string, judge: string): InitStep {
+function configStep(
+  cwd: string,
+  judge: string,
+  typescript: TypeScriptModule | undefined,
+): InitStep {
   const plugin = `rubricate({ judge: '${judge}' })`
   const found = findVitestConfig(cwd)
   if (found === undefined) {
@@ -57,6 +89,7 @@ function configStep(cwd: string, judge: string): InitStep {
       file,
       action: 'created',
       detail: `a Vitest config with the rubricate plugin (judge "${judge}")`,
+      byHand: `write ${file} with \`${plugin}\` in its "plugins", imported with \`${importLine('rubricate', 'rubricate/plugin')}\``,
       text: [
         importLine('rubricate', 'rubricate/plugin'),
         importLine('{ defineConfig }', 'vitest/config'),
@@ -70,7 +103,13 @@ function configStep(cwd: string, judge: string): InitStep {
   }
   const file = basename(found)
   const text = readFileSync(found, 'utf8')
-  const edited = addPlugin(text, extname(found), plugin)
+  const edited =
+    typescript === undefined
+      ? {
+          action: 'refused' as const,
+          detail: `init reads the config with TypeScript's parser (so that it never edits a comment or a string), and this project has no "typescript" package: install it (npm install -D typescript) and run init again, or add \`${plugin}\` to its "plugins", imported with \`${importLine('rubricate', 'rubricate/plugin')}\` (CommonJS: \`${requireLine('{ rubricate }', 'rubricate/plugin')}\`)`,
+        }
+      : addPlugin(typescript, text, file, plugin)
   // Renaming the user's config is theirs to do: init says why and how.
   const note =
     ['.ts', '.js'].includes(extname(found)) &&
@@ -83,82 +122,10 @@ function configStep(cwd: string, judge: string): InitStep {
     file,
     action: 'updated',
     detail: `the rubricate plugin added to "plugins" (judge "${judge}")`,
+    byHand: `add \`${plugin}\` to its "plugins", imported with \`${importLine('rubricate', 'rubricate/plugin')}\``,
     text: edited,
     note,
   }
-}
-
-/**
- * The config's text with the rubricate plugin imported and added to its `plugins`, or why it was
- * left as it is. Only the two shapes a generated or hand-written config has are edited:
- * `export default defineConfig({ ... })` (or `export default { ... }`) and
- * `module.exports = defineConfig({ ... })`, with one `plugins: [` array or none. Anything else (a
- * function config, `mergeConfig`, plugins from a variable) is refused: a wrong edit of a config
- * costs more than adding one line by hand.
- * @internal
- */
-export function addPlugin(
-  text: string,
-  ext: string,
-  plugin: string,
-): string | { action: 'unchanged' | 'refused'; detail: string } {
-  const byHand = `add \`${plugin}\` to its "plugins", imported with \`${importLine('rubricate', 'rubricate/plugin')}\` (CommonJS: \`${requireLine('{ rubricate }', 'rubricate/plugin')}\`)`
-  if (/['"]rubricate\/plugin['"]/.test(text)) {
-    return /\brubricate\s*\(/.test(text)
-      ? { action: 'unchanged', detail: 'the rubricate plugin is already there' }
-      : {
-          action: 'refused',
-          detail: `it imports "rubricate/plugin" but init cannot see the plugin called: ${byHand}`,
-        }
-  }
-  const commonJs = ext === '.cjs' || ext === '.cts' || /\bmodule\.exports\s*=/.test(text)
-  const heads = [
-    ...text.matchAll(
-      /(?:^|\n)(?:export\s+default|module\.exports\s*=)\s*(?:defineConfig\s*\(\s*)?\{/g,
-    ),
-  ]
-  if (heads.length !== 1) {
-    return {
-      action: 'refused',
-      detail: `init edits only \`export default defineConfig({ ... })\` or \`module.exports = defineConfig({ ... })\`, and did not find it: ${byHand}`,
-    }
-  }
-  const head = heads[0] as RegExpMatchArray
-  const objectStart = (head.index ?? 0) + head[0].length
-  const arrays = [...text.matchAll(/\bplugins\s*:\s*\[/g)]
-  const mentions = [...text.matchAll(/\bplugins\b/g)].length
-  let withPlugin: string
-  if (arrays.length === 1 && mentions === 1) {
-    const at = (arrays[0]?.index ?? 0) + (arrays[0]?.[0].length ?? 0)
-    const empty = /^\s*\]/.test(text.slice(at))
-    withPlugin = `${text.slice(0, at)}${plugin}${empty ? '' : ', '}${text.slice(at)}`
-  } else if (mentions === 0) {
-    withPlugin = `${text.slice(0, objectStart)}\n  plugins: [${plugin}],${text.slice(objectStart)}`
-  } else {
-    return {
-      action: 'refused',
-      detail: `its "plugins" is not one array written in the config: ${byHand}`,
-    }
-  }
-  return addImport(withPlugin, commonJs)
-}
-
-/** The text with the plugin's import after the last import (or require) at the top. */
-function addImport(text: string, commonJs: boolean): string {
-  const line = commonJs
-    ? requireLine('{ rubricate }', 'rubricate/plugin')
-    : importLine('rubricate', 'rubricate/plugin')
-  const statements = commonJs
-    ? /^(?:const|let|var)\s[^\n]*=\s*require\(\s*['"][^'"]+['"]\s*\)[^\n]*$/gm
-    : /^import\s[^;]*?from\s*(['"])[^'"]+\1;?[ \t]*$/gm
-  const last = [...text.matchAll(statements)].at(-1)
-  if (last !== undefined) {
-    const end = (last.index ?? 0) + last[0].length
-    return `${text.slice(0, end)}\n${line}${text.slice(end)}`
-  }
-  // Triple-slash directives must stay first: a directive after a statement is a plain comment.
-  const directives = /^(?:\s*\/\/\/[^\n]*\n)*/.exec(text)?.[0] ?? ''
-  return `${directives}${line}\n${text.slice(directives.length)}`
 }
 
 function typesStep(cwd: string): InitStep {
@@ -182,6 +149,7 @@ function typesStep(cwd: string): InitStep {
     file: TYPES_FILE,
     action: 'created',
     detail: 'the types of the matchers (toSatisfyRubric, toPassScorer, ...)',
+    byHand: `reference the matcher types from a .d.ts file of the project, with the line ${TYPES_TEXT.trim()}`,
     text: TYPES_TEXT,
   }
 }
@@ -201,14 +169,18 @@ function gitignoreStep(cwd: string): InitStep {
     }
   }
   const detail = `${GITIGNORE_LINE} (the report pages a run writes; __cassettes__/ is committed)`
+  const byHand = `add the line ${GITIGNORE_LINE} to .gitignore`
   if (text === undefined) {
-    return { file: '.gitignore', action: 'created', detail, text: `${GITIGNORE_LINE}\n` }
+    return { file: '.gitignore', action: 'created', detail, byHand, text: `${GITIGNORE_LINE}\n` }
   }
-  const separator = text === '' || text.endsWith('\n') ? '' : '\n'
+  // The file's own line endings: a CRLF file stays CRLF.
+  const eol = text.includes('\r\n') ? '\r\n' : '\n'
+  const separator = text === '' || text.endsWith('\n') ? '' : eol
   return {
     file: '.gitignore',
     action: 'updated',
     detail,
-    text: `${text}${separator}${GITIGNORE_LINE}\n`,
+    byHand,
+    text: `${text}${separator}${GITIGNORE_LINE}${eol}`,
   }
 }

@@ -6,9 +6,15 @@
 import { relative, resolve } from 'node:path'
 import { pruneCassettes } from '../cassettes/maintenance/prune'
 import { messages } from '../messages'
-import { cassetteDirFor } from './cassette-dir'
+import { existingCassetteDir, folderProblem } from './cassette-dir'
 import { cliMessages } from './cli-messages'
-import { type CommandIO, EXIT, parseCommandOptions, refusePositionals } from './command-options'
+import {
+  type CommandIO,
+  CommandLineError,
+  EXIT,
+  parseCommandOptions,
+  refusePositionals,
+} from './command-options'
 
 export type { CommandIO } from './command-options'
 
@@ -30,12 +36,18 @@ export async function pruneCommand(args: readonly string[], io: CommandIO): Prom
   refusePositionals('cassettes prune', positionals)
   const dryRun = values['dry-run'] === true
   const root = resolve(io.cwd, (values.root as string | undefined) ?? '.')
+  const rootProblem = folderProblem(root)
+  if (rootProblem !== undefined) {
+    throw new CommandLineError(
+      cliMessages.pruneRootNotAFolder(relative(io.cwd, root) || '.', rootProblem),
+    )
+  }
   const dir = values.dir as string | undefined
   const config = values.config as string | undefined
   // Without --dir or --config, every folder the run used; with either, that one folder.
   const only =
     dir !== undefined || config !== undefined
-      ? await cassetteDirFor(io.cwd, dir, config)
+      ? await existingCassetteDir(io.cwd, dir, config)
       : undefined
   const report = await pruneCassettes(root, { dryRun, dir: only })
   const show = (file: string) => relative(io.cwd, file) || '.'

@@ -50,9 +50,12 @@ export async function rubricateCommand(argv: readonly string[], raw: CommandIO):
         throw commandLineError(
           `"rubricate cassettes" needs a command: ${CASSETTE_COMMANDS.join(', ')}`,
         )
+      if (sub.startsWith('-')) throw commandLineError(cliMessages.noSuchOption('cassettes', sub))
       if (!isCassetteCommand(sub)) throw commandLineError(`Unknown command "cassettes ${sub}"`)
       return await cassettesCommand(sub, args, io)
     }
+    // `rubricate --verbose` names an option, not a command: say so, and where options go.
+    if (command.startsWith('-')) throw commandLineError(cliMessages.noSuchOption('', command))
     throw commandLineError(`Unknown command "${command}"`)
   } catch (error) {
     if (!isRubricateError(error)) throw error

@@ -1,8 +1,9 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { safeName, scratchDir } from '../config/paths'
 import type { ResolvedConfig } from '../config/resolve-config'
+import { appendScratchLine } from '../config/scratch-files'
 import { LimitError } from '../errors'
 import { messages } from '../messages'
 import type { TokenUsage } from '../records/records'
@@ -104,12 +105,11 @@ function runLog(): { folder: string; file: string } | undefined {
   const runId = getState().run.runId
   if (!runId) return undefined
   const folder = join(scratchDir(), safeName(runId))
-  return { folder, file: join(folder, `live-${process.pid}-${threadId}.log`) }
+  return { folder, file: `live-${process.pid}-${threadId}.log` }
 }
 
 function append(log: { folder: string; file: string }, line: string): void {
-  mkdirSync(log.folder, { recursive: true })
-  appendFileSync(log.file, line)
+  appendScratchLine(log.folder, log.file, line)
 }
 
 function readTotals(log: { folder: string }): { calls: number; cost: number } {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -78,8 +79,11 @@ test('stats counts entries, bytes, endpoints and models, and names the oldest en
   })
 })
 
-test('verify passes a folder of good entries, and an empty or missing folder', async () => {
-  expect(await run('cassettes', 'verify')).toBe(0)
+test('verify passes a folder of good entries, and an empty or missing folder only with --allow-empty', async () => {
+  expect(await run('cassettes', 'verify')).toBe(1)
+  expect(err).toHaveLength(1)
+  mkdirSync(join(cwd, '__cassettes__'))
+  expect(await run('cassettes', 'verify', '--allow-empty')).toBe(0)
   expect(out).toEqual([
     '✓ 0 entries in __cassettes__/ verified: every file parses, every key matches its request, no secret found. The recorded replies are data that only a review can vouch for.',
   ])
@@ -140,7 +144,7 @@ test('usage errors say what is wrong and how to get help, and exit 2', async () 
       'usage',
     ),
     linked(
-      '[rubricate] "rubricate cassettes stats" has no option "--verbose" (it takes --dir, --config, --json and --help). Run "rubricate --help" to see the commands and options.',
+      '[rubricate] "rubricate cassettes stats" has no option "--verbose" (it takes --dir, --config, --allow-empty, --json and --help). Run "rubricate --help" to see the commands and options.',
       'usage',
     ),
     linked(

@@ -1,12 +1,20 @@
 // The cassette folder of a command (issue 18, item 6): --dir when given, else the rubricate
 // plugin's cassettes.dir read from the Vitest config with Vitest's own resolver, else the default.
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeEach, expect, test } from 'vitest'
+import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { linkedPattern } from '../support/error-page'
-import { fixturesDir } from '../support/run-vitest'
+import { copyFixture, removeCopy } from '../support/run-vitest'
 
-const cwd = join(fixturesDir, 'cli-config')
+let cwd = ''
+// A copy with the three folders the configs and --dir name, empty: a command refuses a folder
+// that does not exist, and --allow-empty accepts one with no entries.
+beforeAll(async () => {
+  cwd = await copyFixture('cli-config')
+  for (const dir of ['recordings', 'other', '__cassettes__']) mkdirSync(join(cwd, dir))
+})
+afterAll(() => removeCopy(cwd))
 let out: string[] = []
 let err: string[] = []
 const run = (...argv: string[]) =>
@@ -18,16 +26,18 @@ beforeEach(() => {
 })
 
 test('without --dir, the folder is the plugin option of the Vitest config in the current folder', async () => {
-  expect(await run('cassettes', 'stats', '--json')).toBe(0)
+  expect(await run('cassettes', 'stats', '--json', '--allow-empty')).toBe(0)
   expect(JSON.parse(out[0] as string).dir).toBe(join(cwd, 'recordings'))
-  expect(await run('cassettes', 'verify')).toBe(0)
+  expect(await run('cassettes', 'verify', '--allow-empty')).toBe(0)
   expect(out[1]).toContain('in recordings/ verified')
 })
 
 test('--dir wins over the config, and --config names another config', async () => {
-  expect(await run('cassettes', 'stats', '--json', '--dir', 'other')).toBe(0)
+  expect(await run('cassettes', 'stats', '--json', '--allow-empty', '--dir', 'other')).toBe(0)
   expect(JSON.parse(out[0] as string).dir).toBe(join(cwd, 'other'))
-  expect(await run('cassettes', 'stats', '--json', '--config', 'plain.config.ts')).toBe(0)
+  expect(
+    await run('cassettes', 'stats', '--json', '--allow-empty', '--config', 'plain.config.ts'),
+  ).toBe(0)
   expect(JSON.parse(out[1] as string).dir).toBe(join(cwd, '__cassettes__'))
 })
 

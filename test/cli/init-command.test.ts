@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import ts from 'typescript'
 import { beforeEach, expect, test } from 'vitest'
-import { addPlugin } from '../../src/cli/init-project'
+import { addPlugin as addPluginWith } from '../../src/cli/config-edit'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { tempDir } from '../support/temp-dir'
 
@@ -13,9 +14,23 @@ const run = (...argv: string[]) =>
 const read = (file: string) => readFileSync(join(cwd, file), 'utf8')
 const write = (file: string, text: string) => writeFileSync(join(cwd, file), text)
 const plugin = "rubricate({ judge: 'openai/gpt-4.1-mini' })"
+const extensions: Record<string, string> = {
+  '.ts': 'vitest.config.ts',
+  '.cjs': 'vitest.config.cjs',
+  '.mjs': 'vitest.config.mjs',
+}
+const addPlugin = (text: string, ext: string, what: string) =>
+  addPluginWith(ts, text, extensions[ext] ?? `vitest.config${ext}`, what)
+
+// The project's own TypeScript, as a user's project installs it: init reads configs with it.
+const installTypeScript = (dir: string) => {
+  mkdirSync(join(dir, 'node_modules'), { recursive: true })
+  symlinkSync(resolve('node_modules/typescript'), join(dir, 'node_modules', 'typescript'), 'dir')
+}
 
 beforeEach(() => {
   cwd = tempDir('rubricate-init-')
+  installTypeScript(cwd)
   out = []
   err = []
 })

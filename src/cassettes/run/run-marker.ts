@@ -6,9 +6,10 @@
  * folder, and the run of one must not erase what the other used.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { scratchDir, scratchDirs } from '../../config/paths'
+import { makeScratchFolder } from '../../config/scratch-files'
 
 /** What the last run did with cassettes. @internal */
 export interface RunMarker {
@@ -46,7 +47,7 @@ export function runMarkerPath(root: string, config?: string | undefined): string
 /** Write the marker atomically (temp file, then rename), so prune never reads half of one. @internal */
 export async function writeRunMarker(root: string, marker: RunMarker): Promise<void> {
   const path = runMarkerPath(root, marker.config)
-  await mkdir(dirname(path), { recursive: true })
+  makeScratchFolder(dirname(path))
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`
   await writeFile(temp, `${JSON.stringify(marker, null, 2)}\n`)
   await rename(temp, path)
