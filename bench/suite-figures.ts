@@ -141,6 +141,69 @@ export async function measureSuite(
   }
 }
 
+/** The pools the shared-worker suite runs under: Vitest's two Node pools. */
+export const SHARED_POOLS = ['threads', 'forks'] as const
+export type SharedPool = (typeof SHARED_POOLS)[number]
+
+/** The shared-worker suite: the headline size's variants, every file in shared workers. */
+export interface SharedSuiteFigures {
+  size: SuiteSize
+  rounds: number
+  /** Per pool, the variants paired with plain in the same setup. */
+  pools: Record<SharedPool, Record<SuiteVariant, VariantFigures>>
+}
+
+/**
+ * The headline suite again with its files sharing workers (`--no-isolate`, the setup
+ * `rubricate init --fast` writes for rubric files), under each pool: every variant, plain
+ * included, runs in that same setup, so the ratios are rubricate's cost where Vitest's isolation
+ * is gone. Reuses the projects and cassettes of {@link measureSuite} under `scratch`.
+ */
+export async function measureSharedSuite(
+  scratch: string,
+  options: Pick<SuiteBenchOptions, 'size' | 'rounds'>,
+  log: (text: string) => void,
+): Promise<SharedSuiteFigures> {
+  const { size, rounds } = options
+  const cassettes = join(scratch, 'cassettes')
+  const pools = {} as Record<SharedPool, Record<SuiteVariant, VariantFigures>>
+  for (const pool of SHARED_POOLS) {
+    const runs = new Map<SuiteVariant, SuiteRun[]>(VARIANTS.map((variant) => [variant, []]))
+    for (let r = 0; r < rounds; r++) {
+      log(
+        `shared workers (${pool}), ${size.files} files x ${size.tests} tests, round ${r + 1} of ${rounds}`,
+      )
+      const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length] as SuiteVariant)
+      for (const variant of order) {
+        const run = await runSuiteProject(
+          variantDir(scratch, size, variant),
+          cassettes,
+          size.files * size.tests,
+          {},
+          true,
+          ['--no-isolate', `--pool=${pool}`],
+        )
+        runs.get(variant)?.push(run)
+      }
+    }
+    pools[pool] = summarise(runs) as Record<SuiteVariant, VariantFigures>
+  }
+  return { size, rounds, pools }
+}
+
+/**
+ * Write the suites and record their cassettes under `scratch` without measuring the isolated
+ * runs: what {@link measureSharedSuite} needs on its own (`--shared-only`).
+ */
+export async function prepareSuite(
+  scratch: string,
+  options: Pick<SuiteBenchOptions, 'size' | 'dist'>,
+): Promise<number> {
+  await installRubricate(scratch, options.dist)
+  await writeSuite(scratch, options.size)
+  return recordSuite(scratch, options.size, join(scratch, 'cassettes'))
+}
+
 function summarise(
   runs: Map<SuiteVariant, SuiteRun[]>,
 ): Partial<Record<SuiteVariant, VariantFigures>> {

@@ -142,6 +142,7 @@ export async function runSuiteProject(
   expected: number,
   extraEnv: Record<string, string> = {},
   ci = true,
+  args: readonly string[] = [],
 ): Promise<SuiteRun> {
   const cpuFile = join(tmpdir(), `rubricate-bench-cpu-${process.pid}-${cpuFiles++}.txt`)
   const before = reapedChildrenCpuMs()
@@ -156,7 +157,7 @@ export async function runSuiteProject(
     RUBRICATE_BENCH_CPU_FILE: cpuFile,
     ...extraEnv,
   })
-  const run = await runChild(process.execPath, [vitestBin, 'run'], {
+  const run = await runChild(process.execPath, [vitestBin, 'run', ...args], {
     cwd: dir,
     env,
     timeoutMs: 600_000,

@@ -4,7 +4,9 @@
 //   --files N --tests N    the headline suite's size (default 20 files x 10 tests)
 //   --rounds N             paired rounds at that size (default 5); --fit-rounds N at the three
 //                          other sizes of the per-file and per-test fit (default 3)
-//   --suite-only           the suite benchmark alone, without the figures below it
+//   --suite-only           the suite benchmark alone (isolated and shared workers), without the
+//                          figures below it
+//   --shared-only          the shared-worker suite alone (isolate: false, both pools)
 //   --dist <folder>        the suite benchmark measures this build instead of dist/ (a copy of an
 //                          older build, to compare two)
 //   --quick                the same harness in a tiny configuration (seconds, figures meaningless),
@@ -23,7 +25,15 @@ import { recordProject, writeReplayProject } from './replay-project'
 import { currentLoad, type Figure, judged, machineInfo, renderTable } from './report'
 import type { ScorerReplayFigures } from './scorer-replay'
 import { measureStore } from './store'
-import { measureSuite, rubricFiles, type SuiteFigures } from './suite-figures'
+import {
+  measureSharedSuite,
+  measureSuite,
+  prepareSuite,
+  rubricFiles,
+  SHARED_POOLS,
+  type SharedSuiteFigures,
+  type SuiteFigures,
+} from './suite-figures'
 
 const benchDir = import.meta.dirname
 const repoRoot = join(benchDir, '..')
@@ -62,6 +72,7 @@ export async function runSuite(argv: string[]): Promise<number> {
       rounds: { type: 'string' },
       'fit-rounds': { type: 'string' },
       'suite-only': { type: 'boolean' },
+      'shared-only': { type: 'boolean' },
       dist: { type: 'string' },
     },
   })
@@ -112,8 +123,15 @@ export async function runSuite(argv: string[]): Promise<number> {
   try {
     const { files, tests } = sizes.suite.size
     log(`the suite benchmark: ${files} files x ${tests} tests, whole vitest runs under CI=true`)
+    if (values['shared-only']) {
+      const recordedJudgeCalls = await prepareSuite(join(scratch, 'suite'), sizes.suite)
+      const shared = await measureSharedSuite(join(scratch, 'suite'), sizes.suite, log)
+      return await finish(sharedFigures(shared), { recordedJudgeCalls })
+    }
     const suite = await measureSuite(join(scratch, 'suite'), sizes.suite, log)
-    const figures: Figure[] = suiteFigures(suite)
+    log('the same suite with its files sharing workers (isolate: false)')
+    const shared = await measureSharedSuite(join(scratch, 'suite'), sizes.suite, log)
+    const figures: Figure[] = [...suiteFigures(suite), ...sharedFigures(shared)]
     if (values['suite-only']) {
       return await finish(figures, { recordedJudgeCalls: suite.recordedJudgeCalls })
     }
@@ -320,6 +338,38 @@ function suiteFigures(suite: SuiteFigures): Figure[] {
       data: fits.rubric,
     },
   ]
+}
+
+/**
+ * The shared-worker suite's figures: per pool, the three variants paired with the plain suite in
+ * the same setup, and the plain suite's own CPU against its isolated run (what sharing saves).
+ */
+function sharedFigures(shared: SharedSuiteFigures): Figure[] {
+  const { size, rounds } = shared
+  return SHARED_POOLS.flatMap((pool) => {
+    const figures = shared.pools[pool]
+    const ratio = (variant: 'plugin' | 'rubric' | 'mix', label: string, limit: number): Figure => {
+      const v = figures[variant]
+      return {
+        id: `shared-${pool}-${variant}`,
+        label: `${label}, files sharing workers (isolate: false, pool ${pool}; ${size.files} files x ${size.tests} tests), CPU / the plain suite in the same setup`,
+        value: v.ratio,
+        unit: 'x',
+        target: { op: '<=', limit },
+        detail: `${v.cpuMs} ms CPU against ${figures.plain.cpuMs} ms for the plain suite in the same setup (+${v.extraCpuMs} ms); wall ${v.wallMs} against ${figures.plain.wallMs} ms; ${rounds} paired rounds`,
+        data: v,
+      }
+    }
+    return [
+      ratio('plugin', 'Suite with the plugin, no rubric assertion', 1.05),
+      ratio('rubric', 'Suite of replayed rubric assertions only', 1.3),
+      ratio(
+        'mix',
+        `Suite with rubric tests in ${rubricFiles('mix', size)} of ${size.files} files`,
+        1.1,
+      ),
+    ]
+  })
 }
 
 function count(flag: string, value: string | undefined, fallback: number): number {

@@ -63,6 +63,18 @@ const session = startCassetteServer(
   { runtime, announceMissingMsw: !provided, deferServer: true },
 )
 const run = getState().run
+
+// With `isolate: false` a worker runs file after file in one module graph, and Vitest evaluates
+// this setup file again before each (its imports stay cached): whatever is kept per file is set
+// up here, for this file. A file whose afterAll never ran (it failed at import) left its cassette
+// usage, misses and undecided calls behind: they were its own and it failed already, so the file
+// about to run starts with none of them instead of failing for them.
+session.clearFile()
+takeFileUndecided()
+// What `configureRubricate` set before this file (setup files that ran before this one) is what
+// the next file starts with: a test file's own `configureRubricate` ends with the file, as it
+// does when each file has its own worker. Setup files after this one run again for every file.
+const configuredBefore = runtime.layers.configured
 // How long a stream may go on being recorded after its test ended, before it is cut.
 const STREAM_GRACE_MS = 1000
 
@@ -107,7 +119,9 @@ aroundEach(async (runTest, context) => {
 // Every miss and judge error, wherever it is caught, counts against the test that made it (the
 // test whose code runs, else the only test running), or against the file outside any test.
 // Subscribed once per worker.
-stateSlot('setup-undecided-listener', () =>
+// Subscribed again for every file, replacing the previous file's subscription: a listener kept
+// from the first file's run of this module would still close over that run's module state.
+subscribeForThisFile('setup-undecided-listener:file', () =>
   onUndecided((error) => noteUndecided(error, currentOrOnlyTest())),
 )
 
@@ -158,8 +172,15 @@ function failIfUndecided(
 
 // Loops run by the test (`runUntilComplete`) and plain `scorer.run()` calls land in its
 // `task.meta.rubricate`: one record per loop (a later record of the same loop replaces the
-// earlier one), one per plain run. Subscribed once per worker.
-stateSlot('setup-loop-listener', () => onRecord(recordLoop))
+// earlier one), one per plain run. Subscribed for each file, as above.
+subscribeForThisFile('setup-loop-listener:file', () => onRecord(recordLoop))
+
+// Subscribe now, and end the subscription of the same name made for the file before this one.
+function subscribeForThisFile(name: string, subscribe: () => () => void): void {
+  const slot = stateSlot(name, () => ({ unsubscribe: undefined as (() => void) | undefined }))
+  slot.unsubscribe?.()
+  slot.unsubscribe = subscribe()
+}
 
 function recordLoop(record: RubricateRecord): void {
   const task = currentTest()
@@ -187,7 +208,13 @@ function testErrorMessages(tasks: readonly FinishedTask[]): string[] {
 afterAll(async ({}, suite) => {
   await session.endStreams(undefined, STREAM_GRACE_MS)
   await session.flush()
-  const usage = session.takeUsage()
+  // Taken with the file's own configuration (its mode and folder), then that ends with the file.
+  let usage: ReturnType<typeof session.takeUsage>
+  try {
+    usage = session.takeUsage()
+  } finally {
+    runtime.layers.configured = configuredBefore
+  }
   ;(suite.meta as { rubricateCassettes?: typeof usage }).rubricateCassettes = usage
   const { outside, claimed } = takeFileUndecided()
   const failures = testErrorMessages([suite])

@@ -43,7 +43,7 @@ export const cliMessages = {
     })[command](),
   initUsage: (): string =>
     [
-      'Usage: rubricate init [--judge <model>] [--dry-run] [--json]',
+      'Usage: rubricate init [--judge <model>] [--fast] [--dry-run] [--json]',
       '',
       'Sets up rubricate in the project of the current folder: adds the rubricate plugin to the',
       'Vitest config (or writes vitest.config.ts, .mts in a CommonJS package), references the',
@@ -53,6 +53,9 @@ export const cliMessages = {
       '',
       'Options:',
       '  --judge <model>    the judge the plugin names (default openai/gpt-4.1-mini)',
+      '  --fast             run *.rubric.test.* and *.eval.test.* files in a Vitest project of',
+      '                     their own whose files share workers (isolate: false); other files',
+      '                     keep their settings',
       '  --dry-run          say what would change, write nothing',
       '  --json             print the steps as JSON',
       '  -h, --help         show this help',

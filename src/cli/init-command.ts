@@ -1,10 +1,12 @@
 /**
- * `rubricate init [--judge <model>] [--dry-run] [--json]`: set up rubricate in the project of the
+ * `rubricate init [--judge <model>] [--fast] [--dry-run] [--json]`: set up rubricate in the project of the
  * current folder (the plugin in the Vitest config, the matcher types, the `.gitignore` line) and
  * print the next step. Idempotent: a second run changes nothing. When a file is not in a shape it
  * understands, it writes nothing at all, says what to add by hand, and exits 1.
  */
 
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { cliMessages } from './cli-messages'
 import {
   type CommandIO,
@@ -13,7 +15,8 @@ import {
   parseCommandOptions,
   refusePositionals,
 } from './command-options'
-import { DEFAULT_INIT_JUDGE, planInit } from './init-project'
+import { withFastProjects } from './init-fast'
+import { DEFAULT_INIT_JUDGE, type InitStep, planInit } from './init-project'
 import { writeAllOrNothing } from './safe-writes'
 
 /** Run `rubricate init` with the arguments after it; returns the exit code. @internal */
@@ -21,6 +24,7 @@ export async function initCommand(args: readonly string[], io: CommandIO): Promi
   const { values, positionals } = parseCommandOptions('init', args, {
     judge: { type: 'string' },
     'dry-run': { type: 'boolean' },
+    fast: { type: 'boolean' },
   })
   if (values.help) {
     io.out(cliMessages.initUsage())
@@ -34,7 +38,8 @@ export async function initCommand(args: readonly string[], io: CommandIO): Promi
       `"rubricate init --judge" takes a model such as "${DEFAULT_INIT_JUDGE}", but got "${judge}"`,
     )
   }
-  const steps = planInit(io.cwd, { judge })
+  const planned = planInit(io.cwd, { judge })
+  const steps = values.fast === true ? withFastConfig(io.cwd, planned) : planned
   const refused = steps.some((step) => step.action === 'refused')
   const dryRun = values['dry-run'] === true
   // All or nothing: a half set-up project is harder to reason about than an untouched one.
@@ -65,4 +70,13 @@ export async function initCommand(args: readonly string[], io: CommandIO): Promi
     return EXIT.failed
   }
   return EXIT.ok
+}
+
+// --fast: the config step (the first) also gets the fast projects (init-fast.ts).
+function withFastConfig(cwd: string, steps: InitStep[]): InitStep[] {
+  const [config, ...rest] = steps
+  if (config === undefined) return steps
+  const file = join(cwd, config.file)
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined
+  return [withFastProjects(config, current), ...rest]
 }

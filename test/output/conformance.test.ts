@@ -28,7 +28,6 @@ import { toHaveCalledTool, toHaveToolCalls } from '../../matchers'
 import { outputText, toolCalls } from '../../src'
 import {
   type FakeOpenAI,
-  type FakeProviderReply,
   type FakeProviderServer,
   type FakeRequest,
   fakeReply,
@@ -36,6 +35,7 @@ import {
   startFakeGemini,
   startFakeOpenAI,
 } from '../../src/testing'
+import type { FakeProviderReply } from '../../src/testing/fake-provider-server'
 import { splitStream } from './split-stream'
 
 expect.extend({ toHaveCalledTool, toHaveToolCalls })

@@ -109,6 +109,20 @@ export class CassetteSession {
     return errors
   }
 
+  /**
+   * Forget the usage, misses and errors kept for the file before this one: taken in its afterAll,
+   * unless it failed before that ran (a file that breaks at import, in a worker that runs the next
+   * file with `isolate: false`). @internal
+   */
+  clearFile(): void {
+    this.#patternsMatched.clear()
+    this.#hostOnlyCalls.clear()
+    this.#used.clear()
+    this.#misses = []
+    this.#errors = []
+    this.#agentCalls = noAgentCalls()
+  }
+
   /** @internal */
   markUsed(key: string): void {
     this.#used.add(key)

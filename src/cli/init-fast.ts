@@ -1,0 +1,112 @@
+/**
+ * `rubricate init --fast`: the Vitest config's `test.projects` split in two, the way the docs
+ * recommend (docs/guide/fast-setup.md). Rubric and eval files (`*.rubric.test.ts`,
+ * `*.eval.test.ts`) run in a project of their own whose files share workers (`isolate: false`,
+ * `pool: 'threads'`); every other file keeps the suite's own settings. A config that already has
+ * `projects`, or sets `include` at its top (a project that extends it would add to that list, not
+ * replace it), or is not in a shape init edits, is refused with the lines to add by hand.
+ */
+
+import type { InitStep } from './init-project'
+
+/** The files of the fast project, by name: `greet.rubric.test.ts`, `tickets.eval.test.ts`. @internal */
+export const FAST_FILES = '**/*.{rubric,eval}.test.?(c|m)[jt]s?(x)'
+
+// Vitest's own default exclude, kept: an `exclude` of a project replaces it.
+const DEFAULT_EXCLUDE = ["'**/node_modules/**'", "'**/.git/**'"]
+
+/** The `projects` entry init adds, indented for a `test: {` block at two spaces. @internal */
+export function fastProjectsLines(indent = '    '): string[] {
+  return [
+    `${indent}projects: [`,
+    `${indent}  // Every file but rubric and eval files, with the suite's own settings.`,
+    `${indent}  { extends: true, test: { name: 'unit', exclude: [${[...DEFAULT_EXCLUDE, `'${FAST_FILES}'`].join(', ')}] } },`,
+    `${indent}  // Rubric and eval files share workers: no fresh module graph per file. Module state is`,
+    `${indent}  // shared between these files; rubricate keeps each test's calls, misses and verdicts its own.`,
+    `${indent}  {`,
+    `${indent}    extends: true,`,
+    `${indent}    test: { name: 'rubric', include: ['${FAST_FILES}'], isolate: false, pool: 'threads' },`,
+    `${indent}  },`,
+    `${indent}],`,
+  ]
+}
+
+/**
+ * The config step of `init` with the fast projects added to the text it writes (or to the file
+ * as it is, when the plugin was there already), or refused with what to add by hand.
+ * @internal
+ */
+export function withFastProjects(step: InitStep, current: string | undefined): InitStep {
+  if (step.action === 'refused') return step
+  const text = step.text ?? current
+  if (text === undefined) {
+    throw new Error(`init --fast found no text for ${step.file}. This is a bug in rubricate.`)
+  }
+  const edited = addFastProjects(text)
+  if (typeof edited !== 'string') {
+    if (edited.action === 'unchanged') return step
+    return { file: step.file, action: 'refused', detail: edited.detail }
+  }
+  const detail =
+    step.action === 'unchanged'
+      ? 'test.projects added: rubric and eval files share workers (--fast)'
+      : `${step.detail}; test.projects: rubric and eval files share workers (--fast)`
+  return {
+    ...step,
+    action: step.action === 'created' ? 'created' : 'updated',
+    detail,
+    text: edited,
+  }
+}
+
+/**
+ * `text` with the two projects in its `test` block (one is made when there is none), or why not.
+ * @internal
+ */
+export function addFastProjects(
+  text: string,
+): string | { action: 'unchanged' | 'refused'; detail: string } {
+  const byHand = `add to its "test" block:\n${fastProjectsLines('  ').join('\n')}`
+  if (text.includes(FAST_FILES)) {
+    return { action: 'unchanged', detail: 'the fast projects are already there' }
+  }
+  if (/\bprojects\s*:/.test(text) || /\bworkspace\s*:/.test(text)) {
+    return {
+      action: 'refused',
+      detail: `it has "test.projects" already, which init does not merge into: give rubric and eval files a project of their own with isolate: false, as in https://rubricate.github.io/rubricate/guide/fast-setup, or ${byHand}`,
+    }
+  }
+  const heads = [
+    ...text.matchAll(
+      /(?:^|\n)(?:export\s+default|module\.exports\s*=)\s*(?:defineConfig\s*\(\s*)?\{/g,
+    ),
+  ]
+  const tests = [...text.matchAll(/\btest\s*:\s*\{/g)]
+  if (heads.length !== 1 || tests.length > 1) {
+    return {
+      action: 'refused',
+      detail: `init edits only \`export default defineConfig({ ... })\` with at most one "test: {" block, and did not find it: ${byHand}`,
+    }
+  }
+  if (/\binclude\s*:/.test(text)) {
+    return {
+      action: 'refused',
+      detail: `it sets "include", and a project that extends the config adds to that list rather than replacing it: move "include" into the "unit" project below, then ${byHand}`,
+    }
+  }
+  const test = tests[0]
+  if (test !== undefined) {
+    const at = (test.index ?? 0) + test[0].length
+    return `${text.slice(0, at)}\n${fastProjectsLines().join('\n')}${text.slice(at)}`
+  }
+  const head = heads[0] as RegExpMatchArray
+  const at = (head.index ?? 0) + head[0].length
+  // Before the closing of the config object: after `plugins`, which init puts first.
+  const close = text.lastIndexOf('}')
+  if (close < at || !/^\s*\)?\s*;?\s*$/.test(text.slice(close + 1))) {
+    return { action: 'refused', detail: `init could not find the end of the config: ${byHand}` }
+  }
+  const body = text.slice(0, close).replace(/\s*$/, '')
+  const before = body.endsWith('{') || body.endsWith(',') ? body : `${body},`
+  return `${before}\n  test: {\n${fastProjectsLines().join('\n')}\n  },\n${text.slice(close)}`
+}

@@ -1,0 +1,68 @@
+import { expect, test } from 'vitest'
+import { addFastProjects, FAST_FILES, fastProjectsLines } from '../../src/cli/init-fast'
+import { addPlugin } from '../../src/cli/init-project'
+
+const PLAIN = `import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: { environment: 'node' },
+})
+`
+
+test('init --fast adds the two projects inside an existing test block, the rest of it kept', () => {
+  const edited = addFastProjects(PLAIN) as string
+  expect(edited).toBe(
+    `import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+${fastProjectsLines().join('\n')} environment: 'node' },
+})
+`,
+  )
+})
+
+test('init --fast makes a test block after the plugins of a config that has none', () => {
+  const withPlugin = addPlugin(
+    `import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({})\n`,
+    '.ts',
+    "rubricate({ judge: 'openai/gpt-4.1-mini' })",
+  ) as string
+  const edited = addFastProjects(withPlugin) as string
+  expect(edited).toContain(
+    `  plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })],\n  test: {\n    projects: [`,
+  )
+  expect(edited).toContain(`include: ['${FAST_FILES}'], isolate: false, pool: 'threads'`)
+  expect(edited.endsWith('  },\n})\n')).toBe(true)
+  // A second run changes nothing.
+  expect(addFastProjects(edited)).toEqual({
+    action: 'unchanged',
+    detail: 'the fast projects are already there',
+  })
+})
+
+test('init --fast refuses a config with test.projects already, with the lines to add', () => {
+  const refused = addFastProjects(
+    `export default defineConfig({ test: { projects: ['packages/*'] } })\n`,
+  )
+  expect(refused).toMatchObject({ action: 'refused' })
+  const { detail } = refused as { detail: string }
+  expect(detail).toContain('it has "test.projects" already')
+  expect(detail).toContain(fastProjectsLines('  ').join('\n'))
+})
+
+test('init --fast refuses a config that sets include, which a project extending it would add to', () => {
+  const refused = addFastProjects(
+    `export default defineConfig({ test: { include: ['src/**/*.test.ts'] } })\n`,
+  )
+  expect((refused as { detail: string }).detail).toMatch(
+    /^it sets "include", and a project that extends the config adds to that list rather than replacing it: move "include" into the "unit" project below/,
+  )
+})
+
+test('init --fast refuses a config that is not one defineConfig object', () => {
+  const refused = addFastProjects(
+    `export default defineConfig(() => ({ test: {} }))\nexport const other = {}\n`,
+  )
+  expect(refused).toMatchObject({ action: 'refused' })
+})
