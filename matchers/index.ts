@@ -6,11 +6,14 @@ import './augment'
 
 // Matchers
 export { expectUndecided } from './expect-undecided'
+export { toBeGroundedIn, toBePreferredOver } from './grounding-matchers'
+export { toBeSemanticallySimilarTo, toBeSimilarByEditDistance } from './similarity-matchers'
 export { toAgreeWithLabels } from './to-agree-with-labels'
 export { toHaveCalledTool } from './to-have-called-tool'
 export { toHaveToolCalls } from './to-have-tool-calls'
 export { toPassScorer } from './to-pass-scorer'
 export { toSatisfyRubric } from './to-satisfy-rubric'
+export { toStayWithinBudget } from './to-stay-within-budget'
 
 export type {
   ExpectedToolCall,
@@ -19,6 +22,10 @@ export type {
   RubricCriteriaInput,
   ScorerLike,
   ToAgreeWithLabelsOptions,
+  ToBeGroundedInOptions,
+  ToBePreferredOverOptions,
+  ToBeSemanticallySimilarToOptions,
+  ToBeSimilarByEditDistanceOptions,
   ToHaveToolCallsOptions,
   ToPassScorerOptions,
   ToSatisfyRubricOptions,
