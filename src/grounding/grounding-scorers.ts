@@ -120,20 +120,21 @@ function groundingScorer(
     .analyze(async (context) => {
       const internals = stepInternals(context)
       const question = questionOf(context.run)
-      const passages = passagesOf(where, config.context, context.run)
-      const answer = outputText(context.run.output)
       if (kind !== 'faithfulness' && question === undefined) {
         throw new UsageError(messages.groundingNoQuestion(where))
       }
+      // Answer relevance reads no context: the answer against the question alone.
+      const passages =
+        kind === 'answer-relevance' ? [] : passagesOf(where, config.context, context.run)
       const prompt = groundingPrompt(kind, {
         question,
         context:
-          kind === 'answer-relevance'
-            ? undefined
+          kind === 'faithfulness'
+            ? passages.join('\n\n')
             : kind === 'context-relevance'
               ? passages
-              : passages.join('\n\n'),
-        answer: kind === 'context-relevance' ? undefined : answer,
+              : undefined,
+        answer: kind === 'context-relevance' ? undefined : outputText(context.run.output),
       })
       const { value } = await runJudgeCall({
         judge: resolveJudge(config.judge),

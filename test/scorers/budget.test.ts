@@ -74,16 +74,42 @@ test('a budget names the call at which each limit was first gone over', async ()
   expect(totals).toMatchObject({ calls: 4, inputTokens: 400, outputTokens: 40, maxLatencyMs: 900 })
   expect(totals.cost).toBeCloseTo((400 * 0.4 + 40 * 1.6) / 1e6, 12)
   expect(overruns).toEqual([
-    { limit: 'maxCalls', allowed: 3, actual: 4, call: 4, callLabel: '#4 agent chat/completions "gpt-4.1-mini" (replayed)' },
-    { limit: 'maxInputTokens', allowed: 150, actual: 200, call: 2, callLabel: '#2 agent chat/completions "gpt-4.1-mini" (replayed)' },
-    { limit: 'maxLatencyMs', allowed: 500, actual: 900, call: 2, callLabel: '#2 agent chat/completions "gpt-4.1-mini" (replayed)' },
+    {
+      limit: 'maxCalls',
+      allowed: 3,
+      actual: 4,
+      call: 4,
+      callLabel: '#4 agent chat/completions "gpt-4.1-mini" (replayed)',
+    },
+    {
+      limit: 'maxInputTokens',
+      allowed: 150,
+      actual: 200,
+      call: 2,
+      callLabel: '#2 agent chat/completions "gpt-4.1-mini" (replayed)',
+    },
+    {
+      limit: 'maxLatencyMs',
+      allowed: 500,
+      actual: 900,
+      call: 2,
+      callLabel: '#2 agent chat/completions "gpt-4.1-mini" (replayed)',
+    },
   ])
 })
 
 test('a cost limit over a model with no price is refused, not counted as free', () => {
   expect(() =>
     measureBudget(
-      [{ caller: 'agent', endpoint: 'chat/completions', model: 'house-model', source: 'live', inputTokens: 5 }],
+      [
+        {
+          caller: 'agent',
+          endpoint: 'chat/completions',
+          model: 'house-model',
+          source: 'live',
+          inputTokens: 5,
+        },
+      ],
       { maxCost: 0.01 },
       {},
     ),
