@@ -188,6 +188,8 @@ async function runTrial(
     return {
       input: conversationInput,
       ...(groundTruth !== undefined ? { groundTruth } : {}),
+      // The row's retrieved context, for the scorers that judge against it (grounding).
+      ...(row.context !== undefined ? { context: row.context } : {}),
       ...(threshold !== undefined ? { threshold } : {}),
       ...(scorer.direction === 'max' ? { direction: 'max' } : {}),
       ...(scorer.range ? { range: scorer.range } : {}),

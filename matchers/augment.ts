@@ -5,6 +5,10 @@ import type {
   RubricCriteriaInput,
   ScorerLike,
   ToAgreeWithLabelsOptions,
+  ToBeGroundedInOptions,
+  ToBePreferredOverOptions,
+  ToBeSemanticallySimilarToOptions,
+  ToBeSimilarByEditDistanceOptions,
   ToHaveToolCallsOptions,
   ToPassScorerOptions,
   ToSatisfyRubricOptions,
@@ -78,6 +82,50 @@ declare module 'vitest' {
      * await expect('openai/gpt-4.1-mini').toAgreeWithLabels('evals/labels.jsonl', { minKappa: 0.6, maxFalsePass: 0.1 })
      */
     toAgreeWithLabels(labels: LabelsInput, options?: ToAgreeWithLabelsOptions): Promise<void>
+    /**
+     * The value's embedding is close to `expected`'s (cosine at least `threshold`, default 0.8).
+     * The embedding calls are recorded and replayed. Must be awaited.
+     *
+     * @example
+     * await expect(reply).toBeSemanticallySimilarTo('Your refund is on its way.', { embedder: 'openai/text-embedding-3-small' })
+     */
+    toBeSemanticallySimilarTo(
+      expected: string,
+      options: ToBeSemanticallySimilarToOptions,
+    ): Promise<void>
+    /** The value is close to `expected` by normalised edit distance (default 0.8); no model is called. Must be awaited. */
+    toBeSimilarByEditDistance(
+      expected: string,
+      options?: ToBeSimilarByEditDistanceOptions,
+    ): Promise<void>
+    /**
+     * Every claim of the value is supported by `context` (or the share given as `threshold`); a
+     * failure names the unsupported claims. One judge call. Must be awaited.
+     *
+     * @example
+     * await expect(reply).toBeGroundedIn(retrievedDocs, { input: question })
+     */
+    toBeGroundedIn(context: unknown, options?: ToBeGroundedInOptions): Promise<void>
+    /**
+     * The judge prefers the value over `baseline` on `criteria`, asked twice with the order
+     * swapped: a preference counts only when both orders agree. Must be awaited.
+     *
+     * @example
+     * await expect(newReply).toBePreferredOver(oldReply, 'More helpful and accurate', { input: question })
+     */
+    toBePreferredOver(
+      baseline: unknown,
+      criteria: string,
+      options?: ToBePreferredOverOptions,
+    ): Promise<void>
+    /**
+     * The model calls given (`modelCalls()` from `rubricate`) stay within every limit of `budget`.
+     * Replayed, the recorded figures count. Must be awaited.
+     *
+     * @example
+     * await expect(modelCalls({ caller: 'agent' })).toStayWithinBudget({ maxCalls: 3, maxTokens: 5000 })
+     */
+    toStayWithinBudget(budget: import('../src/budget/budget').Budget): Promise<void>
   }
   interface TaskMeta {
     /** One record per rubricate assertion of the test. */

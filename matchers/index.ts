@@ -7,6 +7,8 @@ import './augment'
 
 // Matchers
 export { expectUndecided } from './expect-undecided'
+export { toBeGroundedIn, toBePreferredOver } from './grounding-matchers'
+export { toBeSemanticallySimilarTo, toBeSimilarByEditDistance } from './similarity-matchers'
 export { toAgreeWithLabels } from './to-agree-with-labels'
 export { toHaveBeenInterrupted } from './to-have-been-interrupted'
 export { toHaveCalledTool } from './to-have-called-tool'
@@ -15,10 +17,15 @@ export { toHaveToolCalls } from './to-have-tool-calls'
 export { toHaveToolResult } from './to-have-tool-result'
 export { toPassScorer } from './to-pass-scorer'
 export { toSatisfyRubric } from './to-satisfy-rubric'
+export { toStayWithinBudget } from './to-stay-within-budget'
 
 export type {
   RubricCriteriaInput,
   ToAgreeWithLabelsOptions,
+  ToBeGroundedInOptions,
+  ToBePreferredOverOptions,
+  ToBeSemanticallySimilarToOptions,
+  ToBeSimilarByEditDistanceOptions,
   ToHaveToolCallsOptions,
   ToPassScorerOptions,
   ToSatisfyRubricOptions,

@@ -17,7 +17,15 @@ type Fields = Partial<RubricateRecord> & Pick<RubricateRecord, 'status'>
 /** One assertion: what to run and how to explain a failure. @internal */
 export interface Assertion {
   kind: 'rubric' | 'scorer' | 'calibration'
-  matcher: 'toSatisfyRubric' | 'toPassScorer' | 'toAgreeWithLabels'
+  matcher:
+    | 'toSatisfyRubric'
+    | 'toPassScorer'
+    | 'toAgreeWithLabels'
+    | 'toBeSemanticallySimilarTo'
+    | 'toBeSimilarByEditDistance'
+    | 'toBeGroundedIn'
+    | 'toBePreferredOver'
+    | 'toStayWithinBudget'
   /** The matcher's `this`. */
   state: MatcherState & { task?: Readonly<RunnerTestCase> | undefined }
   received: unknown

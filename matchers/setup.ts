@@ -14,7 +14,9 @@ import { currentRuntime } from '../src/runtime/runtime'
 import { getState, stateSlot } from '../src/runtime/state'
 import { onUndecided } from '../src/runtime/undecided-hooks'
 import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
+import { toBeGroundedIn, toBePreferredOver } from './grounding-matchers'
 import { recordInTest } from './record-in-test'
+import { toBeSemanticallySimilarTo, toBeSimilarByEditDistance } from './similarity-matchers'
 import { toAgreeWithLabels } from './to-agree-with-labels'
 import { toHaveBeenInterrupted } from './to-have-been-interrupted'
 import { toHaveCalledTool } from './to-have-called-tool'
@@ -23,6 +25,7 @@ import { toHaveToolCalls } from './to-have-tool-calls'
 import { toHaveToolResult } from './to-have-tool-result'
 import { toPassScorer } from './to-pass-scorer'
 import { toSatisfyRubric } from './to-satisfy-rubric'
+import { toStayWithinBudget } from './to-stay-within-budget'
 import { closeTest, missKey, noteUndecided, openTest, takeFileUndecided } from './undecided-calls'
 import './augment'
 
@@ -36,6 +39,13 @@ expect.extend({
   toHaveToolResult,
 })
 expect.extend({ toAgreeWithLabels })
+expect.extend({
+  toBeSemanticallySimilarTo,
+  toBeSimilarByEditDistance,
+  toStayWithinBudget,
+  toBeGroundedIn,
+  toBePreferredOver,
+})
 
 // The worker's runtime (ARCHITECTURE.md §12): configuration, cassette stores and secrets, handed
 // to the cassette server below. A setup file of the user's that ran before this one and called

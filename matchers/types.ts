@@ -125,3 +125,45 @@ export interface ScorerLike {
  * keeps `import 'vitest'` in the bundled `.d.ts`, without which the augmentation would not apply.)
  */
 export type RubricateMatcherState = MatcherState
+
+/** Options of `toBeSemanticallySimilarTo`. */
+export interface ToBeSemanticallySimilarToOptions {
+  /** The embedding model: `'openai/<model>'`, an endpoint `{ model, baseURL?, apiKey? }`, an AI SDK embedding model, or `{ id, embed(texts) }`. Required. */
+  embedder: import('../src/judge/embed').EmbedderInput
+  /** The cosine similarity (0 to 1) to reach. Default `0.8`. */
+  threshold?: number | undefined
+  /** Cassette mode for this assertion only. */
+  cassettes?: CassetteMode | undefined
+}
+
+/** Options of `toBeSimilarByEditDistance`. */
+export interface ToBeSimilarByEditDistanceOptions {
+  /** The similarity (1 minus the normalised edit distance, 0 to 1) to reach. Default `0.8`. */
+  threshold?: number | undefined
+  /** Compare lower-cased texts. Default `false`. */
+  ignoreCase?: boolean | undefined
+}
+
+/** Options of `toBeGroundedIn`. */
+export interface ToBeGroundedInOptions {
+  /** The question the output answers; shown to the judge. */
+  input?: unknown
+  /** The share of claims (0 to 1) the context must support. Default `1`: every claim. */
+  threshold?: number | undefined
+  /** The judge for this assertion; wins over every other setting. */
+  judge?: JudgeInput | undefined
+  /** Cassette mode for this assertion only. */
+  cassettes?: CassetteMode | undefined
+}
+
+/** Options of `toBePreferredOver`. */
+export interface ToBePreferredOverOptions {
+  /** The task both outputs answer; shown to the judge. */
+  input?: unknown
+  /** The judge for this assertion; wins over every other setting. */
+  judge?: JudgeInput | undefined
+  /** `true`: a tie (the two orders disagree, or the judge says tie) passes too. Default `false`. */
+  allowTie?: boolean | undefined
+  /** Cassette mode for this assertion only. */
+  cassettes?: CassetteMode | undefined
+}

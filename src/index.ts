@@ -41,6 +41,47 @@ export { createTrajectoryRubric } from './trajectory/trajectory-rubric'
 export { trajectoryText } from './trajectory/trajectory-text'
 export type { ToolCallScorerConfig } from './trajectory/tool-call-scorer'
 
+// Similarity, grounding and pairwise preference
+export { createEditDistanceScorer, createSimilarityScorer } from './similarity/similarity-scorer'
+export {
+  createAnswerRelevanceScorer,
+  createContextRelevanceScorer,
+  createFaithfulnessScorer,
+} from './grounding/grounding-scorers'
+export { createPreferenceScorer } from './pairwise/preference-scorer'
+export { baselineFrom } from './pairwise/baseline-from'
+export type {
+  EditDistanceScorerConfig,
+  SimilarityScorer,
+  SimilarityScorerConfig,
+  SimilarityScorerResult,
+} from './similarity/similarity-scorer'
+export type {
+  AiSdkEmbeddingModel,
+  CustomEmbedder,
+  EmbedderInput,
+  EmbeddingEndpoint,
+} from './judge/embed'
+export type {
+  GroundingJudgement,
+  GroundingScorer,
+  GroundingScorerConfig,
+  GroundingScorerResult,
+} from './grounding/grounding-scorers'
+export type {
+  BaselineInput,
+  PreferenceOrder,
+  PreferenceScorer,
+  PreferenceScorerConfig,
+  PreferenceScorerResult,
+} from './pairwise/preference-scorer'
+
+// Budgets
+export { modelCalls } from './budget/model-calls'
+export type { Budget } from './budget/budget'
+export type { ModelCallFilter } from './budget/model-calls'
+export type { ModelCallRecord } from './runtime/model-call-log'
+
 // Calibration
 export { calibrateJudge } from './calibrate/calibrate-judge'
 export type {

@@ -1218,6 +1218,125 @@ export const messages = {
   jobSummaryCassetteDiff: (dir: string, ref: string, requiredFlips: number): string =>
     `Verdicts changed by this run's recordings in ${dir} (against ${ref})${requiredFlips ? `: ${requiredFlips} required ${requiredFlips === 1 ? 'verdict' : 'verdicts'} flipped` : ''}`,
 
+  // similarity, grounding, budgets and pairwise preference
+  invalidEmbedder: (where: string, value: unknown): string =>
+    format(
+      `The ${where} ${show(value)} is not an embedding model rubricate can use. Give "openai/<model>" (e.g. "openai/text-embedding-3-small"), an OpenAI-compatible endpoint { model, baseURL?, apiKey? }, an AI SDK embedding model, or { id, embed(texts) }.`,
+    ),
+  embedderNoKey: (model: string): string =>
+    format(
+      `The embedding model "${model}" must make a live call, but OPENAI_API_KEY is not set, so the provider would refuse it. Set OPENAI_API_KEY, or give the key in the embedder: { model, apiKey }. Cassettes replay without a key; only live calls need one.`,
+    ),
+  embedderBadReply: (model: string, asked: number, got: number): string =>
+    format(
+      `The embedding model "${model}" was asked for ${asked} vectors and gave back ${got} (or an empty one), so nothing can be compared. Check that the model is an embedding model and that its reply holds one vector per input text.`,
+    ),
+  embeddingsNotComparable: (model: string, a: number, b: number): string =>
+    format(
+      `The embedding model "${model}" gave vectors of ${a} and ${b} dimensions, or a vector of zeros, which have no angle between them. Use one embedding model for both texts, and check what it returns for an empty text.`,
+    ),
+  similarityNoExpected: (where: string): string =>
+    format(
+      `${where} has no text to compare the output with. Give it one: ${where.replace('()', '')}({ expected }), or the run's groundTruth (toPassScorer(scorer, { groundTruth }), a describeEval row's expected).`,
+    ),
+  similarityBadExpected: (where: string, value: unknown): string =>
+    format(
+      `${where} option "expected" is ${show(value)}; it must be the text to compare with, a string.`,
+    ),
+  shareThreshold: (where: string, value: unknown): string =>
+    format(`The ${where} is ${show(value)}; it must be a number from 0 to 1.`),
+  similarityReason: (what: string, score: number, threshold: number): string =>
+    `The ${what} is ${score.toFixed(3)}, ${score >= threshold ? 'at or above' : 'below'} the threshold ${threshold}.`,
+
+  budgetNotObject: (value: unknown, keys: readonly string[]): string =>
+    format(
+      `toStayWithinBudget() was given ${show(value)} as its budget; it takes an object of at least one limit: ${keys.map((key) => `"${key}"`).join(', ')}. For example: toStayWithinBudget({ maxCalls: 3, maxTokens: 5000 }).`,
+    ),
+  budgetNotCalls: (value: unknown): string =>
+    format(
+      `toStayWithinBudget() checks a list of model calls, and was given ${show(value)}. Pass the running test's calls: expect(modelCalls()).toStayWithinBudget(...), or modelCalls({ caller: 'agent' }) for the agent's alone (import { modelCalls } from 'rubricate').`,
+    ),
+  budgetUnknown: (what: 'cost' | 'latency', call: string): string =>
+    format(
+      what === 'cost'
+        ? `toStayWithinBudget() has a "maxCost" limit, but the call ${call} has no price (its model is not in the price table) or reports no tokens, so its cost is unknown and cannot be counted as free. Add the model to "prices" (configureRubricate({ prices: { "<model>": { input, output } } }), dollars per million tokens), or drop "maxCost".`
+        : `toStayWithinBudget() has a latency limit, but the call ${call} has no recorded latency (its cassette entry was recorded before rubricate kept latencies). Re-record it (RUBRICATE_CASSETTES=record), or drop the latency limit.`,
+    ),
+  budgetSummary: (totals: {
+    calls: number
+    inputTokens: number
+    outputTokens: number
+    cost?: number | undefined
+    maxLatencyMs?: number | undefined
+    totalLatencyMs: number
+  }): string =>
+    `${count(totals.calls)} model ${totals.calls === 1 ? 'call' : 'calls'}, ${count(totals.inputTokens)} tokens in, ${count(totals.outputTokens)} out${totals.cost === undefined ? '' : `, $${totals.cost.toFixed(4)}`}${totals.maxLatencyMs === undefined ? '' : `, slowest ${Math.round(totals.maxLatencyMs)} ms, ${Math.round(totals.totalLatencyMs)} ms in all`}.`,
+  budgetOver: (): string =>
+    'Expected the model calls to stay within the budget, and they went over it:',
+  budgetWithinNegated: (): string =>
+    'Expected the model calls to go over the budget, and they stayed within every limit:',
+  budgetOverrun: (limit: string, allowed: number, actual: number, call: string): string =>
+    `${limit} ${allowed}: reached ${Number.isInteger(actual) ? actual : actual.toFixed(4)} at call ${call}`,
+
+  groundingNoContext: (where: string): string =>
+    format(
+      `${where} has no context to judge against. Give it: ${where.replace('()', '')}({ context }), toPassScorer(scorer, { context }), toBeGroundedIn(context), or a describeEval row's "context". An empty context is refused: nothing could be grounded in it.`,
+    ),
+  groundingNoQuestion: (where: string): string =>
+    format(
+      `${where} judges against the question, and the run has none. Pass it as "input" (toPassScorer(scorer, { input: question }), a describeEval row's input).`,
+    ),
+  groundingNothing: (kind: string): string =>
+    kind === 'faithfulness'
+      ? 'The answer makes no factual claims, so there is nothing to check against the context.'
+      : kind === 'answer-relevance'
+        ? 'The answer makes no statements, so there is nothing to judge relevant.'
+        : 'The context has no passages.',
+  groundingReason: (
+    kind: string,
+    items: readonly { text: string; ok: boolean; reasoning: string }[],
+    score: number,
+    threshold: number,
+  ): string => {
+    const [noun, bad] =
+      kind === 'faithfulness'
+        ? ['claims', 'not supported by the context']
+        : kind === 'answer-relevance'
+          ? ['statements', 'not relevant to the question']
+          : ['passages', 'not relevant to the question']
+    const failing = items.filter((item) => !item.ok)
+    const head = `${items.length - failing.length} of ${items.length} ${noun} hold (${score.toFixed(2)}, threshold ${threshold})`
+    if (failing.length === 0) return `${head}.`
+    return `${head}; ${failing.length} ${bad}: ${failing.map((item) => `"${item.text.slice(0, 160)}" (${item.reasoning})`).join('; ')}`
+  },
+
+  preferenceNoCriteria: (where: string, value: unknown): string =>
+    format(
+      `${where} option "criteria" is ${show(value)}; it must say what "better" means, as text (e.g. "More helpful, accurate and concise").`,
+    ),
+  preferenceNoBaseline: (where: string): string =>
+    format(
+      `${where} has no baseline to compare the output with. Give one: { baseline: text }, { baseline: baselineFrom("report.json") } for a stored run's outputs, the run's groundTruth, or a describeEval row's "expected".`,
+    ),
+  preferenceReason: (
+    preference: string,
+    orders: readonly { first: string; preferred: string; reasoning: string }[],
+  ): string =>
+    `${preference === 'output' ? 'The output is preferred in both orders' : preference === 'baseline' ? 'The baseline is preferred in both orders' : 'A tie: the two orders do not agree on a preference'}. ${orders.map((order) => `${order.first} shown first: ${order.preferred} preferred (${order.reasoning})`).join('; ')}.`,
+  baselineMissing: (file: string, input: string, size: number): string =>
+    format(
+      `The baseline file "${file}" holds no output for the input "${input.slice(0, 120)}" (it holds ${size} inputs). Record the baseline run with the same inputs, or give this row its baseline another way.`,
+    ),
+  baselineUnreadable: (file: string, reason: string): string =>
+    format(
+      `The baseline file "${file}" cannot be read: ${reason}. Give a rubricate JSON report (outputFile.rubricate) or a .jsonl/.json list of { input, output }, with a path relative to the working directory.`,
+    ),
+
+  notPreferred: (score: number): string =>
+    `Expected the output to be preferred over the baseline in both orders; the preference scored ${score} (1 preferred, 0.5 tie, 0 baseline preferred).`,
+  preferredNegated: (score: number): string =>
+    `Expected the output not to be preferred over the baseline; it was, in both orders (score ${score}).`,
+
   // internal
   bug: (what: string): string =>
     format(

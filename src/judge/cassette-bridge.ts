@@ -1,6 +1,7 @@
 // The judge's one door to the cassettes: what the judge needs of the store is re-exported here, so
 // no other module of src/judge/ imports from src/cassettes/.
 
+import { modelCallRecord } from '../cassettes/agents/model-call-record'
 import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
 import { type ExchangeInput, exchange } from '../cassettes/exchange/exchange'
@@ -17,6 +18,7 @@ import {
   currentCallContext,
   type ModelCallsAsJudge,
 } from '../runtime/call-context'
+import { logModelCall } from '../runtime/model-call-log'
 import { currentRuntime, type Runtime } from '../runtime/runtime'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
@@ -116,7 +118,7 @@ export async function judgeExchange(
     return model
   }
   return exchange({
-    ...judgeSide(runtime, config, context, modelOf),
+    ...judgeSide(runtime, config, context, modelOf, found?.endpoint ?? url.pathname),
     // A request no cassette endpoint matches goes live as it is.
     mode: found ? undefined : 'off',
     prepare: (rewrite) =>
@@ -149,6 +151,7 @@ function judgeSide(
   config: ResolvedConfig,
   context: CallContext,
   modelOf: () => string | undefined,
+  endpoint: string,
 ): Pick<
   ExchangeInput,
   | 'caller'
@@ -171,7 +174,11 @@ function judgeSide(
     limit: (send) => withLiveLimits(config, modelOf(), send),
     onLiveJson:
       config.maxCost === undefined ? undefined : (json) => countLiveCost(config, modelOf(), json),
-    onExchange: context.onExchange,
+    onExchange: (event) => {
+      // Every judge exchange, its retries included, goes into the test's log for budgets.
+      logModelCall(modelCallRecord('judge', endpoint, modelOf(), event))
+      context.onExchange?.(event)
+    },
   }
 }
 
@@ -240,7 +247,7 @@ export function cached(model: JudgeModel): JudgeModel {
       // The key the exchange served: with its occurrence in the test, which `prepare` alone
       // does not know, so a bad entry is named by its own file.
       let served: string | undefined
-      const side = judgeSide(runtime, config, context, () => model.id)
+      const side = judgeSide(runtime, config, context, () => model.id, 'judge-model')
       const response = await exchange({
         ...side,
         prepare,
@@ -262,6 +269,65 @@ export function cached(model: JudgeModel): JudgeModel {
       return reply
     },
   } as JudgeModel
+}
+
+/**
+ * An embedding function recorded and replayed like a custom judge model: one cassette entry per
+ * call, keyed on the embedder's `id` and the texts, its reply `{ embeddings, usage? }`. A
+ * replay-mode miss throws `RUBRICATE_CASSETTE_MISS` and never calls `embed`.
+ * @internal
+ */
+export function cachedEmbedder(
+  id: string,
+  embed: (texts: string[]) => Promise<{ embeddings: number[][]; usage?: unknown }>,
+): (texts: string[]) => Promise<number[][]> {
+  return async (texts) => {
+    const context = currentCallContext()
+    const runtime = currentRuntime()
+    const config = runtime.config({ cassettes: context.cassetteMode })
+    const live = async (): Promise<Response> => {
+      context.onLiveRequest?.()
+      try {
+        return Response.json(await embed(texts))
+      } catch (error) {
+        context.onExchange?.({ source: 'live' })
+        throw error
+      }
+    }
+    const prepare = () =>
+      prepareRequest({
+        method: 'CALL',
+        endpoint: 'embed-model',
+        body: { model: id, input: texts },
+        redact: config.cassettes.redact,
+        normalize: config.cassettes.normalize,
+      })
+    let served: string | undefined
+    const side = judgeSide(runtime, config, context, () => id, 'embed-model')
+    const response = await exchange({
+      ...side,
+      prepare,
+      url: new URL(`rubricate:embed-model/${encodeURIComponent(id)}`),
+      live,
+      onExchange: (event) => {
+        served = event.key
+        side.onExchange?.(event)
+      },
+    })
+    const reply = JSON.parse(await response.text()) as { embeddings?: unknown }
+    const { embeddings } = reply
+    if (
+      !Array.isArray(embeddings) ||
+      !embeddings.every((v) => Array.isArray(v) && v.every((n) => typeof n === 'number'))
+    ) {
+      const store = storeFor(runtime.stores, config.cassettes.dir)
+      throw store.corrupt(
+        store.file(served ?? prepare().key),
+        'its "response.json" holds no "embeddings" list of number lists',
+      )
+    }
+    return embeddings as number[][]
+  }
 }
 
 /**

@@ -16,6 +16,11 @@ export interface ExchangeEvent {
    * replay path.
    */
   reply?: (() => unknown) | undefined
+  /**
+   * How long the reply took, in milliseconds: measured for a live call (to a stream's end), the
+   * recorded figure for a replayed one (`response.latencyMs`, else a stream's last event time).
+   */
+  latencyMs?: number | undefined
 }
 
 /**

@@ -46,8 +46,9 @@ test('a custom judge model is recorded keyed on its request and id, and replayed
   const [file] = await entryFilesUnder(folder.dir)
   expect(file).toBe(`test/cassettes/example.test.ts/judges.${entry.key.slice(0, 12)}.json`)
   expect(events.map((event) => ({ ...event, reply: event.reply?.() }))).toEqual([
-    { source: 'recorded', key: entry.key, file, reply: entry.response.json },
-    { source: 'replayed', key: entry.key, file, reply: entry.response.json },
+    // The latency it was recorded with, replayed as recorded.
+    { source: 'recorded', key: entry.key, file, reply: entry.response.json, latencyMs: expect.any(Number) },
+    { source: 'replayed', key: entry.key, file, reply: entry.response.json, latencyMs: entry.response.latencyMs },
   ])
   expect(entry).toMatchObject({
     promptVersion: '2',

@@ -127,6 +127,8 @@ test('each recorded entry names its test and stores the redacted request and the
       },
     },
     response: {
+      // How long the reply took, as recorded: what a budget reads in replay.
+      latencyMs: expect.any(Number),
       status: 200,
       headers: { 'content-type': 'application/json' },
       json: expect.objectContaining({ object: 'chat.completion', model: 'gpt-test' }),

@@ -1,4 +1,5 @@
-// Every text rubricate sends to a judge is part of a cassette key: the simulated user's prompt
+// Every text rubricate sends to a judge is part of a cassette key (the grounding and pairwise
+// prompts too, under GROUNDING_PROMPT_VERSION and PAIRWISE_PROMPT_VERSION): the simulated user's prompt
 // (under SIMULATED_USER_PROMPT_VERSION), the rubric prompt (under
 // RUBRIC_PROMPT_VERSION) and the judge protocol of prompt mode and the repair turn (under
 // JUDGE_PROTOCOL_VERSION). Each version's text is pinned here by a fingerprint, so rewording a
@@ -12,7 +13,20 @@ import {
   SIMULATED_USER_PROMPT_VERSION,
   simulatedUserPrompt,
 } from '../../src/conversation/simulated-user'
+import {
+  GROUNDING_INSTRUCTIONS,
+  GROUNDING_PROMPT_VERSION,
+  groundingPrompt,
+  listReplySchema,
+  passagesReplySchema,
+} from '../../src/grounding/grounding-prompt'
 import { JUDGE_PROTOCOL_VERSION, judgeText } from '../../src/judge/judge-protocol'
+import {
+  PAIRWISE_INSTRUCTIONS,
+  PAIRWISE_PROMPT_VERSION,
+  pairwisePrompt,
+  pairwiseReplySchema,
+} from '../../src/pairwise/pairwise-prompt'
 import { parseCriteria } from '../../src/rubric/criteria'
 import { rubricReplySchema } from '../../src/rubric/reply-schema'
 import {
@@ -25,6 +39,8 @@ const FINGERPRINTS: Record<string, string> = {
   'rubric-v1': '20df7f24923257be',
   'judge-v1': 'fff82a48058a732f',
   'simulated-user-v1': '65f9f03957dd9793',
+  'grounding-v1': '197e682231e3ede7',
+  'pairwise-v1': 'd284c7d6dd57a6b9',
 }
 
 const fingerprint = (parts: readonly string[]) =>
@@ -82,5 +98,35 @@ test('the simulated user’s prompt is the one its version names', () => {
   expect({ version: SIMULATED_USER_PROMPT_VERSION, fingerprint: text }).toEqual({
     version: SIMULATED_USER_PROMPT_VERSION,
     fingerprint: FINGERPRINTS[SIMULATED_USER_PROMPT_VERSION],
+  })
+})
+
+test('the grounding prompts are the ones their version names', () => {
+  const text = fingerprint([
+    GROUNDING_INSTRUCTIONS,
+    groundingPrompt('faithfulness', { question: 'Q?', context: 'C.', answer: 'A.' }),
+    groundingPrompt('faithfulness', { context: 'C.', answer: 'A.' }),
+    groundingPrompt('answer-relevance', { question: 'Q?', answer: 'A.' }),
+    groundingPrompt('context-relevance', { question: 'Q?', context: ['P1.', 'P2.'] }),
+    JSON.stringify(listReplySchema('faithfulness').json),
+    JSON.stringify(listReplySchema('answer-relevance').json),
+    JSON.stringify(passagesReplySchema(2).json),
+  ])
+  expect({ version: GROUNDING_PROMPT_VERSION, fingerprint: text }).toEqual({
+    version: GROUNDING_PROMPT_VERSION,
+    fingerprint: FINGERPRINTS[GROUNDING_PROMPT_VERSION],
+  })
+})
+
+test('the pairwise preference prompt is the one its version names', () => {
+  const text = fingerprint([
+    PAIRWISE_INSTRUCTIONS,
+    pairwisePrompt('More helpful', 'The task', 'First', 'Second'),
+    pairwisePrompt('More helpful', undefined, 'First', 'Second'),
+    JSON.stringify(pairwiseReplySchema().json),
+  ])
+  expect({ version: PAIRWISE_PROMPT_VERSION, fingerprint: text }).toEqual({
+    version: PAIRWISE_PROMPT_VERSION,
+    fingerprint: FINGERPRINTS[PAIRWISE_PROMPT_VERSION],
   })
 })

@@ -1,10 +1,12 @@
 import { currentCallContext, type ExchangeEvent, runningTest } from '../../runtime/call-context'
+import { logModelCall } from '../../runtime/model-call-log'
 import type { Runtime } from '../../runtime/runtime'
 import { exchange } from '../exchange/exchange'
 import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
 import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
 import type { ModelEndpoint } from '../store/model-endpoint'
 import { replyTokens } from '../store/reply-formats'
+import { modelCallRecord } from './model-call-record'
 
 /**
  * Record or replay one of the agent's model calls (the msw handlers and `createCassetteFetch`
@@ -80,6 +82,8 @@ export async function runAgentExchange(
           }
         : {}),
       onExchange: (event) => {
+        // A scorer's model call is its judge's, in the test's log as in the counts.
+        logModelCall(modelCallRecord(asJudge ? 'judge' : 'agent', endpoint, model(), event))
         if (!counted) countTokens(session, event)
         count(event.source)
         if (!returned) heard = event

@@ -170,6 +170,7 @@ function takeOccurrence(occurrences: Occurrences | undefined): number {
 
 async function offExchange(input: ExchangeInput): Promise<ExchangeReply> {
   // Nothing is read or written, so the request is never prepared (no parse, redaction or key).
+  const started = performance.now()
   const response = await limited(input)
   if (input.onLiveJson && response.headers.get('content-type')?.includes('json') === true) {
     const json = await response
@@ -178,7 +179,7 @@ async function offExchange(input: ExchangeInput): Promise<ExchangeReply> {
       .catch(() => undefined)
     input.onLiveJson(json)
   }
-  input.onExchange?.({ source: 'live' })
+  input.onExchange?.({ source: 'live', latencyMs: performance.now() - started })
   return responseReply(response)
 }
 
@@ -227,6 +228,7 @@ function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore
     key: entry.key,
     file: store.relativeFile(entry.key, entry.recordedBy),
     reply: () => (entry.response.sse ? usageEvent(entry.response.sse) : entry.response.json),
+    latencyMs: entry.response.latencyMs ?? entry.response.sse?.at(-1)?.t,
   })
   return entryReply(entry, { timings: input.config.cassettes.replayTimings })
 }
@@ -238,14 +240,21 @@ async function liveAndRecord(
   unrecorded: () => void,
 ): Promise<ExchangeReply> {
   const aliases = input.runtime.ids
+  const started = performance.now()
   const live = await limited(input, aliases.toLive()).catch((error: unknown) => {
     unrecorded()
     throw error
   })
-  const finish = (recorded: boolean, key = request.key, reply?: () => unknown) => {
+  const finish = (
+    recorded: boolean,
+    key = request.key,
+    reply?: () => unknown,
+    latencyMs = performance.now() - started,
+  ) => {
     input.onExchange?.({
       source: recorded ? 'recorded' : 'live',
       key,
+      latencyMs,
       ...(recorded ? { file: store.relativeFile(key, recordedByOf(input)) } : {}),
       ...(reply === undefined ? {} : { reply }),
     })
@@ -301,6 +310,8 @@ async function liveAndRecord(
     ),
   )
   const body = bodyOf(bytes, live.headers)
+  // Kept with the reply, so a replayed call reports the latency it was recorded with.
+  const latencyMs = Math.round(performance.now() - started)
   input.onLiveJson?.(body.json)
   const usable = input.recordable?.(body) ?? true
   if (isRecordableStatus(live.status) && usable) {
@@ -308,8 +319,9 @@ async function liveAndRecord(
       status: live.status,
       headers: storedHeaders(live.headers),
       ...body,
+      latencyMs,
     })
-    finish(written !== undefined, written?.key, () => body.json)
+    finish(written !== undefined, written?.key, () => body.json, latencyMs)
     if (written?.kept) {
       // The store kept its entry, the reply unchanged but for its ids: the client is served
       // the stored reply, so the ids it carries on (a previous_response_id, a conversation)
@@ -320,7 +332,7 @@ async function liveAndRecord(
     }
   } else {
     unrecorded()
-    finish(false, request.key, () => body.json)
+    finish(false, request.key, () => body.json, latencyMs)
   }
   return responseReply(
     new Response(NULL_BODY.has(live.status) ? null : (bytes as Uint8Array<ArrayBuffer>), {

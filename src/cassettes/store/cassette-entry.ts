@@ -38,6 +38,12 @@ export interface CassetteResponse {
   base64?: string | undefined
   /** A streamed reply, event by event: SSE (`text/event-stream`) or NDJSON lines. */
   sse?: SseChunk[] | undefined
+  /**
+   * Milliseconds from the request to the whole reply, as recorded (a stream's is its last event's
+   * `t`). What a budget's latency reads in replay; never part of the key or of what makes two
+   * entries the same exchange.
+   */
+  latencyMs?: number | undefined
 }
 
 /** One verdict of a judge entry, parsed from its reply for the reader (never read back). */
@@ -93,6 +99,7 @@ export function serializeEntry(entry: CassetteEntry): { text: string; schema?: S
     status: entry.response.status,
     headers: sortKeysDeep(entry.response.headers),
   }
+  if (entry.response.latencyMs !== undefined) response.latencyMs = entry.response.latencyMs
   if (entry.response.sse !== undefined) {
     const text = streamedText(entry.response.sse)
     if (text !== undefined) response.streamedText = encodeValue(text)
@@ -238,6 +245,11 @@ export function parseEntry(
   const bodies = BODY_FIELDS.filter((field) => response[field] !== undefined)
   if (bodies.length !== 1)
     return 'its "response" must hold exactly one of "json", "text", "base64", "sse"'
+  if (
+    response.latencyMs !== undefined &&
+    !(typeof response.latencyMs === 'number' && response.latencyMs >= 0)
+  )
+    return 'its "response.latencyMs" is not a number of milliseconds'
   if (response.text !== undefined && typeof response.text !== 'string')
     return 'its "response.text" is not a string'
   if (response.base64 !== undefined && typeof response.base64 !== 'string')

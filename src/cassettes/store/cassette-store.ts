@@ -501,7 +501,7 @@ function ownedBy(entry: CassetteEntry, recordedBy: Owner): boolean {
 
 /**
  * True when two entries record the same exchange, the parts that change on every call aside:
- * the recording time, response ids and creation times, stream timings.
+ * the recording time, response ids and creation times, stream timings and the reply's latency.
  * @internal
  */
 export function sameExchange(a: CassetteEntry, b: CassetteEntry, sameIds = false): boolean {
@@ -522,9 +522,10 @@ const VOLATILE = /\\?"(id|created|created_at|system_fingerprint)\\?":\s*(\\?"[^"
 function stable(entry: CassetteEntry, sameIds: boolean): string {
   // Which test recorded it aside too: two tests answered alike share one entry.
   const { recordedAt: _at, v: _v, recordedBy: _by, ...rest } = entry
+  const { latencyMs: _latency, ...reply } = rest.response
   const response = {
-    ...rest.response,
-    sse: rest.response.sse?.map((chunk) => chunk.chunk),
+    ...reply,
+    sse: reply.sse?.map((chunk) => chunk.chunk),
   }
   const text = canonicalJson({ ...rest, response })
   return sameIds ? text : text.replace(VOLATILE, '"$1":_')

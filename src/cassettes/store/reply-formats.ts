@@ -123,6 +123,45 @@ export function replyTokens(reply: unknown): number | undefined {
   return undefined
 }
 
+/**
+ * A reply's tokens in and out, from its format's usage fields (OpenAI's Chat Completions and
+ * Responses, Anthropic's, with cache reads and writes counted in, Gemini's, Ollama's); `undefined`
+ * when it has none. Read as {@link replyTokens} reads the total.
+ * @internal
+ */
+export function replyUsage(reply: unknown): { input: number; output: number } | undefined {
+  if (reply === null || typeof reply !== 'object') return undefined
+  const json = reply as any
+  const sum = (...values: unknown[]) => values.filter(isCount).reduce((a, b) => a + b, 0)
+  const usage = json.usage
+  if (usage && typeof usage === 'object') {
+    const input = [
+      usage.prompt_tokens,
+      usage.input_tokens,
+      usage.inputTokens,
+      usage.cache_creation_input_tokens,
+      usage.cache_read_input_tokens,
+    ]
+    const output = [usage.completion_tokens, usage.output_tokens, usage.outputTokens]
+    if ([...input, ...output].some(isCount)) return { input: sum(...input), output: sum(...output) }
+  }
+  const meta = json.usageMetadata
+  if (
+    meta &&
+    typeof meta === 'object' &&
+    (isCount(meta.promptTokenCount) || isCount(meta.candidatesTokenCount))
+  ) {
+    return {
+      input: sum(meta.promptTokenCount),
+      output: sum(meta.candidatesTokenCount, meta.thoughtsTokenCount),
+    }
+  }
+  if (isCount(json.eval_count) || isCount(json.prompt_eval_count)) {
+    return { input: sum(json.prompt_eval_count), output: sum(json.eval_count) }
+  }
+  return undefined
+}
+
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0
 }
