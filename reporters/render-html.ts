@@ -9,6 +9,7 @@ import { renderCalibration } from './render-calibration'
 import { oneLine } from './render-record'
 import { summaryRows } from './render-summary'
 import { type ReportDiff, type VerdictState, verdictKey } from './report-diff'
+import type { PageHistory } from './run-history'
 import type { RunSummary } from './run-summary'
 
 /** How the page is built. @internal */
@@ -19,6 +20,8 @@ export interface HtmlReportOptions {
   finishedAt?: Date | undefined
   /** The verdicts that changed against a previous report, and what that report is. */
   changes?: { against: string; diff: ReportDiff } | undefined
+  /** The run history's last runs (this one among them): trends and the compare view. */
+  history?: PageHistory | undefined
 }
 
 /**
