@@ -6,8 +6,8 @@ export const EVAL_FILE: string = 'evals/support.eval.ts'
 export const EVAL_NAME: string = 'support answers'
 export const ROWS: string[] = ['refund asked', 'late parcel', 'wrong size', 'greeting']
 
-/** The commit of run n (1-based): 40 hex characters, its first seven `c0ffee` and n. */
-export const commitOf = (n: number): string => `c0ffee${n}`.padEnd(40, '0')
+/** The commit of run n (1-based): 40 hex characters, its first seven `c0ffe` and n in two digits. */
+export const commitOf = (n: number): string => `c0ffe${String(n).padStart(2, '0')}`.padEnd(40, '0')
 
 /**
  * Run n of ten: runs 1 to 5 judge with `gpt-judge-a` and every row passes; from `changeAt` on,

@@ -42,15 +42,15 @@ test('ten runs with the judge model changed at the sixth show the eval and the c
   expect(code).toBe(0)
   expect(out).toContain('Run history .rubricate-history.sqlite: 10 runs.')
   expect(out).toContain(
-    `  #6  2026-12-01 08:06  c0ffee6 main  judge gpt-judge-b  2 of 4 assertions passed`,
+    `  #6  2026-12-01 08:06  c0ffe06 main  judge gpt-judge-b  2 of 4 assertions passed`,
   )
   expect(out).toContain(
     `  ${EVAL_FILE} › ${EVAL_NAME}  █████▅▅▅▅▅  pass rate 75% over 10 runs, mean "rubric" 0.88`,
   )
-  expect(out).toContain('      moved: pass rate 100% → 50% at run #6 (commit c0ffee6)')
-  expect(out).toContain('      moved: mean "rubric" 1.00 → 0.75 at run #6 (commit c0ffee6)')
+  expect(out).toContain('      moved: pass rate 100% → 50% at run #6 (commit c0ffe06)')
+  expect(out).toContain('      moved: mean "rubric" 1.00 → 0.75 at run #6 (commit c0ffe06)')
   expect(out).toContain(
-    `  ${EVAL_FILE} › ${EVAL_NAME} › Mentions refund [required]  █████▅▅▅▅▅  met 75% (30 of 40)\n      moved: met 100% → 50% at run #6 (commit c0ffee6)`,
+    `  ${EVAL_FILE} › ${EVAL_NAME} › Mentions refund [required]  █████▅▅▅▅▅  met 75% (30 of 40)\n      moved: met 100% → 50% at run #6 (commit c0ffe06)`,
   )
   // The criterion that did not move says so by having no "moved" line.
   expect(out).toMatch(/› Is polite \[required\] {2}██████████ {2}met 100% \(40 of 40\)(\n|$)/)
