@@ -12,7 +12,7 @@
 //
 // A lane is a folder .ci/lanes/<lane>/ holding lane.json (the Node version, the devDependencies
 // (and dependencies, such as zod)
-// whose versions differ from the repository's, the commands) and the lane's package-lock.json.
+// whose versions differ from the repository's, those it leaves out, the commands) and the lane's package-lock.json.
 // The lane's package.json is the repository's with those versions swapped in, written at each run,
 // so a change to the repository's scripts or fields reaches every lane; `npm ci` refuses a lock
 // file that no longer matches the dependencies, and `sync` writes a new one.
@@ -120,6 +120,14 @@ function laneManifest() {
       fail(`The lane "${name}" pins ${dep}, which is not a devDependency of the repository.`)
     }
     manifest.devDependencies[dep] = version
+  }
+  // A devDependency the lane leaves out (lane.json "withoutDevDependencies"): better-sqlite3, so
+  // that the run history's tests there go through Node's own node:sqlite (ARCHITECTURE.md §9.3).
+  for (const dep of lane.withoutDevDependencies ?? []) {
+    if (!(dep in manifest.devDependencies)) {
+      fail(`The lane "${name}" leaves out ${dep}, which is not a devDependency of the repository.`)
+    }
+    delete manifest.devDependencies[dep]
   }
   // A dependency of the package itself (zod) pinned to the lowest version its range allows.
   for (const [dep, version] of Object.entries(lane.dependencies ?? {})) {

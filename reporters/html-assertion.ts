@@ -17,6 +17,8 @@ export interface RowContext {
   changed: ReadonlyMap<string, VerdictState | 'none'>
   /** The page's HTML gate (`htmlGate`): every untrusted text goes through it. */
   h: (text: string) => string
+  /** Each test's chart over the history's last runs, by `file\0test` (already gated). */
+  testCharts?: ReadonlyMap<string, string> | undefined
 }
 
 const MARK: Record<VerdictState | 'error', string> = {

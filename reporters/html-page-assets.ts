@@ -34,6 +34,9 @@ ul.verdicts li,ul.parts li,ol.iterations li{margin:3px 0 0 0;padding-left:1.4em;
 details.judge{margin-top:4px;font-size:12px;color:var(--dim)}details.judge summary{cursor:pointer}ul.cassettes li{word-break:break-all}
 tr[hidden],section[hidden]{display:none}
 #calibration pre{max-height:none}
+svg.trend{display:block;margin-top:4px;overflow:visible}svg.trend polyline{fill:none;stroke:#0969da;stroke-width:1.5}svg.trend .axis{stroke:var(--line)}
+svg.trend circle{fill:#0969da}svg.trend circle.moved{fill:#bf8700;stroke:#fff}svg.trend circle.passed{fill:var(--met)}svg.trend circle.failed,svg.trend circle.errored{fill:var(--unmet)}svg.trend circle.tolerated{fill:var(--tolerated)}
+ul.moves{margin:0;padding-left:1.2em}#history h3{font-size:14px;margin:14px 0 6px}div.compare[hidden]{display:none}
 `
 
 const SCRIPT = `(function(){
@@ -50,6 +53,15 @@ function apply(){
   });
 }
 failedOnly.addEventListener('change',apply);file.addEventListener('change',apply);search.addEventListener('input',apply);
+var ca=document.getElementById('compare-a'),cb=document.getElementById('compare-b');
+function compare(){
+  var a=Number(ca.value),b=Number(cb.value),lo=Math.min(a,b),hi=Math.max(a,b);
+  document.querySelectorAll('div.compare').forEach(function(d){
+    d.hidden=!(Number(d.getAttribute('data-a'))===lo&&Number(d.getAttribute('data-b'))===hi);
+  });
+  document.getElementById('compare-note').textContent=a===b?'The same run: pick two.':a>b?'Shown from the earlier run to the later.':'';
+}
+if(ca&&cb){ca.addEventListener('change',compare);cb.addEventListener('change',compare);}
 })();`
 
 const hash = (text: string): string =>

@@ -50,7 +50,7 @@ export function testRow(test: TestReport, context: RowContext): string {
     above = record
     items.push(assertionItem(record, index, test, context, own))
   })
-  return `<tr class="test" data-failed="${status !== 'passed'}" data-status="${status}"><th scope="row"><span class="test-name">${h(test.fullName)}</span><span class="status ${status}">${statusText(status)}</span>${rowNote(test.evalRow, status, h)}</th><td class="io">${first ? ioBlocks(first, h) : ''}</td><td><ol class="assertions">${items.join('')}</ol></td></tr>`
+  return `<tr class="test" data-failed="${status !== 'passed'}" data-status="${status}"><th scope="row"><span class="test-name">${h(test.fullName)}</span><span class="status ${status}">${statusText(status)}</span>${rowNote(test.evalRow, status, h)}${context.testCharts?.get(`${context.file}\0${test.fullName}`) ?? ''}</th><td class="io">${first ? ioBlocks(first, h) : ''}</td><td><ol class="assertions">${items.join('')}</ol></td></tr>`
 }
 
 function statusText(status: RowStatus): string {

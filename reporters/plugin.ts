@@ -18,6 +18,7 @@ import {
 } from '../src/config/resolve-config'
 import { messages } from '../src/messages'
 import { installReporter } from './install-reporter'
+import { checkHistoryOption } from './run-history'
 
 /** Options of the Vitest plugin: what `configureRubricate` takes, minus what cannot cross processes. */
 export type RubricatePluginOptions = Omit<RubricateConfig, 'judge' | 'cassettes'> & {
@@ -25,6 +26,12 @@ export type RubricatePluginOptions = Omit<RubricateConfig, 'judge' | 'cassettes'
   judge?: Exclude<RubricateConfig['judge'], { complete: unknown }> | undefined
   /** Cassette options; `redact` goes in `configureRubricate`. */
   cassettes?: Omit<NonNullable<RubricateConfig['cassettes']>, 'redact'> | undefined
+  /**
+   * The run history (ARCHITECTURE.md §9.3): `true` adds each run to `RUBRICATE_HISTORY`, else to
+   * `.rubricate-history.sqlite` under the root; a path adds it there; `false` turns it off.
+   * Default: `RUBRICATE_HISTORY` when set, else no history.
+   */
+  history?: boolean | string | undefined
 }
 
 const SETUP_FILE = fileURLToPath(new URL('./setup.js', import.meta.url))
@@ -44,8 +51,11 @@ const VITEST_TEST_TIMEOUT = 5_000
  * import rubricate from 'rubricate/plugin'
  * export default defineConfig({ plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })] })
  */
-export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
+export function rubricate(given: RubricatePluginOptions = {}): Vite.Plugin {
+  // The history is the reporter's, in the main process; the rest reaches the workers.
+  const { history, ...options } = given
   // Fail where the mistake is: in vitest.config, before any worker starts.
+  checkHistoryOption(history)
   validatePluginOptions(options)
   // One id per Vitest run, shared by every project and worker.
   const runId = randomUUID()
@@ -54,7 +64,7 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
   return {
     name: 'rubricate',
     // Read by the rubricate command, which loads the Vitest config to find the cassette folder.
-    api: { rubricateOptions: options },
+    api: { rubricateOptions: given },
     config(userConfig) {
       // Recording writes a file per exchange: watch mode must not see them (ARCHITECTURE.md §7.2).
       const root = resolve(userConfig.test?.root ?? userConfig.root ?? process.cwd())
@@ -105,7 +115,7 @@ export function rubricate(options: RubricatePluginOptions = {}): Vite.Plugin {
       })
       ;(project.provide as (key: string, value: unknown) => void)(PROVIDED_OPTIONS_KEY, provided)
       // Once per run, whatever the number of projects (ARCHITECTURE.md §9).
-      installReporter(vitest, { prices: options.prices })
+      installReporter(vitest, { prices: options.prices, history })
     },
   }
 }

@@ -3,12 +3,14 @@
 import { htmlGate } from '../src/output-safety/html-text'
 import type { RunReport } from './collect-run'
 import { plain } from './figures'
+import { changesBody } from './html-changes'
+import { pageHistory } from './html-history'
 import { CSP_META, SCRIPT_ELEMENT, STYLE_ELEMENT } from './html-page-assets'
 import { rowStatus, testRow } from './html-test-row'
 import { renderCalibration } from './render-calibration'
-import { oneLine } from './render-record'
 import { summaryRows } from './render-summary'
 import { type ReportDiff, type VerdictState, verdictKey } from './report-diff'
+import type { PageHistory } from './run-history'
 import type { RunSummary } from './run-summary'
 
 /** How the page is built. @internal */
@@ -19,6 +21,8 @@ export interface HtmlReportOptions {
   finishedAt?: Date | undefined
   /** The verdicts that changed against a previous report, and what that report is. */
   changes?: { against: string; diff: ReportDiff } | undefined
+  /** The run history's last runs (this one among them): trends and the compare view. */
+  history?: PageHistory | undefined
 }
 
 /**
@@ -46,6 +50,7 @@ export function renderHtml(
       change.before ?? 'none',
     )
   }
+  const history = options.history ? pageHistory(options.history, h) : undefined
   const sections: string[] = []
   const calibrations: string[] = []
   const files: string[] = []
@@ -58,6 +63,7 @@ export function renderHtml(
       cassetteDir: file.cassettes?.dir,
       changed,
       h,
+      testCharts: history?.testCharts,
     }
     const rows = file.tests.map((test) => {
       const status = rowStatus(test)
@@ -98,6 +104,7 @@ ${STYLE_ELEMENT}</head>
 <header><h1>rubricate report</h1><p class="sub">${counts.tests} test${counts.tests === 1 ? '' : 's'}: ${counts.failed} failed or errored${tolerated} · ${summary.assertions.total} assertions${when}</p></header>
 <section id="summary"><h2>Run summary</h2><dl>${summaryList || '<dt>Run</dt><dd>No rubricate assertions.</dd>'}</dl></section>
 ${options.changes ? changesSection(options.changes.against, options.changes.diff, h) : ''}
+${history?.section ?? ''}
 <form id="filters">
 <label><input type="checkbox" id="failed-only"> Failed only</label>
 <label>File <select id="file-filter"><option value="">All files</option>${fileOptions}</select></label>
@@ -111,43 +118,7 @@ ${SCRIPT_ELEMENT}
 `
 }
 
-// The verdicts and scores that changed against a previous report, required flips first.
+// The verdicts and scores that changed against a previous report.
 function changesSection(against: string, diff: ReportDiff, h: (text: string) => string): string {
-  const notRun =
-    diff.notRun > 0
-      ? ` ${diff.notRun} test${diff.notRun === 1 ? '' : 's'} of it did not run here and ${diff.notRun === 1 ? 'is' : 'are'} not compared.`
-      : ''
-  const title = `<h2>Changes against ${h(against)}</h2>`
-  if (diff.verdicts.length === 0 && diff.scores.length === 0) {
-    return `<section id="changes">${title}<p>No verdict or score changed.${h(notRun)}</p></section>`
-  }
-  const order = (change: ReportDiff['verdicts'][number]) =>
-    change.change === 'flipped' && change.required ? 0 : change.change === 'flipped' ? 1 : 2
-  const rows = [...diff.verdicts]
-    .sort((a, b) => order(a) - order(b))
-    .map((change) => {
-      const was = change.before
-        ? `<b class="${change.before}">${SYMBOL[change.before]}</b> ${h(stateName(change.before))}`
-        : '—'
-      const now = change.after
-        ? `<b class="${change.after}">${SYMBOL[change.after]}</b> ${h(stateName(change.after))}`
-        : '—'
-      return `<tr data-change="${change.change}"><td>${h(change.file)} › ${h(change.test)}</td><td><span class="kind">${h(change.assertion)}</span> ${h(oneLine(change.criterion))} <span class="dim">[${change.required ? 'required' : 'optional'}]</span></td><td>${h(change.change)}</td><td>${was} → ${now}</td><td>${h(change.reasoning)}</td></tr>`
-    })
-  for (const score of diff.scores) {
-    rows.push(
-      `<tr data-change="score"><td>${h(score.file)} › ${h(score.test)}</td><td><span class="kind">scorer</span> "${h(score.scorer)}"</td><td>score</td><td>${h(String(score.before))} → ${h(String(score.after))}</td><td></td></tr>`,
-    )
-  }
-  const flips = diff.verdicts.filter((c) => c.change === 'flipped').length
-  const counts = `${flips} verdict${flips === 1 ? '' : 's'} flipped, ${diff.verdicts.length - flips} appeared or disappeared, ${diff.scores.length} score${diff.scores.length === 1 ? '' : 's'} moved.${notRun}`
-  return `<section id="changes">${title}<p>${h(counts)}</p><div class="scroll"><table><thead><tr><th>Test</th><th>Criterion</th><th>Change</th><th>Before → now</th><th>Reasoning now</th></tr></thead><tbody>
-${rows.join('\n')}
-</tbody></table></div></section>`
-}
-
-const SYMBOL: Record<VerdictState, string> = { met: '✓', unmet: '✗', optional: '○' }
-
-function stateName(state: VerdictState): string {
-  return state === 'met' ? 'Met' : state === 'unmet' ? 'Required, unmet' : 'Optional, unmet'
+  return `<section id="changes"><h2>Changes against ${h(against)}</h2>${changesBody(diff, h)}</section>`
 }

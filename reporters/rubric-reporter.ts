@@ -33,6 +33,7 @@ const OPTION_KEYS: readonly (keyof RubricateOutputOptions)[] = [
   'prices',
   'jobSummary',
   'compareWith',
+  'history',
 ]
 
 /**

@@ -28,6 +28,7 @@ import { renderHtml } from './render-html'
 import { renderMarkdown } from './render-markdown'
 import { diffReports, type ReportDiff } from './report-diff'
 import { type Completeness, type RunFacts, runCompleteness } from './run-completeness'
+import { addRunToHistory, historyPath, type PageHistory } from './run-history'
 import { type RunSummary, summariseRun } from './run-summary'
 
 export interface RubricateOutputOptions {
@@ -48,6 +49,13 @@ export interface RubricateOutputOptions {
    * Default: `RUBRICATE_COMPARE_WITH`, else no comparison. Relative to the project root.
    */
   compareWith?: string | undefined
+  /**
+   * The run history (ARCHITECTURE.md §9.3): `true` adds each run to `RUBRICATE_HISTORY`, else to
+   * `.rubricate-history.sqlite` under the root; a path adds it there; `false` turns it off. The
+   * report page then draws each eval's and test's trend over the last runs and compares any two.
+   * Default: `RUBRICATE_HISTORY` when set, else no history. Needs `better-sqlite3` or Node >= 22.13.
+   */
+  history?: boolean | string | undefined
 }
 
 /** What a finished run produced, for the reporters to print. @internal */
@@ -101,9 +109,11 @@ export class RunOutputs {
     const unused = completeness.complete ? await countUnused(used) : undefined
     if (unused !== undefined) summary.cassettes.unused = unused
     const writeArtifacts = !ctx.config.reporters.some((entry) => reporterName(entry) === 'blob')
+    // A blob run is a shard: the merged run adds itself, once.
+    const history = writeArtifacts ? this.addToHistory(report, summary, completeness) : undefined
     await Promise.all([
       writeArtifacts ? this.writeJson(toJsonReport(report, summary, completeness)) : undefined,
-      writeArtifacts ? this.writeHtml(report, summary) : undefined,
+      writeArtifacts ? this.writeHtml(report, summary, history) : undefined,
       writeArtifacts
         ? this.writeJobSummary(
             renderMarkdown(report, summary) +
@@ -161,15 +171,42 @@ export class RunOutputs {
     )
   }
 
-  private async writeHtml(report: RunReport, summary: RunSummary): Promise<void> {
+  private async writeHtml(
+    report: RunReport,
+    summary: RunSummary,
+    history: PageHistory | undefined,
+  ): Promise<void> {
     const root = this.ctx!.config.root
     // The previous report is read only when a page is written.
     const changes = this.reportTarget(this.options.htmlFile, 'rubricate-html')
       ? await this.changesAgainstPrevious(report, root)
       : undefined
     await this.writeReport(this.options.htmlFile, 'rubricate-html', () =>
-      renderHtml(report, summary, { root, finishedAt: new Date(), changes }),
+      renderHtml(report, summary, { root, finishedAt: new Date(), changes, history }),
     )
+  }
+
+  // The run, added to the history when one is set; the history's last runs for the page.
+  private addToHistory(
+    report: RunReport,
+    summary: RunSummary,
+    completeness: Completeness,
+  ): PageHistory | undefined {
+    const ctx = this.ctx!
+    let path: string | undefined
+    try {
+      path = historyPath(this.options.history, ctx.config.root)
+    } catch (error) {
+      ctx.logger.error((error as Error).message)
+      return undefined
+    }
+    if (!path) return undefined
+    const added = addRunToHistory(path, ctx.config.root, report, summary, completeness.complete)
+    if (typeof added === 'string') {
+      ctx.logger.error(added)
+      return undefined
+    }
+    return added
   }
 
   /** The diff against the report `compareWith` names; a report that cannot be read is said. */

@@ -22,6 +22,7 @@ export const cliMessages = {
       '  cassettes prune    delete the entries the last complete run did not use [--dry-run] [--root <folder>]',
       '  cassettes diff     the verdicts and scores that changed between two folders: diff <old> <new>, or diff --against <git ref>',
       '  calibrate <labels> the judge against human labels [--judge <model>] [--compare <model>]',
+      '  history            the runs of the run history, and per eval and criterion the pass rate, mean and where they moved [--last <n>] [--history <file>]',
       '  help [command]     show this help, or the help of one command',
       '',
       'Options:',
@@ -313,6 +314,20 @@ export const cliMessages = {
       CLI_DIR_OPTION,
       CLI_CONFIG_OPTION,
       '  --json             print the results as JSON',
+      '  -h, --help         show this help',
+    ].join('\n'),
+  historyUsage: (): string =>
+    [
+      'Usage: rubricate history [options]',
+      '',
+      'Lists the runs of the run history (the history option of the plugin or reporter), then per',
+      'eval and per criterion the pass rate and mean over the last runs, a bar per run, and the',
+      'runs (and commits) where each moved.',
+      '',
+      'Options:',
+      '  --history <file>   the history file; default RUBRICATE_HISTORY, else .rubricate-history.sqlite',
+      '  --last <n>         the runs to show and measure over (default 10)',
+      '  --json             print the runs and trends as JSON',
       '  -h, --help         show this help',
     ].join('\n'),
   calibrateNoJudge: (): string =>

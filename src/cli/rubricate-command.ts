@@ -1,6 +1,6 @@
 /**
  * The `rubricate` command (ARCHITECTURE.md §7.9): `init`, `cassettes stats | verify | migrate |
- * prune | diff`, `calibrate`, `help`, `--version`. Every command takes `--help` and `--json`;
+ * prune | diff`, `calibrate`, `history`, `help`, `--version`. Every command takes `--help` and `--json`;
  * exit code 0 when done, 1 when the command ran and failed, 2 when the command line is wrong.
  */
 
@@ -16,6 +16,7 @@ import {
   EXIT,
   parseCommandOptions,
 } from './command-options'
+import { historyCommand } from './history-command'
 import { initCommand } from './init-command'
 import { packageVersion } from './package-version'
 
@@ -43,6 +44,7 @@ export async function rubricateCommand(argv: readonly string[], raw: CommandIO):
     if (command === '--version' || command === '-v') return version(rest, io)
     if (command === 'init') return await initCommand(rest, io)
     if (command === 'calibrate') return await calibrateCommand(rest, io)
+    if (command === 'history') return await historyCommand(rest, io)
     if (command === 'cassettes') {
       const [sub, ...args] = rest
       if (sub === '--help' || sub === '-h') return help([], io)
@@ -75,9 +77,11 @@ function help(args: readonly string[], io: CommandIO): number {
         ? cliMessages.initUsage()
         : name === 'calibrate'
           ? cliMessages.calibrateUsage()
-          : isCassetteCommand(name)
-            ? cliMessages.cassetteUsage(name)
-            : undefined
+          : name === 'history'
+            ? cliMessages.historyUsage()
+            : isCassetteCommand(name)
+              ? cliMessages.cassetteUsage(name)
+              : undefined
   if (text === undefined) throw new CommandLineError(cliMessages.badUsage(`No command "${name}"`))
   io.out(values.json ? JSON.stringify({ command: name ?? null, usage: text }, null, 2) : text)
   return EXIT.ok
