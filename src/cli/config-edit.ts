@@ -70,6 +70,12 @@ export function addPlugin(
       detail: `it does not parse (${broken}): fix it so that Vitest can load it, then run init again`,
     }
   }
+  // Added by hand where init cannot edit (mergeConfig, a project's plugins): already there, so a
+  // run after the hand edit goes on to the other files.
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(ts, file))
+  if (importsRubricatePlugin(ts, source) && callsRubricateAnywhere(ts, source)) {
+    return { action: 'unchanged', detail: 'the rubricate plugin is already there' }
+  }
   const config = readConfig(ts, text, file)
   if (typeof config === 'string') return { action: 'refused', detail: `${config}: ${byHand}` }
   if (config.projects) {
@@ -250,6 +256,17 @@ function importsRubricatePlugin(ts: TypeScriptModule, source: TS.SourceFile): bo
       return
     }
     ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+function callsRubricateAnywhere(ts: TypeScriptModule, source: TS.SourceFile): boolean {
+  let found = false
+  const visit = (node: TS.Node): void => {
+    if (found) return
+    if (ts.isCallExpression(node) && callsRubricate(ts, node)) found = true
+    else ts.forEachChild(node, visit)
   }
   visit(source)
   return found

@@ -1,7 +1,15 @@
 // Group 26 (issue 39, item 6): the first hour of a new user, as one met it. What init prints is a
-// test whose failure points at the test, and a misplaced option is called an option.
-import { describe, expect, test } from 'vitest'
+// test whose failure points at the test, a misplaced option is called an option, and a miss
+// shows the recording nearest to the request.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
+import { computeKey } from '../../src/cassettes/store/cassette-key'
+import { CassetteStore } from '../../src/cassettes/store/cassette-store'
+import { findNearest } from '../../src/cassettes/store/nearest-entry'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
+import { getState } from '../../src/runtime/state'
 import { linked } from '../support/error-page'
 import { tempDir } from '../support/temp-dir'
 
@@ -49,5 +57,46 @@ describe('26. The first hour', () => {
         'usage',
       ),
     ])
+  })
+
+  test('the nearest entry of a miss breaks a tie in differing paths by similarity, not by age', async () => {
+    const root = tempDir('rubricate-nearest-')
+    mkdirSync(join(root, 'node_modules'))
+    getState().run.root = root
+    onTestFinished(() => {
+      getState().run.root = undefined
+    })
+    const store = new CassetteStore(join(root, '__cassettes__'))
+    const entry = (content: string, recordedAt: string): CassetteEntry => {
+      const body = { model: 'm', messages: [{ role: 'user', content }] }
+      return {
+        v: 1,
+        key: computeKey('chat/completions', body),
+        recordedAt,
+        recordedBy: 'a.test.ts > asks about an order',
+        request: { method: 'POST', endpoint: 'chat/completions', body },
+        response: { status: 200, headers: {}, json: { ok: true } },
+      }
+    }
+    await store.write(
+      entry('Where is my order 124? I ordered it last week.', '2026-01-01T00:00:00.000Z'),
+    )
+    // Newer, and one differing path like the other: only its text is further from the request.
+    await store.write(
+      entry('Cancel every subscription on the account now.', '2026-02-01T00:00:00.000Z'),
+    )
+    const nearest = await findNearest(store, {
+      endpoint: 'chat/completions',
+      model: 'm',
+      body: {
+        model: 'm',
+        messages: [{ role: 'user', content: 'Where is my order 123? I ordered it last week.' }],
+      },
+      recordedBy: 'a.test.ts > asks about an order',
+    })
+    expect(nearest?.paths).toEqual(['messages[0].content'])
+    expect(nearest?.entry.request.body).toMatchObject({
+      messages: [{ content: 'Where is my order 124? I ordered it last week.' }],
+    })
   })
 })

@@ -144,6 +144,22 @@ export default defineConfig({
     )
   })
 
+  test('a projects config the user gave the plugin by hand, as init said, counts as done on the next run', async () => {
+    const config = `import rubricate from 'rubricate/plugin'
+import { defineConfig } from 'vitest/config'
+export default defineConfig({
+  test: { projects: [{ plugins: [${plugin}], test: { name: 'rubric' } }] },
+})
+`
+    write('vitest.config.ts', config)
+    expect(await run('init')).toBe(0)
+    expect(read('vitest.config.ts')).toBe(config)
+    expect(out[0]).toContain(
+      '  unchanged          vitest.config.ts  the rubricate plugin is already there',
+    )
+    expect(read('rubricate.d.ts')).toContain('rubricate/matchers')
+  })
+
   test('a CRLF config and .gitignore stay CRLF', async () => {
     write('vitest.config.ts', esmConfig.replaceAll('\n', '\r\n'))
     write('.gitignore', 'node_modules\r\n')

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { scratchDir } from '../../config/paths'
+import { canonicalJson } from './canonical-json'
 import type { CassetteEntry } from './cassette-entry'
 import { requestModel } from './cassette-key'
 import type { CassetteStore } from './cassette-store'
@@ -9,7 +10,8 @@ import { diffPaths } from './json-diff'
 
 /**
  * The nearest recorded entry to a request that missed (ARCHITECTURE.md §7.5): same endpoint and model,
- * recorded by the same test if possible, with the fewest differing JSON paths. Built on the first
+ * recorded by the same test if possible, with the fewest differing JSON paths, and of those the
+ * one whose text shares the most with the request's at its start and end. Built on the first
  * miss from an index of the folder (endpoint, model, test of every entry) kept in the scratch
  * folder; entries are content-addressed, so the index only ever parses files it has not seen.
  */
@@ -51,7 +53,8 @@ export async function findNearest(
         (a.recordedAt < b.recordedAt ? 1 : -1),
     )
     .slice(0, MAX_CANDIDATES)
-  let best: (NearestEntry & { sameTest: boolean }) | undefined
+  let best: (NearestEntry & { sameTest: boolean; shared?: number }) | undefined
+  let requestText: string | undefined
   for (const [key, item] of candidates) {
     const file = item.file
     const entry = readEntry(store, file, key)
@@ -59,9 +62,31 @@ export async function findNearest(
     const sameTest = request.recordedBy !== undefined && entry.recordedBy === request.recordedBy
     if (best?.sameTest && !sameTest) break
     const paths = diffPaths(entry.request.body, request.body)
-    if (!best || paths.length < best.paths.length) best = { entry, file, paths, sameTest }
+    if (!best || paths.length < best.paths.length) {
+      best = { entry, file, paths, sameTest }
+      continue
+    }
+    if (paths.length > best.paths.length) continue
+    // A tie in differing paths goes to the entry whose text is closer to the request's ("order
+    // 124" for "order 123", not the newest entry that asked something else), so the miss shows
+    // the change the user made rather than an unrelated recording.
+    // Canonical text (keys sorted): the stored body's key order is not the request's.
+    requestText ??= canonicalJson(request.body)
+    best.shared ??= sharedEnds(canonicalJson(best.entry.request.body), requestText)
+    const shared = sharedEnds(canonicalJson(entry.request.body), requestText)
+    if (shared > best.shared) best = { entry, file, paths, sameTest, shared }
   }
   return best && { entry: best.entry, file: best.file, paths: best.paths }
+}
+
+/** Characters two texts share at their start and their end (not counting any twice). */
+function sharedEnds(a: string, b: string): number {
+  const most = Math.min(a.length, b.length)
+  let start = 0
+  while (start < most && a[start] === b[start]) start++
+  let end = 0
+  while (end < most - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
+  return start + end
 }
 
 function rank(item: IndexItem, recordedBy: string | undefined): number {
