@@ -5,7 +5,14 @@
 import { stripVTControlCharacters } from 'node:util'
 import { run } from '@openai/agents'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { toHaveCalledTool, toHaveToolCalls, toPassScorer, toSatisfyRubric } from '../../matchers'
+import {
+  toHaveBeenInterrupted,
+  toHaveCalledTool,
+  toHaveToolCalls,
+  toHaveToolResult,
+  toPassScorer,
+  toSatisfyRubric,
+} from '../../matchers'
 import {
   configureRubricate,
   createRubricScorer,
@@ -19,7 +26,14 @@ import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { keywordJudge } from '../support/keyword-judge'
 import { deskModel, FINAL_REPLY, supportDesk } from './agents-sdk-agent'
 
-expect.extend({ toHaveCalledTool, toHaveToolCalls, toPassScorer, toSatisfyRubric })
+expect.extend({
+  toHaveBeenInterrupted,
+  toHaveCalledTool,
+  toHaveToolCalls,
+  toHaveToolResult,
+  toPassScorer,
+  toSatisfyRubric,
+})
 
 let server: FakeOpenAI
 let desk: ReturnType<typeof supportDesk>
@@ -134,8 +148,21 @@ test('a run stopped for a tool approval has its calls but no final output to jud
   const result = await run(gated.triage, 'What about ticket T1?')
   expect(result.interruptions).toHaveLength(1)
   expect(result).toHaveCalledTool('lookup_ticket', { id: 'T1' })
+  expect(result).toHaveBeenInterrupted()
+  expect(() => expect(result).not.toHaveBeenInterrupted()).toThrowError(
+    'Expected the run not to be paused, but it waits on 1 interrupt.',
+  )
   expect(() => outputText(result)).toThrowError(
     '[rubricate] The value under test is an OpenAI Agents SDK run stopped for the approval of 1 tool call (`result.interruptions`), so it has no final output to judge. Approve or reject them and resume the run (`run(agent, result.state)`), then pass that result; its tool calls so far can be checked with toHaveCalledTool().',
+  )
+})
+
+test("a finished run is not interrupted, and its tools' results are read", async () => {
+  const result = await run(desk.triage, 'What about ticket T1?')
+  expect(result).not.toHaveBeenInterrupted()
+  expect(result).toHaveToolResult('lookup_ticket', 'ticket T1: open')
+  expect(() => expect(result).toHaveToolResult('lookup_ticket', 'closed')).toThrowError(
+    'Expected a call of the tool "lookup_ticket" to return this result, but none of its 1 call did.',
   )
 })
 

@@ -90,7 +90,21 @@ test('the tool-call matchers are synchronous and take names or { name, args }', 
   ).toBeVoid()
 })
 
+test('the pause, structured-response and tool-result matchers are synchronous', () => {
+  expectTypeOf(expect({}).toHaveBeenInterrupted()).toBeVoid()
+  expectTypeOf(expect({}).not.toHaveBeenInterrupted()).toBeVoid()
+  expectTypeOf(expect({}).toHaveStructuredResponse({ city: 'Paris' })).toBeVoid()
+  expectTypeOf(expect({}).toHaveToolResult('lookup_order')).toBeVoid()
+  expectTypeOf(expect({}).toHaveToolResult('lookup_order', 'order A1: shipped')).toBeVoid()
+})
+
 test('what must not compile', () => {
+  // @ts-expect-error: toHaveBeenInterrupted takes no argument
+  expect({}).toHaveBeenInterrupted('yes')
+  // @ts-expect-error: toHaveStructuredResponse needs a schema or a value
+  expect({}).toHaveStructuredResponse()
+  // @ts-expect-error: a tool's name is a string
+  expect({}).toHaveToolResult(42)
   // @ts-expect-error: the labelled set is required
   void expect('openai/x').toAgreeWithLabels()
   // @ts-expect-error: thresholds are numbers

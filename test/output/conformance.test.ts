@@ -431,8 +431,22 @@ const TABLE: Record<string, Record<Situation, Cell>> = {
       calls: [weather(BROKEN)],
       text: 'refuses',
     },
-    streamed: { notApplicable: 'stream chunks are not a state (issue 39 reads them apart)' },
-    unfinished: { notApplicable: 'invoke() returns once the graph ends or pauses' },
+    streamed: reads(async () => {
+      const agent = createReactAgent({ llm: chatModel(), tools: [langChainWeather] })
+      return collect(
+        await agent.stream(
+          { messages: [new HumanMessage(ask('parallel'))] },
+          { streamMode: 'updates' },
+        ),
+      )
+    }, 'parallel'),
+    unfinished: refuses(async () => {
+      const agent = createReactAgent({ llm: chatModel(), tools: [langChainWeather] })
+      return agent.stream(
+        { messages: [new HumanMessage(ask('parallel'))] },
+        { streamMode: 'values' },
+      )
+    }),
     paused: {
       make: () =>
         pausingGraph().invoke(
