@@ -114,6 +114,13 @@ const METHOD: Record<string, string> = {
   'suite-per-file':
     "rubricate's extra CPU (the paired difference to the plain suite) fitted by least squares as a + b·files + c·tests over four sizes: the headline, half its files, twice its tests, and both.",
   'suite-per-test': 'The same fit, for the suite of rubric tests.',
+  'shared-threads-plugin':
+    "The headline suite's four variants again, every run with `--no-isolate --pool=threads` (files sharing workers, the setup of `rubricate init --fast`), in rotated order; each ratio pairs a variant with the plain suite run in the same setup in the same round.",
+  'shared-threads-rubric': 'As above.',
+  'shared-threads-mix': 'As above.',
+  'shared-forks-plugin': 'As above, with `--pool=forks`.',
+  'shared-forks-rubric': 'As above, with `--pool=forks`.',
+  'shared-forks-mix': 'As above, with `--pool=forks`.',
   'replay-overhead':
     'One generated file interleaving plain `expect(x).toBe(x)` tests and replayed `toSatisfyRubric` tests: the per-test durations Vitest reports (hooks included); the assertion alone, timed inside the test, is shown for comparison.',
   'replay-1000':

@@ -149,8 +149,8 @@ export type SharedPool = (typeof SHARED_POOLS)[number]
 export interface SharedSuiteFigures {
   size: SuiteSize
   rounds: number
-  /** Per pool, the variants paired with plain in the same setup. */
-  pools: Record<SharedPool, Record<SuiteVariant, VariantFigures>>
+  /** Per pool measured, the variants paired with plain in the same setup. */
+  pools: Partial<Record<SharedPool, Record<SuiteVariant, VariantFigures>>>
 }
 
 /**
@@ -161,13 +161,13 @@ export interface SharedSuiteFigures {
  */
 export async function measureSharedSuite(
   scratch: string,
-  options: Pick<SuiteBenchOptions, 'size' | 'rounds'>,
+  options: Pick<SuiteBenchOptions, 'size' | 'rounds'> & { pools?: readonly SharedPool[] },
   log: (text: string) => void,
 ): Promise<SharedSuiteFigures> {
   const { size, rounds } = options
   const cassettes = join(scratch, 'cassettes')
-  const pools = {} as Record<SharedPool, Record<SuiteVariant, VariantFigures>>
-  for (const pool of SHARED_POOLS) {
+  const pools: SharedSuiteFigures['pools'] = {}
+  for (const pool of options.pools ?? SHARED_POOLS) {
     const runs = new Map<SuiteVariant, SuiteRun[]>(VARIANTS.map((variant) => [variant, []]))
     for (let r = 0; r < rounds; r++) {
       log(

@@ -89,6 +89,11 @@ export async function runSuite(argv: string[]): Promise<number> {
       dist: values.dist === undefined ? undefined : resolve(values.dist),
     },
   }
+  // The quick configuration runs the shared-worker suite under one pool: it checks the harness.
+  const sharedOptions = {
+    ...sizes.suite,
+    pools: values.quick ? (['threads'] as const) : SHARED_POOLS,
+  }
   const out = values.out ?? join(benchDir, 'results.json')
   const loadAtStart = currentLoad()
   const started = performance.now()
@@ -125,12 +130,12 @@ export async function runSuite(argv: string[]): Promise<number> {
     log(`the suite benchmark: ${files} files x ${tests} tests, whole vitest runs under CI=true`)
     if (values['shared-only']) {
       const recordedJudgeCalls = await prepareSuite(join(scratch, 'suite'), sizes.suite)
-      const shared = await measureSharedSuite(join(scratch, 'suite'), sizes.suite, log)
+      const shared = await measureSharedSuite(join(scratch, 'suite'), sharedOptions, log)
       return await finish(sharedFigures(shared), { recordedJudgeCalls })
     }
     const suite = await measureSuite(join(scratch, 'suite'), sizes.suite, log)
     log('the same suite with its files sharing workers (isolate: false)')
-    const shared = await measureSharedSuite(join(scratch, 'suite'), sizes.suite, log)
+    const shared = await measureSharedSuite(join(scratch, 'suite'), sharedOptions, log)
     const figures: Figure[] = [...suiteFigures(suite), ...sharedFigures(shared)]
     if (values['suite-only']) {
       return await finish(figures, { recordedJudgeCalls: suite.recordedJudgeCalls })
@@ -348,6 +353,7 @@ function sharedFigures(shared: SharedSuiteFigures): Figure[] {
   const { size, rounds } = shared
   return SHARED_POOLS.flatMap((pool) => {
     const figures = shared.pools[pool]
+    if (figures === undefined) return []
     const ratio = (variant: 'plugin' | 'rubric' | 'mix', label: string, limit: number): Figure => {
       const v = figures[variant]
       return {

@@ -28,6 +28,7 @@ export default defineConfig({
           { text: 'Reviewing cassettes', link: '/guide/reviewing-cassettes' },
           { text: 'Model providers and CI', link: '/guide/providers' },
           { text: 'CI', link: '/guide/ci' },
+          { text: 'A fast setup', link: '/guide/fast-setup' },
           { text: 'Judges', link: '/guide/judges' },
           { text: 'Scorers', link: '/guide/scorers' },
           { text: 'Dataset evals', link: '/guide/dataset-evals' },
