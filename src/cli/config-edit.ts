@@ -47,6 +47,28 @@ export function syntaxError(ts: TypeScriptModule, text: string, file: string): s
 }
 
 /**
+ * `text` with every comment and string literal blanked out (each character but line breaks made a
+ * space), so that a pattern looked for in code never matches inside one and an offset in it is an
+ * offset in `text`. @internal
+ */
+export function codeOnly(ts: TypeScriptModule, text: string): string {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text)
+  const blanked = new Set<TS.SyntaxKind>([
+    ts.SyntaxKind.SingleLineCommentTrivia,
+    ts.SyntaxKind.MultiLineCommentTrivia,
+    ts.SyntaxKind.StringLiteral,
+    ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+    ts.SyntaxKind.TemplateHead,
+  ])
+  let out = ''
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    const token = scanner.getTokenText()
+    out += blanked.has(kind) ? token.replace(/[^\r\n]/g, ' ') : token
+  }
+  return out
+}
+
+/**
  * The config's text with the rubricate plugin imported and first in its `plugins`, or why it was
  * left as it is. Edited: `export default defineConfig({ ... })` (or `export default { ... }`) and
  * `module.exports = defineConfig({ ... })`, with one `plugins: [ ... ]` array or none. Refused: a

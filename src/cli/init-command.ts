@@ -15,8 +15,9 @@ import {
   parseCommandOptions,
   refusePositionals,
 } from './command-options'
+import { loadProjectTypeScript } from './config-edit'
 import { withFastProjects } from './init-fast'
-import { DEFAULT_INIT_JUDGE, type InitStep, planInit } from './init-project'
+import { DEFAULT_INIT_JUDGE, guarded, type InitStep, planInit } from './init-project'
 import { writeAllOrNothing } from './safe-writes'
 
 /** Run `rubricate init` with the arguments after it; returns the exit code. @internal */
@@ -77,6 +78,8 @@ function withFastConfig(cwd: string, steps: InitStep[]): InitStep[] {
   const [config, ...rest] = steps
   if (config === undefined) return steps
   const file = join(cwd, config.file)
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined
-  return [withFastProjects(config, current), ...rest]
+  const current =
+    config.text === undefined && existsSync(file) ? readFileSync(file, 'utf8') : undefined
+  // Guarded again: a config init left unchanged was not checked for a safe write.
+  return [guarded(cwd, withFastProjects(config, current, loadProjectTypeScript(cwd))), ...rest]
 }

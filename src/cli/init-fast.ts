@@ -7,6 +7,7 @@
  * replace it), or is not in a shape init edits, is refused with the lines to add by hand.
  */
 
+import { codeOnly, syntaxError, type TypeScriptModule } from './config-edit'
 import type { InitStep } from './init-project'
 
 /** The files of the fast project, by name: `greet.rubric.test.ts`, `tickets.eval.test.ts`. @internal */
@@ -36,13 +37,24 @@ export function fastProjectsLines(indent = '    '): string[] {
  * as it is, when the plugin was there already), or refused with what to add by hand.
  * @internal
  */
-export function withFastProjects(step: InitStep, current: string | undefined): InitStep {
+export function withFastProjects(
+  step: InitStep,
+  current: string | undefined,
+  ts: TypeScriptModule | undefined,
+): InitStep {
   if (step.action === 'refused') return step
   const text = step.text ?? current
   if (text === undefined) {
     throw new Error(`init --fast found no text for ${step.file}. This is a bug in rubricate.`)
   }
-  const edited = addFastProjects(text)
+  if (ts === undefined) {
+    return {
+      file: step.file,
+      action: 'refused',
+      detail: `init --fast reads the config with the project's TypeScript, and the project has none (npm install -D typescript): add to its "test" block:\n${fastProjectsLines('  ').join('\n')}`,
+    }
+  }
+  const edited = addFastProjects(text, ts, step.file)
   if (typeof edited !== 'string') {
     if (edited.action === 'unchanged') return step
     return { file: step.file, action: 'refused', detail: edited.detail }
@@ -64,12 +76,43 @@ export function withFastProjects(step: InitStep, current: string | undefined): I
  * @internal
  */
 export function addFastProjects(
-  text: string,
+  original: string,
+  ts: TypeScriptModule,
+  file = 'vitest.config.ts',
 ): string | { action: 'unchanged' | 'refused'; detail: string } {
   const byHand = `add to its "test" block:\n${fastProjectsLines('  ').join('\n')}`
-  if (text.includes(FAST_FILES)) {
+  if (original.includes(FAST_FILES)) {
     return { action: 'unchanged', detail: 'the fast projects are already there' }
   }
+  const broken = syntaxError(ts, original, file)
+  if (broken !== undefined) {
+    return {
+      action: 'refused',
+      detail: `it does not parse (${broken}): fix it, then run init again`,
+    }
+  }
+  // Patterns are looked for in the code alone, never in a comment or a string; offsets in `text`
+  // are offsets in the file.
+  const text = codeOnly(ts, original)
+  const inserted = insertFastProjects(original, text, byHand)
+  if (typeof inserted !== 'string') return inserted
+  // The file's line endings kept: the inserted lines are written as the rest of it.
+  const edited = original.includes('\r\n') ? inserted.replace(/\r?\n/g, '\r\n') : inserted
+  const after = syntaxError(ts, edited, file)
+  if (after !== undefined) {
+    return {
+      action: 'refused',
+      detail: `init's edit of it did not parse (${after}); this is a bug in rubricate, please report it: ${byHand}`,
+    }
+  }
+  return edited
+}
+
+function insertFastProjects(
+  original: string,
+  text: string,
+  byHand: string,
+): string | { action: 'refused'; detail: string } {
   if (/\bprojects\s*:/.test(text) || /\bworkspace\s*:/.test(text)) {
     return {
       action: 'refused',
@@ -97,7 +140,7 @@ export function addFastProjects(
   const test = tests[0]
   if (test !== undefined) {
     const at = (test.index ?? 0) + test[0].length
-    return `${text.slice(0, at)}\n${fastProjectsLines().join('\n')}${text.slice(at)}`
+    return `${original.slice(0, at)}\n${fastProjectsLines().join('\n')}${original.slice(at)}`
   }
   const head = heads[0] as RegExpMatchArray
   const at = (head.index ?? 0) + head[0].length
@@ -107,6 +150,7 @@ export function addFastProjects(
     return { action: 'refused', detail: `init could not find the end of the config: ${byHand}` }
   }
   const body = text.slice(0, close).replace(/\s*$/, '')
-  const before = body.endsWith('{') || body.endsWith(',') ? body : `${body},`
-  return `${before}\n  test: {\n${fastProjectsLines().join('\n')}\n  },\n${text.slice(close)}`
+  const before = original.slice(0, body.length)
+  const comma = body.endsWith('{') || body.endsWith(',') ? '' : ','
+  return `${before}${comma}\n  test: {\n${fastProjectsLines().join('\n')}\n  },${original.slice(body.length, close).replace(/^[ \t]*(?=\r?\n)/, '') || '\n'}${original.slice(close)}`
 }

@@ -1,6 +1,7 @@
+import ts from 'typescript'
 import { expect, test } from 'vitest'
+import { addPlugin } from '../../src/cli/config-edit'
 import { addFastProjects, FAST_FILES, fastProjectsLines } from '../../src/cli/init-fast'
-import { addPlugin } from '../../src/cli/init-project'
 
 const PLAIN = `import { defineConfig } from 'vitest/config'
 
@@ -10,7 +11,7 @@ export default defineConfig({
 `
 
 test('init --fast adds the two projects inside an existing test block, the rest of it kept', () => {
-  const edited = addFastProjects(PLAIN) as string
+  const edited = addFastProjects(PLAIN, ts) as string
   expect(edited).toBe(
     `import { defineConfig } from 'vitest/config'
 
@@ -24,18 +25,19 @@ ${fastProjectsLines().join('\n')} environment: 'node' },
 
 test('init --fast makes a test block after the plugins of a config that has none', () => {
   const withPlugin = addPlugin(
+    ts,
     `import { defineConfig } from 'vitest/config'\n\nexport default defineConfig({})\n`,
-    '.ts',
+    'vitest.config.ts',
     "rubricate({ judge: 'openai/gpt-4.1-mini' })",
   ) as string
-  const edited = addFastProjects(withPlugin) as string
+  const edited = addFastProjects(withPlugin, ts) as string
   expect(edited).toContain(
     `  plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })],\n  test: {\n    projects: [`,
   )
   expect(edited).toContain(`include: ['${FAST_FILES}'], isolate: false, pool: 'threads'`)
   expect(edited.endsWith('  },\n})\n')).toBe(true)
   // A second run changes nothing.
-  expect(addFastProjects(edited)).toEqual({
+  expect(addFastProjects(edited, ts)).toEqual({
     action: 'unchanged',
     detail: 'the fast projects are already there',
   })
@@ -44,6 +46,7 @@ test('init --fast makes a test block after the plugins of a config that has none
 test('init --fast refuses a config with test.projects already, with the lines to add', () => {
   const refused = addFastProjects(
     `export default defineConfig({ test: { projects: ['packages/*'] } })\n`,
+    ts,
   )
   expect(refused).toMatchObject({ action: 'refused' })
   const { detail } = refused as { detail: string }
@@ -54,6 +57,7 @@ test('init --fast refuses a config with test.projects already, with the lines to
 test('init --fast refuses a config that sets include, which a project extending it would add to', () => {
   const refused = addFastProjects(
     `export default defineConfig({ test: { include: ['src/**/*.test.ts'] } })\n`,
+    ts,
   )
   expect((refused as { detail: string }).detail).toMatch(
     /^it sets "include", and a project that extends the config adds to that list rather than replacing it: move "include" into the "unit" project below/,
@@ -63,6 +67,30 @@ test('init --fast refuses a config that sets include, which a project extending 
 test('init --fast refuses a config that is not one defineConfig object', () => {
   const refused = addFastProjects(
     `export default defineConfig(() => ({ test: {} }))\nexport const other = {}\n`,
+    ts,
   )
   expect(refused).toMatchObject({ action: 'refused' })
+})
+
+test('init --fast never edits a comment or a string that looks like a test block, and keeps CRLF', () => {
+  const config = [
+    "import { defineConfig } from 'vitest/config'",
+    '// test: { is what the block looks like',
+    'export default defineConfig({',
+    "  define: { note: 'test: {' },",
+    "  test: { environment: 'node' },",
+    '})',
+    '',
+  ].join('\r\n')
+  const edited = addFastProjects(config, ts) as string
+  expect(edited).toContain('// test: { is what the block looks like\r\n')
+  expect(edited).toContain("define: { note: 'test: {' },\r\n")
+  expect(edited).toContain(`  test: {\r\n${fastProjectsLines().join('\r\n')}`)
+  expect(edited.replaceAll('\r\n', '')).not.toContain('\n')
+})
+
+test('init --fast refuses a config that does not parse', () => {
+  const refused = addFastProjects('export default defineConfig({ test: { ', ts)
+  expect(refused).toMatchObject({ action: 'refused' })
+  expect((refused as { detail: string }).detail).toMatch(/^it does not parse \(line 1: /)
 })
