@@ -131,8 +131,8 @@ export class SecretInCassetteError extends RubricateError {
 }
 
 /**
- * In replay mode with `cassettes.blockNetwork`, a test opened a connection outside loopback that no
- * cassette served.
+ * In replay mode a test opened a connection outside loopback that no cassette served and
+ * `cassettes.allowHosts` does not name, or sent a trace.
  */
 export class NetworkBlockedError extends RubricateError {
   constructor(message: string) {

@@ -2,7 +2,7 @@ import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { errorReply, modelCallEndpoint } from './msw-handlers'
 import { bypassIfIntercepted } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
-import { refusedTelemetry } from './telemetry-gate'
+import { refusedTelemetry, telemetryRefusalReply } from './telemetry-gate'
 
 /** Options of {@link createCassetteFetch}. */
 export interface CassetteFetchOptions {
@@ -41,7 +41,7 @@ export function cassetteFetchOf(
     const request = new Request(input, init)
     // A trace refused here fails as a refused connection does (its test is told already).
     const telemetry = refusedTelemetry(new URL(request.url), request.method, runtime)
-    if (telemetry) throw new TypeError('fetch failed', { cause: telemetry })
+    if (telemetry) return telemetryRefusalReply(telemetry)
     // The exchange engine and the store load at the first request, not with the setup file
     // (ARCHITECTURE.md §10): most test files make none.
     const [{ isLiveFailure, markLiveFailure }, { runAgentExchange }] = await Promise.all([

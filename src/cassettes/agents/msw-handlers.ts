@@ -13,7 +13,7 @@ import {
 import { acceptsPredicates, UrlPredicate } from './msw-compat'
 import { loadMsw, loadMswVersion } from './msw-loader'
 import { asRubricateLive } from './rubricate-live'
-import { refusedTelemetry } from './telemetry-gate'
+import { refusedTelemetry, telemetryRefusalReply } from './telemetry-gate'
 
 export interface CassetteHandlerOptions {
   /**
@@ -98,10 +98,10 @@ export function cassetteHandlersOf(
     (acceptsPredicates(loadMswVersion('createCassetteHandlers()'))
       ? ({ request }: { request: Request }) => isTelemetryUrl(request.url)
       : new UrlPredicate(isTelemetryUrl)) as Parameters<typeof http.all>[0],
-    ({ request }) =>
-      refusedTelemetry(new URL(request.url), request.method, runtime)
-        ? Response.error()
-        : undefined,
+    ({ request }) => {
+      const refusal = refusedTelemetry(new URL(request.url), request.method, runtime)
+      return refusal ? telemetryRefusalReply(refusal) : undefined
+    },
   )
   return [handler, telemetry]
 }

@@ -75,7 +75,7 @@ export interface StartCassetteServerOptions {
  * Starts nothing when `cassettes.server` is `'external'` (the user calls `attachRubricate`).
  * msw is an optional peer: without it the agents' calls are not intercepted at all (neither the
  * server nor the fetch fallback, so none is half recorded), with one notice; the judge's calls,
- * the matchers and `blockNetwork` need no msw.
+ * the matchers and the network guard need no msw.
  * @internal
  */
 export function startCassetteServer(

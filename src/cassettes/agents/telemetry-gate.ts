@@ -10,8 +10,20 @@ import { refuseConnection } from './network-refusal'
  * never model calls (`isTelemetry`): in replay mode they are refused before they leave, and the
  * refusal fails the test; outside replay mode they go out, or are refused quietly with
  * `cassettes.telemetry: 'refuse'`. A collector on loopback, and a host `cassettes.allowHosts`
- * names, always get them.
+ * names, always get them. A refusal is answered with an HTTP 400 that says not to retry, as a
+ * cassette miss is: an exporter would retry a failed connection with backoff until its test timed
+ * out.
  */
+
+/** The reply to a refused telemetry request. @internal */
+export function telemetryRefusalReply(refusal: NetworkBlockedError): Response {
+  return Response.json(
+    {
+      error: { message: refusal.message, type: 'rubricate_error', code: refusal.code, param: null },
+    },
+    { status: 400, headers: { 'x-should-retry': 'false' } },
+  )
+}
 
 /**
  * The refusal of a telemetry request under `runtime`'s configuration, or `undefined` when it is no
