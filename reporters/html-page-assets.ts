@@ -71,7 +71,7 @@ if(data&&exportButton){
     var item=items[Number(li.getAttribute('data-review'))],label=document.createElement('label'),select=document.createElement('select');
     label.className='review';label.appendChild(document.createTextNode('Review '));
     select.className='review';select.setAttribute('data-review',li.getAttribute('data-review'));
-    select.setAttribute('aria-label','Review: the judge found "'+item.c+'" '+(item.s?'met':'unmet'));
+    select.setAttribute('aria-label','Review: the judge found "'+texts[item.c]+'" '+(item.s?'met':'unmet'));
     [['','not reviewed'],['right','judge right'],['wrong','judge wrong'],['met','should be met'],['unmet','should be unmet']].forEach(function(o){
       var option=document.createElement('option');option.value=o[0];option.textContent=o[1];select.appendChild(option);
     });
@@ -90,7 +90,7 @@ if(data&&exportButton){
       var note='Reviewed on the report page ('+texts[item.w]+'): the judge found it '+(item.s?'met':'unmet')+', the reviewer '+(label===item.s?'agreed':'disagreed')+'.'+(item.cut?' Note: '+item.cut+'.':'');
       var row={output:texts[item.o]};
       if(item.i!==undefined)row.input=texts[item.i];
-      row.criterion=item.c;row.label=label;row.required=item.r;row.note=note;
+      row.criterion=texts[item.c];row.label=label;row.required=item.r;row.note=note;
       if(labeler)row.labeler=labeler;
       return JSON.stringify(row);
     });

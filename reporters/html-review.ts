@@ -16,7 +16,7 @@ export interface ReviewItem {
   /** The input, when one was given. */
   i?: number | undefined
   /** The criterion, as written. */
-  c: string
+  c: number
   /** Required. */
   r: boolean
   /** The judge found it met. */
@@ -44,7 +44,7 @@ export class ReviewCollector {
     this.items.push({
       o: this.text(output),
       ...(record.input !== undefined ? { i: this.text(record.input) } : {}),
-      c: verdict.criterion,
+      c: this.text(verdict.criterion),
       r: verdict.required,
       s: verdict.satisfied,
       w: this.text(where),
