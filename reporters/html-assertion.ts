@@ -5,6 +5,7 @@ import { join, relative } from 'node:path'
 import { count } from '../src/messages'
 import type { RubricateRecord, Verdict } from '../src/records/records'
 import type { TestReport } from './collect-run'
+import type { ReviewCollector } from './html-review'
 import { formatScore } from './render-record'
 import { assertionName, stateOf, type VerdictState, verdictKey } from './report-diff'
 
@@ -19,6 +20,8 @@ export interface RowContext {
   h: (text: string) => string
   /** Each test's chart over the history's last runs, by `file\0test` (already gated). */
   testCharts?: ReadonlyMap<string, string> | undefined
+  /** The page's reviewable verdicts: each verdict's review control comes from it. */
+  review?: ReviewCollector | undefined
 }
 
 const MARK: Record<VerdictState | 'error', string> = {
@@ -61,7 +64,7 @@ export function assertionItem(
     )
   }
   const verdicts = record.verdicts ?? []
-  if (verdicts.length > 0) parts.push(verdictList(verdicts, context, test, index))
+  if (verdicts.length > 0) parts.push(verdictList(verdicts, context, test, index, record))
   // A rubric's reason restates its verdicts; a scorer's or a loop's says what they cannot.
   if (record.reason && verdicts.length === 0) {
     parts.push(`<p class="reason"><span class="dim">Reason:</span> ${h(record.reason)}</p>`)
@@ -71,7 +74,9 @@ export function assertionItem(
       const mark = part.passed ? '<b class="met">✓</b>' : '<b class="unmet">✗</b>'
       const score = part.score === undefined ? '' : ` ${formatScore(part.score, part.threshold)}`
       const reason = part.reason ? `: <span class="why">${h(part.reason)}</span>` : ''
-      const inner = part.verdicts?.length ? verdictList(part.verdicts, context, test, index) : ''
+      const inner = part.verdicts?.length
+        ? verdictList(part.verdicts, context, test, index, record)
+        : ''
       return `<li>${mark} scorer "${h(part.id)}"${h(score)}${reason}${inner}</li>`
     })
     parts.push(`<ul class="parts">${items.join('')}</ul>`)
@@ -92,9 +97,13 @@ function verdictList(
   context: RowContext,
   test: TestReport,
   index: number,
+  record: RubricateRecord,
 ): string {
   const { h } = context
   const items = verdicts.map((verdict) => {
+    const review = context.review
+      ? ` data-review="${context.review.add(record, verdict, `${context.file} › ${test.fullName}`)}"`
+      : ''
     const state = stateOf(verdict)
     const was = context.changed.get(
       verdictKey(context.file, test.fullName, index, verdict.criterion),
@@ -107,7 +116,7 @@ function verdictList(
       ? ` <span class="tag">${verdict.agreement.satisfied} of ${verdict.agreement.total} samples met</span>`
       : ''
     const required = verdict.required ? 'required' : 'optional'
-    return `<li class="verdict" data-state="${state}" title="${stateName(state)}"><b class="${state}">${MARK[state]}</b> <span class="crit">${h(verdict.criterion)}</span> <span class="tag">${required}</span>${agreement}${change}<br><span class="why">${h(verdict.reasoning || '(no reasoning given)')}</span></li>`
+    return `<li class="verdict" data-state="${state}"${review} title="${stateName(state)}"><b class="${state}">${MARK[state]}</b> <span class="crit">${h(verdict.criterion)}</span> <span class="tag">${required}</span>${agreement}${change}<br><span class="why">${h(verdict.reasoning || '(no reasoning given)')}</span></li>`
   })
   return `<ul class="verdicts">${items.join('')}</ul>`
 }

@@ -36,6 +36,8 @@ tr[hidden],section[hidden]{display:none}
 #calibration pre{max-height:none}
 svg.trend{display:block;margin-top:4px;overflow:visible}svg.trend polyline{fill:none;stroke:#0969da;stroke-width:1.5}svg.trend .axis{stroke:var(--line)}
 svg.trend circle{fill:#0969da}svg.trend circle.moved{fill:#bf8700;stroke:#fff}svg.trend circle.passed{fill:var(--met)}svg.trend circle.failed,svg.trend circle.errored{fill:var(--unmet)}svg.trend circle.tolerated{fill:var(--tolerated)}
+label.review{display:block;text-indent:0;font-size:12px;color:var(--dim);margin-top:2px}select.review{font-size:12px}
+#review-form{display:flex;gap:12px;align-items:center;flex-wrap:wrap}li.verdict[data-reviewed]{background:#ddf4ff}
 ul.moves{margin:0;padding-left:1.2em}#history h3{font-size:14px;margin:14px 0 6px}div.compare[hidden]{display:none}
 `
 
@@ -62,6 +64,41 @@ function compare(){
   document.getElementById('compare-note').textContent=a===b?'The same run: pick two.':a>b?'Shown from the earlier run to the later.':'';
 }
 if(ca&&cb){ca.addEventListener('change',compare);cb.addEventListener('change',compare);}
+var data=document.getElementById('review-data'),exportButton=document.getElementById('export-labels');
+if(data&&exportButton){
+  var review=JSON.parse(data.textContent),items=review.items,texts=review.texts,count=document.getElementById('review-count');
+  document.querySelectorAll('li[data-review]').forEach(function(li){
+    var item=items[Number(li.getAttribute('data-review'))],label=document.createElement('label'),select=document.createElement('select');
+    label.className='review';label.appendChild(document.createTextNode('Review '));
+    select.className='review';select.setAttribute('data-review',li.getAttribute('data-review'));
+    select.setAttribute('aria-label','Review: the judge found "'+texts[item.c]+'" '+(item.s?'met':'unmet'));
+    [['','not reviewed'],['right','judge right'],['wrong','judge wrong'],['met','should be met'],['unmet','should be unmet']].forEach(function(o){
+      var option=document.createElement('option');option.value=o[0];option.textContent=o[1];select.appendChild(option);
+    });
+    select.addEventListener('change',update);label.appendChild(select);li.appendChild(label);
+  });
+  function marked(){return Array.prototype.filter.call(document.querySelectorAll('select.review'),function(s){return s.value!=='';});}
+  function update(){
+    var n=marked().length;count.textContent=n+' marked';exportButton.disabled=n===0;
+    document.querySelectorAll('select.review').forEach(function(s){var li=s.closest('li');if(s.value)li.setAttribute('data-reviewed','');else li.removeAttribute('data-reviewed');});
+  }
+  exportButton.addEventListener('click',function(){
+    var labeler=document.getElementById('reviewer').value.trim();
+    var lines=marked().map(function(s){
+      var item=items[Number(s.getAttribute('data-review'))],mark=s.value;
+      var label=mark==='right'?item.s:mark==='wrong'?!item.s:mark==='met';
+      var note='Reviewed on the report page ('+texts[item.w]+'): the judge found it '+(item.s?'met':'unmet')+', the reviewer '+(label===item.s?'agreed':'disagreed')+'.'+(item.cut?' Note: '+item.cut+'.':'');
+      var row={output:texts[item.o]};
+      if(item.i!==undefined)row.input=texts[item.i];
+      row.criterion=texts[item.c];row.label=label;row.required=item.r;row.note=note;
+      if(labeler)row.labeler=labeler;
+      return JSON.stringify(row);
+    });
+    var link=document.createElement('a');
+    link.href=URL.createObjectURL(new Blob([lines.join('\\n')+'\\n'],{type:'application/x-ndjson'}));
+    link.download='labels.jsonl';document.body.appendChild(link);link.click();link.remove();
+  });
+}
 })();`
 
 const hash = (text: string): string =>

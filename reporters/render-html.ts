@@ -6,6 +6,7 @@ import { plain } from './figures'
 import { changesBody } from './html-changes'
 import { pageHistory } from './html-history'
 import { CSP_META, SCRIPT_ELEMENT, STYLE_ELEMENT } from './html-page-assets'
+import { ReviewCollector, reviewSection } from './html-review'
 import { rowStatus, testRow } from './html-test-row'
 import { renderCalibration } from './render-calibration'
 import { summaryRows } from './render-summary'
@@ -51,6 +52,7 @@ export function renderHtml(
     )
   }
   const history = options.history ? pageHistory(options.history, h) : undefined
+  const review = new ReviewCollector()
   const sections: string[] = []
   const calibrations: string[] = []
   const files: string[] = []
@@ -64,6 +66,7 @@ export function renderHtml(
       changed,
       h,
       testCharts: history?.testCharts,
+      review,
     }
     const rows = file.tests.map((test) => {
       const status = rowStatus(test)
@@ -113,6 +116,8 @@ ${history?.section ?? ''}
 </form>
 <main id="tests">${sections.join('\n') || '<p>No test holds rubricate records.</p>'}</main>
 ${calibrations.length > 0 ? `<section id="calibration"><h2>Calibration</h2>${calibrations.join('\n')}</section>` : ''}
+${reviewSection(review)}
+${review.size > 0 ? review.dataElement() : ''}
 ${SCRIPT_ELEMENT}
 </body></html>
 `

@@ -36,6 +36,7 @@ export default defineConfig({
           { text: 'An agent that corrects itself', link: '/guide/loop' },
           { text: 'Calibrate the judge', link: '/guide/calibration' },
           { text: 'Reporter and report page', link: '/guide/reporter' },
+          { text: 'History, trends and review', link: '/guide/history' },
           { text: 'Your own msw server', link: '/guide/own-msw-server' },
         ],
       },

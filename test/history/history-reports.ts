@@ -22,8 +22,8 @@ export function supportReport(n: number, changeAt = 6): RunReport {
       records: [
         record({
           status: unmet ? 'fail' : 'pass',
-          output: `Reply to "${row}": we will look into it${unmet ? '.' : ' and refund you.'}`,
-          outputPreview: `Reply to "${row}"`,
+          output: `Answer ${index + 1}: we will look into it${unmet ? '.' : ' and refund you.'}`,
+          outputPreview: `Answer ${index + 1}`,
           input: `Customer: ${row}`,
           verdicts: [
             verdict('Mentions refund', !unmet, {
