@@ -122,7 +122,8 @@ function laneManifest() {
     manifest.devDependencies[dep] = version
   }
   // A devDependency the lane leaves out (lane.json "withoutDevDependencies"): better-sqlite3, so
-  // that the run history's tests there go through Node's own node:sqlite (ARCHITECTURE.md §9.3).
+  // that the run history's tests there go through Node's own node:sqlite (ARCHITECTURE.md §9.3),
+  // and API Extractor, whose report is checked in the node20 lane alone.
   for (const dep of lane.withoutDevDependencies ?? []) {
     if (!(dep in manifest.devDependencies)) {
       fail(`The lane "${name}" leaves out ${dep}, which is not a devDependency of the repository.`)
