@@ -209,4 +209,63 @@ describe("18. A test's own replies", () => {
     expect(await run()).toEqual([1, 0])
     expect(server.requests).toHaveLength(2)
   })
+
+  test("an Agents SDK suite whose normalize hook makes the SDK's call ids constant across two tests records, and replays on CI with no server", async () => {
+    const dir = await copyFixture('reliability-own-agents')
+    const cassettes = tempDir('rubricate-own-agents-')
+    try {
+      const answer = (body: Record<string, unknown>): string | FakeFunctionCall => {
+        const input = Array.isArray(body.input) ? (body.input as { type?: string }[]) : []
+        return input.some((item) => item.type === 'function_call_output')
+          ? 'It is sunny in Paris.'
+          : { call: 'get_weather', arguments: { city: 'Paris' } }
+      }
+      const server = await startFakeStatefulOpenAI({ tag: 'ag', answer })
+      const env = { OPENAI_BASE_URL: server.baseURL, FIXTURE_CASSETTES: cassettes }
+      const recorded = await runVitest(dir, [], { env })
+      await server.close()
+      expect(recorded.stderr).not.toContain('RUBRICATE_USAGE')
+      expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0)
+      // Each test made its two requests, under ids of its own, and recorded them itself.
+      expect(server.requests).toHaveLength(4)
+      expect(await filesUnder(cassettes)).toHaveLength(4)
+      const replayed = await runVitest(dir, [], { env, ci: true })
+      expect(replayed.exitCode, replayed.stdout + replayed.stderr).toBe(0)
+      expect(replayed.stdout).toContain('2 passed')
+    } finally {
+      await removeCopy(dir)
+    }
+  }, 120_000)
+
+  for (const [what, fixture] of [
+    ['two Vitest projects, each with rubricate()', 'projects'],
+    ['the setup file without the plugin', 'setup'],
+  ] as const) {
+    test(`with ${what}, two files whose judge requests normalise alike each get their own verdict, recorded and replayed`, async () => {
+      const { server } = await judgeServer((request) =>
+        JSON.stringify(request.body).includes('Alice') ? GREETS_BY_NAME : MISSES_THE_NAME,
+      )
+      const env = { FAKE_OPENAI_URL: server.baseURL, FIXTURE_CASSETTES: tempDir('rubricate-own-') }
+      const root = `reliability-own-${fixture}`
+      // One file after the other: the second finds the first's entry of its key on disk.
+      for (const ci of [false, true]) {
+        const run = await runVitest(root, ['--no-file-parallelism'], { env, ci })
+        expect(run.exitCode).toBe(1)
+        expect(run.stdout).toContain('Tests  1 failed | 1 passed (2)')
+        expect(run.stdout).toMatch(/× .*greets Bob/)
+        expect(run.stderr).toMatch(/greets Bob[^⎯]*It names no one/)
+        expect(server.requests).toHaveLength(2)
+      }
+    }, 120_000)
+  }
 })
+
+// One criterion, "Greets the user by name": met for Alice's greeting only.
+const GREETS_BY_NAME = {
+  criteria: { c1: { reasoning: 'It names Alice.', satisfied: true } },
+  overallAssessment: 'Greets by name.',
+}
+const MISSES_THE_NAME = {
+  criteria: { c1: { reasoning: 'It names no one the judge expected.', satisfied: false } },
+  overallAssessment: 'Misses the name.',
+}
