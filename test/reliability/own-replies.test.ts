@@ -210,6 +210,41 @@ describe("18. A test's own replies", () => {
     expect(server.requests).toHaveLength(2)
   })
 
+  test('a miss whose changed path is a tool result says to make the tool deterministic or normalise it, not only to re-record', async () => {
+    const server = await countingServer()
+    const afterTool = (result: string) =>
+      call(`${server.baseURL}/chat/completions`, 'POST', {
+        model: 'gpt-test',
+        messages: [
+          { role: 'user', content: 'Roll a die' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'roll_die', arguments: '{}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: result },
+        ],
+      })
+    configureRubricate({ cassettes: { mode: 'record' } })
+    await inTest('rolls', () => afterTool('You rolled 4'))
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    const message = await inTest('rolls', () => afterTool('You rolled 6')).then(
+      () => '',
+      // The miss travels in the client's 400 as JSON text: its quotes are escaped.
+      (error: Error) => error.message.replace(/\\"/g, '"'),
+    )
+    expect(message).toContain(
+      'changed:  messages[2].content was "You rolled 4", is now "You rolled 6"',
+    )
+    expect(message).toContain(
+      'tool:     what changed is the result of the tool "roll_die", fed back to the model',
+    )
+    expect(message).toContain('Make the tool deterministic in the test')
+    expect(message).toContain('cassettes.normalize')
+  })
+
   test("an Agents SDK suite whose normalize hook makes the SDK's call ids constant across two tests records, and replays on CI with no server", async () => {
     const dir = await copyFixture('reliability-own-agents')
     const cassettes = tempDir('rubricate-own-agents-')
