@@ -5,10 +5,14 @@
 // loopback servers and replayed with them closed or counting, through the real SDKs and fixture
 // projects run as a user runs them.
 
+import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { createOpenAI } from '@ai-sdk/openai'
+import { tool as aiTool, generateText, stepCountIs } from 'ai'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { z } from 'zod'
 import { rubricate } from '../../reporters/plugin'
 import { configureRubricate } from '../../src'
 import { createCassetteFetch } from '../../src/cassettes'
@@ -243,6 +247,54 @@ describe("18. A test's own replies", () => {
     )
     expect(message).toContain('Make the tool deterministic in the test')
     expect(message).toContain('cassettes.normalize')
+  })
+
+  test('an unchanged AI SDK Responses chain re-recorded against a model that issues new ids leaves every cassette file as it was', async () => {
+    const answer = (body: Record<string, unknown>): string | FakeFunctionCall => {
+      const input = Array.isArray(body.input) ? (body.input as { type?: string }[]) : []
+      return input.some((item) => item.type === 'function_call_output')
+        ? 'It is sunny in Paris.'
+        : { call: 'get_weather', arguments: { city: 'Paris' } }
+    }
+    const chain = (server: FakeStatefulOpenAI) => {
+      const openai = createOpenAI({
+        baseURL: server.baseURL,
+        apiKey: 'sk-test-0123456789',
+        fetch: cassetteFetch,
+      })
+      return inTest('asks the weather', () =>
+        generateText({
+          model: openai.responses('gpt-test'),
+          prompt: 'What is the weather in Paris?',
+          tools: {
+            get_weather: aiTool({
+              description: 'The weather in a city',
+              inputSchema: z.object({ city: z.string() }),
+              execute: async ({ city }) => `Sunny in ${city}`,
+            }),
+          },
+          stopWhen: stepCountIs(3),
+        }),
+      )
+    }
+    const snapshot = async () =>
+      Promise.all(
+        (await filesUnder(folder.dir)).map(async (file) => [
+          file,
+          await readFile(join(folder.dir, file), 'utf8'),
+        ]),
+      )
+    configureRubricate({ cassettes: { mode: 'record' } })
+    const first = await startFakeStatefulOpenAI({ tag: 'one', answer })
+    servers.push(first)
+    expect((await chain(first)).text).toBe('It is sunny in Paris.')
+    const before = await snapshot()
+    expect(before).toHaveLength(2)
+    const second = await startFakeStatefulOpenAI({ tag: 'two', answer })
+    servers.push(second)
+    expect((await chain(second)).text).toBe('It is sunny in Paris.')
+    expect(second.requests).toHaveLength(2)
+    expect(await snapshot()).toEqual(before)
   })
 
   test("an Agents SDK suite whose normalize hook makes the SDK's call ids constant across two tests records, and replays on CI with no server", async () => {
