@@ -1101,6 +1101,8 @@ export const messages = {
         ? ' (a date or an id? cassettes.normalize can make it constant before keying)'
         : ''
     }`,
+  cassetteMissToolResult: (tool: string): string =>
+    `what changed is the result of ${tool ? `the tool "${tool}"` : 'a tool'}, fed back to the model: a tool that answers differently on every run (a random number, the clock, a live service) misses again after any re-record. Make the tool deterministic in the test (a fixed seed or clock, a stub of the service), or make the changing part constant with cassettes.normalize.`,
   cassetteMiss: (miss: CassetteMissDetails): string =>
     format(
       [

@@ -113,10 +113,10 @@ test('a pattern that names a built-in endpoint is noted as matched, and the buil
   })
 })
 
-test('a pattern keys the whole path and the query without its secret-named parameters', () => {
+test('a pattern keys the host name, the whole path and the query without its secret-named parameters', () => {
   const url = new URL('http://127.0.0.1:1/tools/v2/rerank?top=3&key=AIzaSecret0123456789')
   expect(endpointOf(url.href, ['/v2/rerank'])).toEqual({
-    endpoint: 'tools/v2/rerank',
+    endpoint: '127.0.0.1/tools/v2/rerank',
     queryInKey: true,
     by: 'pattern',
     pattern: '/v2/rerank',

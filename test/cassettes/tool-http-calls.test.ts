@@ -59,8 +59,8 @@ test("a tool's GET matched by cassettes.match is recorded, keyed by its query, a
   expect(
     entries.map((entry) => entry.request).sort((a, b) => (a.query.city < b.query.city ? -1 : 1)),
   ).toEqual([
-    { method: 'GET', endpoint: 'v1/weather', body: '', query: { city: 'Lyon' } },
-    { method: 'GET', endpoint: 'v1/weather', body: '', query: { city: 'Paris' } },
+    { method: 'GET', endpoint: '127.0.0.1/v1/weather', body: '', query: { city: 'Lyon' } },
+    { method: 'GET', endpoint: '127.0.0.1/v1/weather', body: '', query: { city: 'Paris' } },
   ])
 
   await closeApi()
@@ -71,7 +71,7 @@ test("a tool's GET matched by cassettes.match is recorded, keyed by its query, a
   const miss = await fetch(`${base}/v1/weather?city=Nice`)
   expect(miss.status).toBe(400)
   expect(((await miss.json()) as any).error.code).toBe('RUBRICATE_CASSETTE_MISS')
-  expect(session.misses().map((m) => m.endpoint)).toEqual(['v1/weather'])
+  expect(session.misses().map((m) => m.endpoint)).toEqual(['127.0.0.1/v1/weather'])
 })
 
 test("createCassetteFetch records and replays a tool's GET too", async () => {

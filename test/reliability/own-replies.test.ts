@@ -5,10 +5,14 @@
 // loopback servers and replayed with them closed or counting, through the real SDKs and fixture
 // projects run as a user runs them.
 
+import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { createOpenAI } from '@ai-sdk/openai'
+import { tool as aiTool, generateText, stepCountIs } from 'ai'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { z } from 'zod'
 import { rubricate } from '../../reporters/plugin'
 import { configureRubricate } from '../../src'
 import { createCassetteFetch } from '../../src/cassettes'
@@ -209,4 +213,146 @@ describe("18. A test's own replies", () => {
     expect(await run()).toEqual([1, 0])
     expect(server.requests).toHaveLength(2)
   })
+
+  test('a miss whose changed path is a tool result says to make the tool deterministic or normalise it, not only to re-record', async () => {
+    const server = await countingServer()
+    const afterTool = (result: string) =>
+      call(`${server.baseURL}/chat/completions`, 'POST', {
+        model: 'gpt-test',
+        messages: [
+          { role: 'user', content: 'Roll a die' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'roll_die', arguments: '{}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: result },
+        ],
+      })
+    configureRubricate({ cassettes: { mode: 'record' } })
+    await inTest('rolls', () => afterTool('You rolled 4'))
+    configureRubricate({ cassettes: { mode: 'replay' } })
+    const message = await inTest('rolls', () => afterTool('You rolled 6')).then(
+      () => '',
+      // The miss travels in the client's 400 as JSON text: its quotes are escaped.
+      (error: Error) => error.message.replace(/\\"/g, '"'),
+    )
+    expect(message).toContain(
+      'changed:  messages[2].content was "You rolled 4", is now "You rolled 6"',
+    )
+    expect(message).toContain(
+      'tool:     what changed is the result of the tool "roll_die", fed back to the model',
+    )
+    expect(message).toContain('Make the tool deterministic in the test')
+    expect(message).toContain('cassettes.normalize')
+  })
+
+  test('an unchanged AI SDK Responses chain re-recorded against a model that issues new ids leaves every cassette file as it was', async () => {
+    const answer = (body: Record<string, unknown>): string | FakeFunctionCall => {
+      const input = Array.isArray(body.input) ? (body.input as { type?: string }[]) : []
+      return input.some((item) => item.type === 'function_call_output')
+        ? 'It is sunny in Paris.'
+        : { call: 'get_weather', arguments: { city: 'Paris' } }
+    }
+    const chain = (server: FakeStatefulOpenAI) => {
+      const openai = createOpenAI({
+        baseURL: server.baseURL,
+        apiKey: 'sk-test-0123456789',
+        fetch: cassetteFetch,
+      })
+      return inTest('asks the weather', () =>
+        generateText({
+          model: openai.responses('gpt-test'),
+          prompt: 'What is the weather in Paris?',
+          tools: {
+            get_weather: aiTool({
+              description: 'The weather in a city',
+              inputSchema: z.object({ city: z.string() }),
+              execute: async ({ city }) => `Sunny in ${city}`,
+            }),
+          },
+          stopWhen: stepCountIs(3),
+        }),
+      )
+    }
+    const snapshot = async () =>
+      Promise.all(
+        (await filesUnder(folder.dir)).map(async (file) => [
+          file,
+          await readFile(join(folder.dir, file), 'utf8'),
+        ]),
+      )
+    configureRubricate({ cassettes: { mode: 'record' } })
+    const first = await startFakeStatefulOpenAI({ tag: 'one', answer })
+    servers.push(first)
+    expect((await chain(first)).text).toBe('It is sunny in Paris.')
+    const before = await snapshot()
+    expect(before).toHaveLength(2)
+    const second = await startFakeStatefulOpenAI({ tag: 'two', answer })
+    servers.push(second)
+    expect((await chain(second)).text).toBe('It is sunny in Paris.')
+    expect(second.requests).toHaveLength(2)
+    expect(await snapshot()).toEqual(before)
+  })
+
+  test("an Agents SDK suite whose normalize hook makes the SDK's call ids constant across two tests records, and replays on CI with no server", async () => {
+    const dir = await copyFixture('reliability-own-agents')
+    const cassettes = tempDir('rubricate-own-agents-')
+    try {
+      const answer = (body: Record<string, unknown>): string | FakeFunctionCall => {
+        const input = Array.isArray(body.input) ? (body.input as { type?: string }[]) : []
+        return input.some((item) => item.type === 'function_call_output')
+          ? 'It is sunny in Paris.'
+          : { call: 'get_weather', arguments: { city: 'Paris' } }
+      }
+      const server = await startFakeStatefulOpenAI({ tag: 'ag', answer })
+      const env = { OPENAI_BASE_URL: server.baseURL, FIXTURE_CASSETTES: cassettes }
+      const recorded = await runVitest(dir, [], { env })
+      await server.close()
+      expect(recorded.stderr).not.toContain('RUBRICATE_USAGE')
+      expect(recorded.exitCode, recorded.stdout + recorded.stderr).toBe(0)
+      // Each test made its two requests, under ids of its own, and recorded them itself.
+      expect(server.requests).toHaveLength(4)
+      expect(await filesUnder(cassettes)).toHaveLength(4)
+      const replayed = await runVitest(dir, [], { env, ci: true })
+      expect(replayed.exitCode, replayed.stdout + replayed.stderr).toBe(0)
+      expect(replayed.stdout).toContain('2 passed')
+    } finally {
+      await removeCopy(dir)
+    }
+  }, 120_000)
+
+  for (const [what, fixture] of [
+    ['two Vitest projects, each with rubricate()', 'projects'],
+    ['the setup file without the plugin', 'setup'],
+  ] as const) {
+    test(`with ${what}, two files whose judge requests normalise alike each get their own verdict, recorded and replayed`, async () => {
+      const { server } = await judgeServer((request) =>
+        JSON.stringify(request.body).includes('Alice') ? GREETS_BY_NAME : MISSES_THE_NAME,
+      )
+      const env = { FAKE_OPENAI_URL: server.baseURL, FIXTURE_CASSETTES: tempDir('rubricate-own-') }
+      const root = `reliability-own-${fixture}`
+      // One file after the other: the second finds the first's entry of its key on disk.
+      for (const ci of [false, true]) {
+        const run = await runVitest(root, ['--no-file-parallelism'], { env, ci })
+        expect(run.exitCode).toBe(1)
+        expect(run.stdout).toContain('Tests  1 failed | 1 passed (2)')
+        expect(run.stdout).toMatch(/× .*greets Bob/)
+        expect(run.stderr).toMatch(/greets Bob[^⎯]*It names no one/)
+        expect(server.requests).toHaveLength(2)
+      }
+    }, 120_000)
+  }
 })
+
+// One criterion, "Greets the user by name": met for Alice's greeting only.
+const GREETS_BY_NAME = {
+  criteria: { c1: { reasoning: 'It names Alice.', satisfied: true } },
+  overallAssessment: 'Greets by name.',
+}
+const MISSES_THE_NAME = {
+  criteria: { c1: { reasoning: 'It names no one the judge expected.', satisfied: false } },
+  overallAssessment: 'Misses the name.',
+}

@@ -81,6 +81,8 @@ export async function buildMiss(
     ])
     const change = firstTextChange(nearest.entry.request.body, input.body)
     if (change) facts.push(['changed', messages.cassetteMissTextChange(change)])
+    const tool = change && toolResultAt(input.body, change.path)
+    if (tool !== undefined) facts.push(['tool', messages.cassetteMissToolResult(tool)])
     // Only between two versioned judge prompts: an entry without a version (an agent's call, a
     // scorer's own prompt) that happens to be nearest says nothing about the rubric prompt.
     const recorded = nearest.entry.promptVersion
@@ -122,6 +124,34 @@ export async function buildMiss(
       message: error.message,
     },
   }
+}
+
+/**
+ * The tool whose result (a chat `role: 'tool'` message's content, a Responses
+ * `function_call_output`'s output) holds `path`, `''` when its name is not in the body, or
+ * `undefined` when the path is not in a tool result: a tool that answers differently on every
+ * run changes the next request, and a re-record cannot fix that.
+ */
+function toolResultAt(body: unknown, path: string): string | undefined {
+  const found = /^(messages|input)\[(\d+)\]\.(content|output)\b/.exec(path)
+  if (!found || body === null || typeof body !== 'object') return undefined
+  const list = (body as Record<string, unknown>)[found[1] as string]
+  const item = Array.isArray(list) ? (list[Number(found[2])] as Record<string, unknown>) : undefined
+  if (!item || typeof item !== 'object') return undefined
+  const isResult =
+    (found[1] === 'messages' && item.role === 'tool' && found[3] === 'content') ||
+    (found[1] === 'input' && item.type === 'function_call_output' && found[3] === 'output')
+  if (!isResult) return undefined
+  // The name is on the call the result answers: an assistant message's tool_calls, or a
+  // function_call item with the same call id.
+  const callId = item.tool_call_id ?? item.call_id
+  for (const other of list as Record<string, unknown>[]) {
+    if (other?.type === 'function_call' && other.call_id === callId) return String(other.name)
+    for (const call of Array.isArray(other?.tool_calls) ? other.tool_calls : []) {
+      if (call?.id === callId) return String(call.function?.name ?? '')
+    }
+  }
+  return typeof item.name === 'string' ? item.name : ''
 }
 
 /**
