@@ -30,6 +30,7 @@ export default defineConfig({
           { text: 'CI', link: '/guide/ci' },
           { text: 'Judges', link: '/guide/judges' },
           { text: 'Scorers', link: '/guide/scorers' },
+          { text: 'Similarity, grounding, budgets', link: '/guide/ready-made-scorers' },
           { text: 'Dataset evals', link: '/guide/dataset-evals' },
           { text: 'Gates, trajectories, conversations', link: '/guide/evals' },
           { text: 'An agent that corrects itself', link: '/guide/loop' },
