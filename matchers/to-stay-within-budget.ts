@@ -42,11 +42,8 @@ export function toStayWithinBudget(
         reason: messages.budgetSummary(totals),
         judgeCalls: [],
         scorerId: 'budget',
-        metadata: {
-          totals,
-          ...(overruns.length > 0 ? { overruns } : {}),
-          calls: lines,
-        },
+        // For the failure text; a budget that held needs no more than its reason.
+        ...(overruns.length > 0 ? { metadata: { overruns, calls: lines } } : {}),
       }
     },
     explain(evaluation, negated) {

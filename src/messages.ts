@@ -1247,8 +1247,7 @@ export const messages = {
     ),
   shareThreshold: (where: string, value: unknown): string =>
     format(`The ${where} is ${show(value)}; it must be a number from 0 to 1.`),
-  similarityReason: (what: string, score: number, threshold: number): string =>
-    `The ${what} is ${score.toFixed(3)}, ${score >= threshold ? 'at or above' : 'below'} the threshold ${threshold}.`,
+  similarityReason: (what: string, score: number): string => `The ${what} is ${score.toFixed(3)}.`,
 
   budgetNotObject: (value: unknown, keys: readonly string[]): string =>
     format(
@@ -1297,8 +1296,6 @@ export const messages = {
   groundingReason: (
     kind: string,
     items: readonly { text: string; ok: boolean; reasoning: string }[],
-    score: number,
-    threshold: number,
   ): string => {
     const [noun, bad] =
       kind === 'faithfulness'
@@ -1307,7 +1304,7 @@ export const messages = {
           ? ['statements', 'not relevant to the question']
           : ['passages', 'not relevant to the question']
     const failing = items.filter((item) => !item.ok)
-    const head = `${items.length - failing.length} of ${items.length} ${noun} hold (${score.toFixed(2)}, threshold ${threshold})`
+    const head = `${items.length - failing.length} of ${items.length} ${noun} hold`
     if (failing.length === 0) return `${head}.`
     return `${head}; ${failing.length} ${bad}: ${failing.map((item) => `"${item.text.slice(0, 160)}" (${item.reasoning})`).join('; ')}`
   },

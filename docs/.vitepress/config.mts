@@ -31,6 +31,7 @@ export default defineConfig({
           { text: 'A fast setup', link: '/guide/fast-setup' },
           { text: 'Judges', link: '/guide/judges' },
           { text: 'Scorers', link: '/guide/scorers' },
+          { text: 'Similarity, grounding, budgets', link: '/guide/ready-made-scorers' },
           { text: 'Dataset evals', link: '/guide/dataset-evals' },
           { text: 'Gates, trajectories, conversations', link: '/guide/evals' },
           { text: 'An agent that corrects itself', link: '/guide/loop' },

@@ -8,6 +8,7 @@ import codeWriting from '../code-writing/code-writing.rules'
 import customScorer from '../custom-scorer/custom-scorer.rules'
 import datasetEval from '../dataset-eval/dataset-eval.rules'
 import failing from '../failing/failing.rules'
+import helpCenter from '../help-center/help-center.rules'
 import orderAgent from '../order-agent/order-agent.rules'
 import researchReport from '../research-report/research-report.rules'
 import supportAgent from '../support-agent/support-agent.rules'
@@ -20,6 +21,7 @@ const EXAMPLES: Record<string, ExampleRules> = {
   'custom-scorer': customScorer,
   'dataset-eval': datasetEval,
   failing,
+  'help-center': helpCenter,
   'order-agent': orderAgent,
   'research-report': researchReport,
   'support-agent': supportAgent,

@@ -26,10 +26,11 @@ export interface GroundingScorerConfig {
   /** Default: the judge configured for the run. */
   judge?: JudgeInput | undefined
   /**
-   * The retrieved context: a text, or a list of passages. Default: the run's
-   * `additionalContext.context` (`toPassScorer`'s `context` option, a `describeEval` row's).
+   * The retrieved context: a text, a list of passages, or a function of the run that returns one
+   * (the retriever, run again on the run's input). Default: the run's `additionalContext.context`
+   * (`toPassScorer`'s `context` option, a `describeEval` row's).
    */
-  context?: string | readonly unknown[] | undefined
+  context?: string | readonly unknown[] | ((run: ScorerRun) => unknown) | undefined
   /** The share (0 to 1) to reach. Default `1` for faithfulness, `0.8` for the relevances. */
   threshold?: number | undefined
 }
@@ -125,7 +126,16 @@ function groundingScorer(
       }
       // Answer relevance reads no context: the answer against the question alone.
       const passages =
-        kind === 'answer-relevance' ? [] : passagesOf(where, config.context, context.run)
+        kind === 'answer-relevance'
+          ? []
+          : passagesOf(
+              where,
+              // A function is the retriever: run again on the run.
+              typeof config.context === 'function'
+                ? await config.context(context.run)
+                : config.context,
+              context.run,
+            )
       const prompt = groundingPrompt(kind, {
         question,
         context:
@@ -156,13 +166,8 @@ function groundingScorer(
       if (items.length === 0) return notScorable(messages.groundingNothing(kind))
       return items.filter((item) => item.ok).length / items.length
     })
-    .generateReason(({ results, score }) =>
-      messages.groundingReason(
-        kind,
-        results.analyzeStepResult as GroundingItem[],
-        score,
-        threshold,
-      ),
+    .generateReason(({ results }) =>
+      messages.groundingReason(kind, results.analyzeStepResult as GroundingItem[]),
     )
   return {
     id: inner.id,

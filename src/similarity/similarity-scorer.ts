@@ -86,7 +86,7 @@ export function createSimilarityScorer(config: SimilarityScorerConfig): Similari
       return Math.max(0, cosine)
     })
     .generateScore(({ results }) => results.analyzeStepResult)
-    .generateReason(({ score }) => messages.similarityReason('cosine similarity', score, threshold))
+    .generateReason(({ score }) => messages.similarityReason('cosine similarity', score))
   return wrap(inner, threshold)
 }
 
@@ -110,7 +110,7 @@ export function createEditDistanceScorer(config: EditDistanceScorerConfig = {}):
     .generateScore(({ run }) =>
       editSimilarity(fold(outputText(run.output)), fold(expectedText(where, config.expected, run))),
     )
-    .generateReason(({ score }) => messages.similarityReason('edit similarity', score, threshold))
+    .generateReason(({ score }) => messages.similarityReason('edit similarity', score))
   return wrap(inner, threshold)
 }
 

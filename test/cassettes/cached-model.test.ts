@@ -47,8 +47,20 @@ test('a custom judge model is recorded keyed on its request and id, and replayed
   expect(file).toBe(`test/cassettes/example.test.ts/judges.${entry.key.slice(0, 12)}.json`)
   expect(events.map((event) => ({ ...event, reply: event.reply?.() }))).toEqual([
     // The latency it was recorded with, replayed as recorded.
-    { source: 'recorded', key: entry.key, file, reply: entry.response.json, latencyMs: expect.any(Number) },
-    { source: 'replayed', key: entry.key, file, reply: entry.response.json, latencyMs: entry.response.latencyMs },
+    {
+      source: 'recorded',
+      key: entry.key,
+      file,
+      reply: entry.response.json,
+      latencyMs: expect.any(Number),
+    },
+    {
+      source: 'replayed',
+      key: entry.key,
+      file,
+      reply: entry.response.json,
+      latencyMs: entry.response.latencyMs,
+    },
   ])
   expect(entry).toMatchObject({
     promptVersion: '2',

@@ -97,10 +97,17 @@ test('npm run examples replays every model call offline with no API key and prin
     '         ✓ [required] Stays polite',
     '       conversation: 3 turns, ended: the simulated user reached its goal',
     '         ✓ [required] Says when the refund arrives',
-    ' Assertions  53 assertions (25 rubric, 27 scorer, 1 calibration): 48 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 48 criteria: 45 met, 2 required unmet, 1 optional unmet',
-    '      Judge  62 calls: 62 replayed, 0 live · tokens 0 live, 47,523 replayed · cost $0.00',
-    '     Agents  32 calls: 32 replayed, 0 live · tokens 0 live, 6,650 replayed',
-    '      Tests  27 passed (27)',
+    // Similarity (embeddings replayed, and edit distance), a budget with its recorded figures,
+    // and a preference asked in both orders against a stored baseline.
+    '     ✓ scorer "semantic-similarity": score 0.86, threshold 0.6: The cosine similarity is 0.860.',
+    '     ✓ scorer "edit-distance": score 1, threshold 0.95: The edit similarity is 1.000.',
+    '     ✓ scorer "budget": 1 model call, 94 tokens in, 22 out, slowest 199 ms, 199 ms in all.',
+    '     ✓ scorer "pairwise-preference": score 1: The output is preferred in both orders. output shown first: output preferred (Output A gives a figure the customer can act on.); baseline shown first: output preferred (Output B gives a figure the customer can act on.).',
+    '       Eval  "help-center answers, grounded and preferred" 3 of 3 rows passed (100%) · gate 100% ✓ met · mean: faithfulness 1 (≥ 1 ✓), answer-relevance 1 (≥ 0.8 ✓), semantic-similarity 0.7 (≥ 0.5 ✓), pairwise-preference 0.83 (≥ 0.6 ✓) · weighted mean 0.88 (≥ 0.7 ✓)',
+    ' Assertions  70 assertions (25 rubric, 44 scorer, 1 calibration): 65 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 48 criteria: 45 met, 2 required unmet, 1 optional unmet',
+    '      Judge  81 calls: 81 replayed, 0 live · tokens 0 live, 54,081 replayed · cost $0.00',
+    '     Agents  39 calls: 39 replayed, 0 live · tokens 0 live, 7,456 replayed',
+    '      Tests  34 passed (34)',
   ]) {
     expect(lines).toContain(expected)
   }
@@ -140,8 +147,18 @@ test('npm run examples:failing fails and shows each criterion with the judge rea
       'Judge: gpt-4.1-mini · replayed · 847 tokens',
     ].join('\n'),
   )
+  // A grounding failure names the unsupported claim; a budget failure, the call that went over.
+  expect(run.stderr).toContain(
+    [
+      'Scorer "faithfulness" scored 0.5; expected at least 1.',
+      'Reason: 1 of 2 claims hold; 1 not supported by the context: "shipping is free worldwide" (The context never mentions "shipping", "free", "worldwide".)',
+    ].join('\n'),
+  )
+  expect(run.stderr).toContain(
+    '  ✗ maxCalls 1: reached 2 at call #2 agent chat/completions "gpt-4.1-mini" (replayed, failing/help-center.test.ts/a-customer-with-two-questions-is-answered-in-one-model-call.f55947a44ddf.json)',
+  )
   expect(run.stdout).toContain(
-    ' Assertions  1 assertion: 0 passed, 1 failed, 0 errored · 3 criteria: 1 met, 1 required unmet, 1 optional unmet',
+    ' Assertions  3 assertions (1 rubric, 2 scorer): 0 passed, 3 failed, 0 errored · 3 criteria: 1 met, 1 required unmet, 1 optional unmet',
   )
 }, 180_000)
 

@@ -157,3 +157,24 @@ test("adaptScorer takes autoevals' scorers as they are typed, and an inline scor
   // @ts-expect-error a scorer must return a score, a result object or null
   adaptScorer(() => 'yes')
 })
+
+test('the similarity, grounding, preference and budget matchers are typed and awaitable', async () => {
+  const { modelCalls } = await import('../../src')
+  expectTypeOf(
+    expect('x').toBeSemanticallySimilarTo('y', { embedder: 'openai/text-embedding-3-small' }),
+  ).toEqualTypeOf<Promise<void>>()
+  expectTypeOf(expect('x').toBeSimilarByEditDistance('y', { threshold: 0.9 })).toEqualTypeOf<
+    Promise<void>
+  >()
+  expectTypeOf(expect('x').toBeGroundedIn(['passage'], { input: 'q' })).toEqualTypeOf<
+    Promise<void>
+  >()
+  expectTypeOf(expect('x').toBePreferredOver('old', 'More helpful')).toEqualTypeOf<Promise<void>>()
+  expectTypeOf(expect(modelCalls()).toStayWithinBudget({ maxCalls: 3 })).toEqualTypeOf<
+    Promise<void>
+  >()
+  // @ts-expect-error the embedder is required
+  void expect('x').toBeSemanticallySimilarTo('y', {})
+  // @ts-expect-error an unknown budget limit
+  void expect(modelCalls()).toStayWithinBudget({ maxCals: 3 })
+})

@@ -62,7 +62,7 @@ test('faithfulness gives partial credit by claims and names every unsupported cl
   expect(result.passed).toBe(false)
   expect(result.judgements.map((judgement) => judgement.ok)).toEqual([true, false])
   expect(result.reason).toBe(
-    '1 of 2 claims hold (0.50, threshold 1); 1 not supported by the context: "You also get a voucher" (The context never mentions "voucher".)',
+    '1 of 2 claims hold; 1 not supported by the context: "You also get a voucher" (The context never mentions "voucher".)',
   )
   expect(result.judgeCalls).toMatchObject([{ model: 'gpt-judge', step: 'analyze' }])
 })
