@@ -35,7 +35,7 @@ export function toHaveToolResult(
   const index = returned.findIndex(
     (entry) => entry !== undefined && (!hasExpected || this.equals(entry.value, rest[0])),
   )
-  const missing = returned.findIndex((entry) => entry === undefined)
+  const missing = returned.indexOf(undefined)
   if (index < 0 && missing >= 0) {
     throw new UsageError(messages.toolResultMissing(name, missing + 1))
   }

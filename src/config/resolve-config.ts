@@ -1,4 +1,3 @@
-import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
 import { UsageError } from '../errors'
 import { messages } from '../messages'

@@ -46,7 +46,7 @@ const ON_MSW_3 = (
 const folder = useCassetteFolder()
 // What the setup file hears of: a refused connection fails the test that opened it.
 const refused: Error[] = []
-const stopListening = onUndecided((error) => refused.push(error))
+const _stopListening = onUndecided((error) => refused.push(error))
 let fake: FakeOpenAI | undefined
 
 afterEach(async () => {

@@ -120,7 +120,11 @@ function differingIds(
   for (const name of Object.keys(a)) {
     const was = a[name]
     const is = b[name]
-    if ((name === 'id' || name === 'call_id') && typeof was === 'string' && typeof is === 'string') {
+    if (
+      (name === 'id' || name === 'call_id') &&
+      typeof was === 'string' &&
+      typeof is === 'string'
+    ) {
       if (was !== is && was.length >= MIN_ID_LENGTH && is.length >= MIN_ID_LENGTH)
         out.push([was, is])
     } else differingIds(was, is, out)

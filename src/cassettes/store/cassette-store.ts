@@ -519,7 +519,8 @@ function sameEntry(existing: CassetteEntry, entry: CassetteEntry, sameIds: boole
 
 // `call_id` too: a Responses function call's id, which the next request carries on (in a
 // `function_call_output`, beside an `item_reference` to the call's `id`).
-const VOLATILE = /\\?"(id|call_id|created|created_at|system_fingerprint)\\?":\s*(\\?"[^"\\]*\\?"|\d+)/g
+const VOLATILE =
+  /\\?"(id|call_id|created|created_at|system_fingerprint)\\?":\s*(\\?"[^"\\]*\\?"|\d+)/g
 
 function stable(entry: CassetteEntry, sameIds: boolean): string {
   // Which test recorded it aside too: two tests answered alike share one entry.
