@@ -98,7 +98,7 @@ test('npm run examples replays every model call offline with no API key and prin
     '       conversation: 3 turns, ended: the simulated user reached its goal',
     '         ✓ [required] Says when the refund arrives',
     ' Assertions  53 assertions (25 rubric, 27 scorer, 1 calibration): 48 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 48 criteria: 45 met, 2 required unmet, 1 optional unmet',
-    '      Judge  62 calls: 62 replayed, 0 live · tokens 0 live, 47,523 replayed · cost $0.00',
+    '      Judge  62 calls: 62 replayed, 0 live · tokens 0 live, 47,813 replayed · cost $0.00',
     '     Agents  32 calls: 32 replayed, 0 live · tokens 0 live, 6,650 replayed',
     '      Tests  27 passed (27)',
   ]) {
