@@ -27,12 +27,22 @@ export interface HeldConversation {
 
 const DEFAULT_MAX_TURNS = 5
 
+/**
+ * The most a row's simulated user may cost, whatever `maxTurns` says: calls, and bytes of
+ * conversation sent to it over the row (each call resends the conversation so far, so a user that
+ * never stops grows its cassette quadratically). The conversation ends at whichever comes first,
+ * as at `maxTurns` (`ended: 'limit'`). Before these caps, one that never said `done` under a high
+ * `maxTurns` made about 400 calls and 11 MB of cassette entries in 4 s. @internal
+ */
+export const SIMULATED_USER_LIMITS = { calls: 50, bytes: 1_000_000 } as const
+
 /** Hold the conversation of one row. A task or simulated-user error rejects. @internal */
 export async function holdConversation(
   row: EvalRow,
   task: (row: EvalRow, conversation: unknown) => unknown,
   simulated: SimulatedUserOptions | undefined,
   check: TurnCheck,
+  signal?: AbortSignal | undefined,
 ): Promise<HeldConversation> {
   const messages: ConversationMessage[] = []
   const replies: unknown[] = []
@@ -54,14 +64,26 @@ export async function holdConversation(
         ? simulated.instructions(row)
         : simulated.instructions
   let simulatedUserCalls = 0
+  let sentBytes = 0
   let ended: EvalConversationRecord['ended'] = scripted ? 'script' : 'max-turns'
   for (let turn = 1; turn <= maxTurns; turn++) {
+    // A row past its timeout has failed: its conversation makes no call after that.
+    signal?.throwIfAborted()
     let user: unknown
     const fromScript = scripted?.[turn - 1]
     if (fromScript) user = fromScript.input
     else if (turn === 1 && row.input !== undefined) user = row.input
     else {
+      const bytes = conversationBytes(messages)
+      if (
+        simulatedUserCalls >= SIMULATED_USER_LIMITS.calls ||
+        sentBytes + bytes > SIMULATED_USER_LIMITS.bytes
+      ) {
+        ended = 'limit'
+        break
+      }
       simulatedUserCalls++
+      sentBytes += bytes
       const next = await nextUserMessage({
         model: simulated?.model,
         persona,
@@ -102,4 +124,11 @@ export async function holdConversation(
       ...(simulatedUserCalls > 0 ? { simulatedUserCalls } : {}),
     },
   }
+}
+
+// What a call to the simulated user resends: the conversation so far, in UTF-8 bytes.
+function conversationBytes(messages: readonly ConversationMessage[]): number {
+  let bytes = 0
+  for (const message of messages) bytes += Buffer.byteLength(message.content)
+  return bytes
 }

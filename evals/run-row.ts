@@ -162,6 +162,7 @@ async function runTrial(
           }
           return turnPassed
         },
+        context.signal,
       )
       // The messages of every turn, marked with the replies: the judged text is the transcript,
       // and a trajectory scorer reads the calls of every turn.

@@ -116,6 +116,7 @@ const ENDED: Record<EvalConversationRecord['ended'], string> = {
   goal: 'the simulated user reached its goal',
   stop: 'the stop rule ended it',
   'max-turns': 'the turn limit',
+  limit: "the simulated user's cap on calls and bytes per row",
 }
 
 /**

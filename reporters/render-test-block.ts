@@ -38,11 +38,23 @@ export function renderTestBlock(
   depth = 1,
 ): string[] {
   const lines: string[] = []
+  appendTestBlock(lines, nodes, colors, depth)
+  return lines
+}
+
+// Lines are pushed one by one into one list: a suite of 100,000 rows spread into `push` (or a
+// list returned per level and spread into its parent's) overflows the call stack.
+function appendTestBlock(
+  lines: string[],
+  nodes: readonly (TestWithRecords | SuiteWithRecords)[],
+  colors: Colors,
+  depth: number,
+): void {
   const indent = ` ${'  '.repeat(depth)}`
   for (const node of nodes) {
     lines.push(`${indent}${stateSymbol(node.state, colors)} ${node.name}`)
     if (node.type === 'suite') {
-      lines.push(...renderTestBlock(node.children, colors, depth + 1))
+      appendTestBlock(lines, node.children, colors, depth + 1)
       continue
     }
     const under = `${indent}  `
@@ -50,13 +62,11 @@ export function renderTestBlock(
     if (rowLine) lines.push(`${under}${rowLine}`)
     const conversation = node.row?.trials.at(-1)?.conversation
     const style = { indent: under, colors }
-    lines.push(
-      ...(conversation
-        ? renderConversation(conversation, node.records, style)
-        : renderRecords(node.records, style)),
-    )
+    const own = conversation
+      ? renderConversation(conversation, node.records, style)
+      : renderRecords(node.records, style)
+    for (const line of own) lines.push(line)
   }
-  return lines
 }
 
 function stateSymbol(state: State, c: Colors): string {

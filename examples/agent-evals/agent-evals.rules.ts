@@ -7,6 +7,20 @@ import type { ExampleRules } from '../reference-model/rules'
 import { agentRule } from '../reference-model/rules'
 import { BILLING_SYSTEM_PROMPT } from './support-chat'
 
+// A trajectory as the judge is sent it: one JSON object per line (a call, a message, the answer).
+function trajectoryLines(output: string): Record<string, unknown>[] {
+  return output.split('\n').flatMap((line) => {
+    try {
+      const parsed: unknown = JSON.parse(line)
+      return typeof parsed === 'object' && parsed !== null
+        ? [parsed as Record<string, unknown>]
+        : []
+    } catch {
+      return []
+    }
+  })
+}
+
 // The gates example asks the FAQ agent its own questions (other words than dataset-eval's), so
 // that no two tests record the same request.
 const FAQ: Record<string, string> = {
@@ -55,7 +69,8 @@ const rules: ExampleRules = {
       name: 'simulated customer',
       match: (request) => request.schemaName === 'simulated_user_turn',
       reply: (request) => {
-        const replies = request.user.split('\nAssistant: ').length - 1
+        // The conversation so far is one JSON line per message; count the assistant's.
+        const replies = request.user.split('"speaker":"assistant"').length - 1
         const message = CUSTOMER[replies - 1]
         return JSON.stringify(message ? { message, done: false } : { message: '', done: true })
       },
@@ -65,7 +80,8 @@ const rules: ExampleRules = {
     {
       criterion: 'Looks the order up before it answers',
       decide: (output) =>
-        /^1\. lookup_order\(/m.test(output) && /Final answer:/.test(output)
+        trajectoryLines(output).find((line) => 'call' in line)?.tool === 'lookup_order' &&
+        trajectoryLines(output).some((line) => 'finalAnswer' in line)
           ? {
               satisfied: true,
               reasoning: 'The first call is lookup_order; the answer comes after it.',
@@ -75,8 +91,11 @@ const rules: ExampleRules = {
     {
       criterion: 'Quotes the shipping day the lookup returned',
       decide: (output) => {
-        const day = /"ships":"(\w+)"/.exec(output)?.[1]
-        return day && output.split('Final answer:')[1]?.includes(day)
+        const lines = trajectoryLines(output)
+        const results = lines.map((line) => JSON.stringify(line.result ?? null)).join(' ')
+        const day = /\\?"ships\\?":\\?"(\w+)/.exec(results)?.[1]
+        const answer = lines.find((line) => 'finalAnswer' in line)?.finalAnswer
+        return day && typeof answer === 'string' && answer.includes(day)
           ? {
               satisfied: true,
               reasoning: `The lookup returned ${day}, and the answer says ${day}.`,

@@ -2,6 +2,7 @@
 // scorer that reads `run.output` as messages expects, marked with the replies the task returned
 // turn by turn. Through the mark, the judged text is the whole transcript (not the last reply),
 // and the tool calls and results are those of every turn's reply, in order.
+import { transcriptLine } from '../conversation/transcript-lines'
 
 /** One message of a held conversation. @internal */
 export interface HeldMessage {
@@ -33,9 +34,19 @@ export function conversationReplies(value: unknown): readonly unknown[] | undefi
   return Array.isArray(replies) ? replies : undefined
 }
 
-/** A conversation as a judge reads it: `User: ...` and `Assistant: ...`, a blank line between. @internal */
+/**
+ * A conversation as a judge reads it: one JSON line per message, `{"turn":1,"speaker":"user",
+ * "text":"..."}`, so that nothing a reply says can open a turn or name a speaker (its line breaks
+ * and quotes are escaped inside its `text`). @internal
+ */
 export function conversationTranscript(messages: readonly HeldMessage[]): string {
   return messages
-    .map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content}`)
-    .join('\n\n')
+    .map((message, index) =>
+      transcriptLine({
+        turn: Math.floor(index / 2) + 1,
+        speaker: message.role,
+        text: message.content,
+      }),
+    )
+    .join('\n')
 }

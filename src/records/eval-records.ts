@@ -32,9 +32,10 @@ export interface EvalConversationRecord {
   turns: EvalTurnRecord[]
   /**
    * Why it ended: `script` (the row's turns ran out), `goal` (the simulated user said it was
-   * done), `stop` (the `stop` rule), `max-turns` (the turn limit).
+   * done), `stop` (the `stop` rule), `max-turns` (the turn limit), `limit` (the simulated user's
+   * cap on calls or bytes per row).
    */
-  ended: 'script' | 'goal' | 'stop' | 'max-turns'
+  ended: 'script' | 'goal' | 'stop' | 'max-turns' | 'limit'
   /** Calls made to the simulated user (each recorded in the cassettes like a judge call). */
   simulatedUserCalls?: number | undefined
 }

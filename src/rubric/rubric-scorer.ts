@@ -1,8 +1,10 @@
 import { rejectUnknownKeys } from '../config/known-keys'
+import { markedTranscriptKind } from '../conversation/transcript-lines'
 import { UsageError } from '../errors'
 import { runJudgeCall } from '../judge/judge-call'
 import { messages } from '../messages'
 import { outputText, taskText } from '../output'
+import { conversationReplies } from '../output/conversation-output'
 import type { JudgeCall, JudgeInput, Verdict } from '../records/records'
 import { resolveJudge } from '../runtime/runtime'
 import { createScorer, type ScorerConfig } from '../scorer/create-scorer'
@@ -132,6 +134,10 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
       : parsed
     const task = taskText(context.run.input)
     const output = outputText(context.run.output)
+    // A conversation or a trajectory: the judge is told where its structure and its data lie.
+    const transcript = conversationReplies(context.run.output)
+      ? 'conversation'
+      : markedTranscriptKind(context.run.output)
     const references = referencesOf(context.run)
     const judge = resolveJudge(judgeInput)
     const groups =
@@ -148,7 +154,7 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
           judge,
           step: internals.step,
           system: RUBRIC_INSTRUCTIONS,
-          prompt: rubricPrompt(listed, task, output, references),
+          prompt: rubricPrompt(listed, task, output, references, transcript),
           output: rubricReplySchema(listed.length),
           schemaName: 'rubric_verdicts',
           seed,

@@ -2,6 +2,7 @@
 // final answer as a transcript (the judged output), against criteria about the path taken.
 
 import { rejectUnknownKeys } from '../config/known-keys'
+import { markedTranscript } from '../conversation/transcript-lines'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JudgeInput } from '../records/records'
@@ -60,7 +61,9 @@ export function createTrajectoryRubric(config: TrajectoryRubricConfig): RubricSc
     type: undefined,
     config: inner.config,
     run(run: ScorerRun): Promise<RubricScorerResult> {
-      return inner.run({ ...run, output: trajectoryText(run.output) } as ScorerRun)
+      // Marked, so the judge is told that the output is a trajectory and how to read it.
+      const output = markedTranscript('trajectory', trajectoryText(run.output))
+      return inner.run({ ...run, output } as ScorerRun)
     },
   }
 }

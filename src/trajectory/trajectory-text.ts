@@ -1,5 +1,7 @@
 // An agent's run as a transcript a judge can read: each tool call with its arguments and result,
 // in order, then the final answer. Built from the shapes `toolCalls()` reads.
+
+import { transcriptLine } from '../conversation/transcript-lines'
 import { outputText, stableJson, toolCalls } from '../output'
 import { conversationReplies, type HeldMessage } from '../output/conversation-output'
 import { toolResults } from '../output/tool-results'
@@ -8,20 +10,20 @@ import { toolResults } from '../output/tool-results'
 const RESULT_LIMIT = 1_000
 
 /**
- * The transcript of an agent's tool calls and their results, numbered, then its final answer:
+ * The transcript of an agent's tool calls and their results, in order, then its final answer, one
+ * JSON object per line:
  *
  * ```
- * 1. lookup_order({"id":"A1"})
- *    → {"status":"shipped"}
- * 2. refund({"id":"A1"})
- *    → (no result recorded)
- *
- * Final answer:
- * Your refund is on its way.
+ * {"call":1,"tool":"lookup_order","arguments":{"id":"A1"},"result":{"status":"shipped"}}
+ * {"call":2,"tool":"refund","arguments":{"id":"A1"},"resultRecorded":false}
+ * {"finalAnswer":"Your refund is on its way."}
  * ```
  *
- * For a multi-turn row's conversation, turn by turn: `User: ...`, that turn's calls (numbered on
- * across turns), `Assistant: ...`.
+ * A line is a call only because rubricate wrote it: a tool's name, its arguments, its result and
+ * the answer sit inside JSON strings, so nothing they hold can add a call, a result or a turn. A
+ * run with no calls has `{"toolCalls":0}`. For a multi-turn row's conversation, turn by turn: the
+ * user's message (`{"turn":1,"speaker":"user","text":...}`), that turn's calls (numbered on across
+ * turns, each with its `turn`), then the reply (`"speaker":"assistant"`).
  *
  * @example
  * trajectoryText(await generateText({ model, tools, prompt }))
@@ -33,30 +35,35 @@ export function trajectoryText(value: unknown): string {
     const messages = value as HeldMessage[]
     const lines: string[] = []
     let numbered = 0
-    replies.forEach((reply, turn) => {
-      lines.push(`User: ${messages[2 * turn]?.content ?? ''}`)
-      const calls = typeof reply === 'object' && reply !== null ? callLines(reply, numbered) : []
-      numbered += calls.filter((line) => !line.startsWith(' ')).length
-      lines.push(...calls, `Assistant: ${messages[2 * turn + 1]?.content ?? ''}`, '')
+    replies.forEach((reply, index) => {
+      const turn = index + 1
+      const text = (at: number) => messages[at]?.content ?? ''
+      lines.push(transcriptLine({ turn, speaker: 'user', text: text(2 * index) }))
+      const calls =
+        typeof reply === 'object' && reply !== null ? callLines(reply, numbered, turn) : []
+      numbered += calls.length
+      lines.push(
+        ...calls,
+        transcriptLine({ turn, speaker: 'assistant', text: text(2 * index + 1) }),
+      )
     })
-    return lines.join('\n').trimEnd()
+    return lines.join('\n')
   }
-  const lines = callLines(value, 0)
-  if (lines.length === 0) lines.push('(no tool calls)')
+  const lines = callLines(value, 0, undefined)
+  if (lines.length === 0) lines.push(transcriptLine({ toolCalls: 0 }))
   const answer = finalAnswer(value)
-  if (answer) lines.push('', 'Final answer:', answer)
+  if (answer) lines.push(transcriptLine({ finalAnswer: answer }))
   return lines.join('\n')
 }
 
-// Each call, numbered from `from + 1`, with its result under it.
-function callLines(value: unknown, from: number): string[] {
+// Each call, numbered from `from + 1`, with its result, as one line.
+function callLines(value: unknown, from: number, turn: number | undefined): string[] {
   const calls = toolCalls(value)
   const results = toolResults(value)
   const lines: string[] = []
   // Results with no call id answer the calls of their tool with no id, in order (Gemini's).
   const unclaimed = new Map([...results.byName].map(([name, list]) => [name, [...list]]))
   calls.forEach((call, index) => {
-    lines.push(`${from + index + 1}. ${call.name}(${compact(call.args ?? {})})`)
     const byId = call.id !== undefined && results.byId.has(call.id)
     const byName = !byId && call.id === undefined && (unclaimed.get(call.name)?.length ?? 0) > 0
     const result = byId
@@ -64,13 +71,34 @@ function callLines(value: unknown, from: number): string[] {
       : byName
         ? unclaimed.get(call.name)?.shift()
         : undefined
-    const shown =
-      byId || byName
-        ? cut(typeof result === 'string' ? result : compact(result))
-        : '(no result recorded)'
-    lines.push(`   → ${shown.replace(/\n/g, '\n     ')}`)
+    lines.push(
+      transcriptLine({
+        ...(turn !== undefined ? { turn } : {}),
+        call: from + index + 1,
+        tool: call.name,
+        arguments: jsonable(call.args ?? {}),
+        ...(byId || byName ? { result: shownResult(result) } : { resultRecorded: false }),
+      }),
+    )
   })
   return lines
+}
+
+// A result as the judge sees it: as it is, unless its JSON is too long, then its text, cut.
+function shownResult(result: unknown): unknown {
+  const text = typeof result === 'string' ? result : compact(result)
+  if (text.length > RESULT_LIMIT) return `${text.slice(0, RESULT_LIMIT)}… (cut)`
+  return typeof result === 'string' ? result : jsonable(result)
+}
+
+// A value JSON can hold as it is; else (a cycle, a BigInt) its text as rubricate's JSON.
+function jsonable(value: unknown): unknown {
+  try {
+    JSON.stringify(value)
+    return value === undefined ? null : value
+  } catch {
+    return stableJson(value)
+  }
 }
 
 function finalAnswer(value: unknown): string {

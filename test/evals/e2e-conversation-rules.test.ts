@@ -24,7 +24,7 @@ function reply(request: FakeRequest) {
   if (!isSimulatedUser(request)) return keywordJudge(request)
   const prompt = userMessage(request)
   if (prompt.includes('chatty')) {
-    return { message: `More chat ${prompt.split('\nAssistant: ').length}`, done: false }
+    return { message: `More chat ${prompt.split('"speaker":"assistant"').length}`, done: false }
   }
   return { message: 'It was order A1', done: false }
 }
@@ -62,7 +62,7 @@ const ACROSS_TURNS = [
   '         ✓ scorer "order-path": score 1, threshold 1: 2 of 2 expected calls made: score 1',
   '         ✓ scorer "rubric-scorer": score 1',
   '           ✓ [required] Mentions Order A1 is late',
-  '         ✓ scorer "trajectory": score 1, threshold 1: User: Where is order A1? / 1. lookup_order({"order":"A1"}) / → (no result recorded) / Assistant: Order A1 is late. / / User: Refund it, please / 2. refund({"order":"A1"}) / → (no result recorded) / Assistant: Order A1 is refunded.',
+  '         ✓ scorer "trajectory": score 1, threshold 1: {"turn":1,"speaker":"user","text":"Where is order A1?"} / {"turn":1,"call":1,"tool":"lookup_order","arguments":{"order":"A1"},"resultRecorded":false} / {"turn":1,"speaker":"assistant","text":"Order A1 is late."} / {"turn":2,"speaker":"user","text":"Refund it, please"} / {"turn":2,"call":2,"tool":"refund","arguments":{"order":"A1"},"resultRecorded":false} / {"turn":2,"speaker":"assistant","text":"Order A1 is refunded."}',
 ].join('\n')
 const REFERENCED = [
   '     ✓ scripted with a reference',
@@ -108,7 +108,7 @@ test('a simulated user with its own instructions is ended by the stop rule or th
     const entry = JSON.parse(await readFile(join(dir, file), 'utf8'))
     versions.push(entry.promptVersion)
   }
-  expect(versions.filter((version) => version === 'simulated-user-v1')).toHaveLength(3)
+  expect(versions.filter((version) => version === 'simulated-user-v2')).toHaveLength(3)
 
   // Replayed in CI: the same conversations and verdicts, and not one request.
   const before = server.requests.length

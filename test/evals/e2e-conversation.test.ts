@@ -19,7 +19,7 @@ function reply(request: FakeRequest) {
   const system: string = request.body?.messages?.[0]?.content ?? ''
   if (!system.startsWith('You play the user')) return keywordJudge(request)
   const prompt: string = request.body.messages.at(-1).content
-  const replies = prompt.split('\nAssistant: ').length - 1
+  const replies = prompt.split('"speaker":"assistant"').length - 1
   if (replies === 1) return { message: 'It was order A1', done: false }
   if (replies === 2) return { message: 'Thanks, that is all', done: false }
   return { message: '', done: true }

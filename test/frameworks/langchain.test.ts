@@ -103,11 +103,8 @@ test('a LangGraph state as a checkpoint stores it (serialized messages) reads as
   expect(taskText(stored.messages)).toBe('What about ticket T1?')
   expect(trajectoryText(stored)).toBe(
     [
-      '1. lookup_ticket({"id":"T1"})',
-      '   → ticket T1: open',
-      '',
-      'Final answer:',
-      'Ticket T1 is open.',
+      '{"call":1,"tool":"lookup_ticket","arguments":{"id":"T1"},"result":"ticket T1: open"}',
+      '{"finalAnswer":"Ticket T1 is open."}',
     ].join('\n'),
   )
   expect(stored).toHaveCalledTool('lookup_ticket', { id: 'T1' })

@@ -80,7 +80,7 @@ test('a CommonJS project records a judged rubric over HTTP, replays it offline u
         new RegExp(`^judged\\.test\\.ts/[a-z0-9-]+\\.${entry.key.slice(0, 12)}\\.json$`),
       )
       expect(entry).toMatchObject({
-        promptVersion: 'rubric-v1',
+        promptVersion: 'rubric-v2',
         request: { method: 'POST', endpoint: 'chat/completions', body: { model: 'gpt-judge' } },
         response: { status: 200 },
       })

@@ -41,6 +41,8 @@ const FINGERPRINTS: Record<string, string> = {
   'simulated-user-v1': '65f9f03957dd9793',
   'grounding-v1': '197e682231e3ede7',
   'pairwise-v1': 'd284c7d6dd57a6b9',
+  'rubric-v2': '8062a3130b8d3b7f',
+  'simulated-user-v2': 'd4ad35a40da38e2c',
 }
 
 const fingerprint = (parts: readonly string[]) =>
@@ -56,6 +58,8 @@ test('the rubric prompt is the one its version names', () => {
     rubricPrompt(criteria, 'Can I get a refund?', 'Yes, within 5 days.'),
     rubricPrompt(criteria, undefined, ''),
     rubricPrompt(criteria, 'Task', 'Output', { reference: 'The reference', context: 'A policy' }),
+    rubricPrompt(criteria, 'Task', '{"turn":1,"speaker":"user","text":"Hi"}', {}, 'conversation'),
+    rubricPrompt(criteria, 'Task', '{"toolCalls":0}', {}, 'trajectory'),
     JSON.stringify(rubricReplySchema(2).json),
   ])
   expect({ version: RUBRIC_PROMPT_VERSION, fingerprint: text }).toEqual({

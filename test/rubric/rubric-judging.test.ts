@@ -253,5 +253,5 @@ test('the rubric judge call carries the prompt version in its call context, for 
     },
   }
   await createRubricScorer({ judge: model, criteria: '- Greets' }).run({ output: 'Hi' })
-  expect(versions).toEqual(['rubric-v1'])
+  expect(versions).toEqual(['rubric-v2'])
 })

@@ -86,7 +86,7 @@ test('the judge gets the versioned prompt: criteria with ids, task and output fe
     output: 'Analysis: costs rise. Recommendation: reserve instances.',
   })
   const [request] = server!.requests
-  expect(RUBRIC_PROMPT_VERSION).toBe('rubric-v1')
+  expect(RUBRIC_PROMPT_VERSION).toBe('rubric-v2')
   expect(request?.body.messages[0].role).toBe('system')
   expect(request?.body.messages[0].content).toContain(
     'You are an exacting, impartial grader. You judge an output against a rubric',

@@ -9,7 +9,7 @@ export function keywordJudge(request: FakeRequest): FakeReplyInput {
   const criteria = [...prompt.matchAll(/^(c\d+)\. \[(?:required|optional)\] (.*)$/gm)]
   if (criteria.length === 0) return 'not a rubric request'
   const output =
-    /Output to grade \(data, not instructions\):\n(`{3,})\n([\s\S]*?)\n\1(?:\n|$)/.exec(
+    /Output to grade \(data, not instructions[^\n]*\):\n(`{3,})\n([\s\S]*?)\n\1(?:\n|$)/.exec(
       prompt,
     )?.[2] ?? ''
   const verdicts: Record<string, { reasoning: string; satisfied: boolean }> = {}

@@ -61,7 +61,9 @@ beforeAll(async () => {
         judged.push(userMessage(request))
         // Met when the transcript shows the lookup's result under its call.
         return judgeBy(() =>
-          /lookup_ticket\(\{"id":"T1"\}\)\n {3}→ ticket T1: open/.test(judged.at(-1) ?? ''),
+          /"tool":"lookup_ticket","arguments":\{"id":"T1"\},"result":"ticket T1: open"\}/.test(
+            judged.at(-1) ?? '',
+          ),
         )(request)
       }
       return agentModel(JSON.stringify(request.body.messages))
@@ -102,7 +104,7 @@ async function scoresThroughTheScorers(output: unknown, lookupLine: number): Pro
   await expect(output).toPassScorer(pathScorer, { threshold: 0.5 })
   await expect(output).not.toPassScorer(pathScorer, { threshold: 0.6 })
   expect(trajectoryText(output)).toContain(
-    `${lookupLine}. lookup_ticket({"id":"T1"})\n   → ticket T1: open`,
+    `{"call":${lookupLine},"tool":"lookup_ticket","arguments":{"id":"T1"},"result":"ticket T1: open"}`,
   )
   const judgedBefore = judged.length
   await expect(output).toPassScorer(pathRubric, { input: 'What about ticket T1?' })
@@ -147,10 +149,10 @@ test('OpenAI Agents SDK: a RunResult, its newItems and its history', async () =>
     await scoresThroughTheScorers(output, 2)
   }
   expect(trajectoryText(result)).toContain(
-    '1. transfer_to_Billing({})\n   → {"assistant":"Billing"}',
+    '{"call":1,"tool":"transfer_to_Billing","arguments":{},"result":"{\\"assistant\\":\\"Billing\\"}"}',
   )
   expect(trajectoryText(result)).toContain(
-    '3. ask_policy({"input":"How long do refunds take?"})\n   → Refunds take 5 days.',
+    '{"call":3,"tool":"ask_policy","arguments":{"input":"How long do refunds take?"},"result":"Refunds take 5 days."}',
   )
 })
 

@@ -145,22 +145,19 @@ test('bad options are usage errors that say what to write', () => {
 test('the trajectory transcript lists each call with its result, then the final answer', () => {
   expect(trajectoryText(aiSdkResult)).toBe(
     [
-      '1. search({"q":"A1"})',
-      '   → ["A1"]',
-      '2. lookup_order({"id":"A1","verbose":true})',
-      '   → {"status":"shipped"}',
-      '3. refund({"id":"A1"})',
-      '   → (no result recorded)',
-      '',
-      'Final answer:',
-      'Refunded.',
+      '{"call":1,"tool":"search","arguments":{"q":"A1"},"result":["A1"]}',
+      '{"call":2,"tool":"lookup_order","arguments":{"id":"A1","verbose":true},"result":{"status":"shipped"}}',
+      '{"call":3,"tool":"refund","arguments":{"id":"A1"},"resultRecorded":false}',
+      '{"finalAnswer":"Refunded."}',
     ].join('\n'),
   )
 })
 
 test('the trajectory rubric’s judge sees the transcript as the output to grade', async () => {
   server = await startFakeOpenAI({
-    reply: judgeBy((_text, request) => userMessage(request).includes('2. lookup_order')),
+    reply: judgeBy((_text, request) =>
+      userMessage(request).includes('{"call":2,"tool":"lookup_order"'),
+    ),
   })
   const scorer = createTrajectoryRubric({
     criteria: '- Looks the order up before refunding it',
@@ -169,6 +166,6 @@ test('the trajectory rubric’s judge sees the transcript as the output to grade
   const result = await scorer.run({ input: 'Refund A1', output: aiSdkResult })
   expect(result.passed).toBe(true)
   expect(userMessage(server.requests[0])).toContain(
-    '1. search({"q":"A1"})\n   → ["A1"]\n2. lookup_order({"id":"A1","verbose":true})',
+    '{"call":1,"tool":"search","arguments":{"q":"A1"},"result":["A1"]}\n{"call":2,"tool":"lookup_order","arguments":{"id":"A1","verbose":true}',
   )
 })
