@@ -20,6 +20,7 @@ export { toSatisfyRubric } from './to-satisfy-rubric'
 export { toStayWithinBudget } from './to-stay-within-budget'
 
 export type {
+  RubricateMatcherState,
   RubricCriteriaInput,
   ToAgreeWithLabelsOptions,
   ToBeGroundedInOptions,

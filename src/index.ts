@@ -50,36 +50,11 @@ export {
 } from './grounding/grounding-scorers'
 export { createPreferenceScorer } from './pairwise/preference-scorer'
 export { baselineFrom } from './pairwise/baseline-from'
-export type {
-  EditDistanceScorerConfig,
-  SimilarityScorer,
-  SimilarityScorerConfig,
-  SimilarityScorerResult,
-} from './similarity/similarity-scorer'
-export type {
-  AiSdkEmbeddingModel,
-  CustomEmbedder,
-  EmbedderInput,
-  EmbeddingEndpoint,
-} from './judge/embed'
-export type {
-  GroundingJudgement,
-  GroundingScorer,
-  GroundingScorerConfig,
-  GroundingScorerResult,
-} from './grounding/grounding-scorers'
-export type {
-  BaselineInput,
-  PreferenceOrder,
-  PreferenceScorer,
-  PreferenceScorerConfig,
-  PreferenceScorerResult,
-} from './pairwise/preference-scorer'
+export type { EmbedderInput } from './judge/embed'
 
 // Budgets
 export { modelCalls } from './budget/model-calls'
 export type { Budget } from './budget/budget'
-export type { ModelCallFilter } from './budget/model-calls'
 export type { ModelCallRecord } from './runtime/model-call-log'
 
 // Calibration

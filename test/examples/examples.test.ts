@@ -101,7 +101,7 @@ test('npm run examples replays every model call offline with no API key and prin
     // and a preference asked in both orders against a stored baseline.
     '     ✓ scorer "semantic-similarity": score 0.86, threshold 0.6: The cosine similarity is 0.860.',
     '     ✓ scorer "edit-distance": score 1, threshold 0.95: The edit similarity is 1.000.',
-    '     ✓ scorer "budget": 1 model call, 94 tokens in, 22 out, slowest 199 ms, 199 ms in all.',
+    '     ✓ scorer "budget": 1 model call, 94 tokens in, 22 out, slowest 7 ms, 7 ms in all.',
     '     ✓ scorer "pairwise-preference": score 1: The output is preferred in both orders. output shown first: output preferred (Output A gives a figure the customer can act on.); baseline shown first: output preferred (Output B gives a figure the customer can act on.).',
     '       Eval  "help-center answers, grounded and preferred" 3 of 3 rows passed (100%) · gate 100% ✓ met · mean: faithfulness 1 (≥ 1 ✓), answer-relevance 1 (≥ 0.8 ✓), semantic-similarity 0.7 (≥ 0.5 ✓), pairwise-preference 0.83 (≥ 0.6 ✓) · weighted mean 0.88 (≥ 0.7 ✓)',
     ' Assertions  70 assertions (25 rubric, 44 scorer, 1 calibration): 65 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 48 criteria: 45 met, 2 required unmet, 1 optional unmet',
