@@ -4,10 +4,10 @@
 // under SIMULATED_USER_PROMPT_VERSION (ARCHITECTURE.md §14).
 import { runJudgeCall } from '../judge/judge-call'
 import { fixedSchema, zodSchemaOnFirstUse } from '../judge/output-schema'
+import { transcriptLine } from '../output/transcript-lines'
 import type { JudgeCall, JudgeInput } from '../records/records'
 import { fenced } from '../rubric/rubric-prompt'
 import { resolveJudge } from '../runtime/runtime'
-import { transcriptLine } from './transcript-lines'
 
 /**
  * The version of the simulated user's prompt. A cassette records it; bump it with any change to

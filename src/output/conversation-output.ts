@@ -2,7 +2,7 @@
 // scorer that reads `run.output` as messages expects, marked with the replies the task returned
 // turn by turn. Through the mark, the judged text is the whole transcript (not the last reply),
 // and the tool calls and results are those of every turn's reply, in order.
-import { transcriptLine } from '../conversation/transcript-lines'
+import { transcriptLine } from './transcript-lines'
 
 /** One message of a held conversation. @internal */
 export interface HeldMessage {

@@ -1,4 +1,4 @@
-import type { TranscriptKind } from '../conversation/transcript-lines'
+import type { TranscriptKind } from '../output/transcript-lines'
 import type { ParsedCriterion } from './criteria'
 
 /**

@@ -2,9 +2,9 @@
 // final answer as a transcript (the judged output), against criteria about the path taken.
 
 import { rejectUnknownKeys } from '../config/known-keys'
-import { markedTranscript } from '../conversation/transcript-lines'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
+import { markedTranscript } from '../output/transcript-lines'
 import type { JudgeInput } from '../records/records'
 import type { RubricInput } from '../rubric/criteria'
 import {

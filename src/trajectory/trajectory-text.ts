@@ -1,10 +1,10 @@
 // An agent's run as a transcript a judge can read: each tool call with its arguments and result,
 // in order, then the final answer. Built from the shapes `toolCalls()` reads.
 
-import { transcriptLine } from '../conversation/transcript-lines'
 import { outputText, stableJson, toolCalls } from '../output'
 import { conversationReplies, type HeldMessage } from '../output/conversation-output'
 import { toolResults } from '../output/tool-results'
+import { transcriptLine } from '../output/transcript-lines'
 
 // Long results are cut: a judge grades the path, and a 50 kB search result would drown it.
 const RESULT_LIMIT = 1_000
