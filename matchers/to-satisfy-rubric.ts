@@ -61,7 +61,7 @@ export function toSatisfyRubric(
         if (misplaced.length > 0) throw new UsageError(messages.rubricOptionsWithScorer(misplaced))
       } else {
         // Loaded at the first rubric assertion, not by the setup file: the rubric scorer, the judge
-        // and zod cost every test file that asserts no rubric about 100 ms of CPU (ARCHITECTURE.md §10).
+        // and zod cost every test file that asserts no rubric about 100 ms of CPU (docs/guide/benchmarks.md).
         const { rubricScorerFor } = await import('./rubric-scorer-for')
         scorer = rubricScorerFor(criteria, opts)
       }

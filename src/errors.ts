@@ -1,6 +1,6 @@
 /**
  * Error classes with stable codes (ARCHITECTURE.md §11). Match on `code`, not on `instanceof`: two
- * copies of rubricate (ESM and CJS, or two versions) can be loaded in one process.
+ * copies of rubricate (two versions, or two paths to one) can be loaded in one process.
  */
 import type { JudgeCall } from './records/records'
 

@@ -1,5 +1,5 @@
 // How a judge call's bounds (the test's signal, the call's deadline, each request's timeout) end
-// what it awaits, whatever the transport does with the signal (ARCHITECTURE.md §8).
+// what it awaits, whatever the transport does with the signal (ARCHITECTURE.md §4.1).
 
 /** A signal joined from others, and the way to let go of them. @internal */
 export interface JoinedSignal {

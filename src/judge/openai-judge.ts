@@ -75,7 +75,7 @@ interface RequestScope {
 
 // One request of the judge, counted, with a rubricate error parked and answered as above. The SDK
 // takes it as a `Response` (`ownFetch`); `replayRequest` reads the reply as it is, so a replayed
-// one builds no `Response` (ARCHITECTURE.md §10).
+// one builds no `Response` (docs/guide/benchmarks.md).
 async function ownExchange(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
@@ -287,7 +287,7 @@ export async function liveCompletion(
  * SDK's own error. In replay mode nothing reaches the network, so all the SDK does is build that
  * request and read its reply, and loading it cost 154 modules, about 90 ms of CPU in every test
  * file that replays a judge call (the suite figure "every test a replayed rubric assertion",
- * ARCHITECTURE.md §10). test/cassettes/judge-one-path.test.ts holds the two requests equal.
+ * docs/guide/benchmarks.md). test/cassettes/judge-one-path.test.ts holds the two requests equal.
  * @internal
  */
 export async function replayRequest(

@@ -65,7 +65,7 @@ export function prepareSchema(schema: unknown, where: string): PreparedSchema {
   } else if ('_zod' in (schema as object)) {
     // Required here, not imported at load: zod is 95 modules, and a test file that replays rubric
     // assertions needs none of it (the suite figure "every test a replayed rubric assertion",
-    // ARCHITECTURE.md §10). A user's zod before 4.2 is loaded already.
+    // docs/guide/benchmarks.md). A user's zod before 4.2 is loaded already.
     const { z: zod } = createRequire(import.meta.url)('zod') as typeof import('zod')
     json = zod.toJSONSchema(schema as unknown as z.ZodType, { io: 'output' }) as Record<
       string,
@@ -95,7 +95,7 @@ export function fixedSchema(schema: StandardSchemaV1, json: JsonSchema): Prepare
 /**
  * A schema of rubricate's own that zod builds when it first validates, not when rubricate loads: a
  * test file that never validates one never loads zod (95 modules; the suite figure "every test a
- * replayed rubric assertion", ARCHITECTURE.md §10). Its first validation settles as a promise.
+ * replayed rubric assertion", docs/guide/benchmarks.md). Its first validation settles as a promise.
  * @internal
  */
 export function zodSchemaOnFirstUse(build: (zod: typeof z) => StandardSchemaV1): StandardSchemaV1 {

@@ -6,7 +6,7 @@
  * checks, since a later check's record replaces the earlier one in `task.meta`.
  *
  * One annotation per record, not one per criterion: each costs about 1.7 ms of CPU between the
- * worker and the main process (ARCHITECTURE.md §9), most of what a replayed three-criterion
+ * worker and the main process (docs/guide/benchmarks.md), most of what a replayed three-criterion
  * assertion cost a suite. Its message keeps one line per criterion, scorer, loop or error, as
  * the annotations per criterion were worded.
  */

@@ -1,8 +1,8 @@
 const STATE_KEY: unique symbol = Symbol.for('rubricate') as never
 
 /**
- * Process-wide state, kept on `globalThis` so that two copies of the module (the ESM and CJS
- * builds, or a bundled and an installed copy) see the same configuration and listeners.
+ * Process-wide state, kept on `globalThis` so that two copies of the module (two versions, or a
+ * bundled and an installed copy) see the same configuration and listeners.
  * @internal
  */
 export interface RubricateState {

@@ -322,7 +322,7 @@ export function redactOutput(text: string, secrets: SecretSet = outputSecrets())
  * set a moment ago is redacted like any other) and every one learnt from a request. One output
  * (a record, a report) reads them once for all its strings: read per string, the scan of the
  * environment was most of the reporter's CPU per test (the suite figure "rubricate CPU per
- * replayed rubric assertion", ARCHITECTURE.md §10).
+ * replayed rubric assertion", docs/guide/benchmarks.md).
  * @internal
  */
 export function outputSecrets(): SecretSet {
