@@ -111,9 +111,6 @@ function finalAnswer(value: unknown): string {
   }
 }
 
-function cut(text: string): string {
-  return text.length > RESULT_LIMIT ? `${text.slice(0, RESULT_LIMIT)}… (cut)` : text
-}
 
 // One line of JSON, as a call is written; what JSON cannot hold (a cycle) as rubricate's JSON.
 function compact(value: unknown): string {
