@@ -16,8 +16,8 @@ import {
   refusePositionals,
 } from './command-options'
 import { loadProjectTypeScript } from './config-edit'
-import { withFastProjects } from './init-fast'
-import { DEFAULT_INIT_JUDGE, guarded, type InitStep, planInit } from './init-project'
+import { addFastProjects, withFastProjects } from './init-fast'
+import { createdConfig, DEFAULT_INIT_JUDGE, guarded, type InitStep, planInit } from './init-project'
 import { writeAllOrNothing } from './safe-writes'
 
 /** Run `rubricate init` with the arguments after it; returns the exit code. @internal */
@@ -40,7 +40,7 @@ export async function initCommand(args: readonly string[], io: CommandIO): Promi
     )
   }
   const planned = planInit(io.cwd, { judge })
-  const steps = values.fast === true ? withFastConfig(io.cwd, planned) : planned
+  const steps = values.fast === true ? withFastConfig(io.cwd, planned, judge) : planned
   const refused = steps.some((step) => step.action === 'refused')
   const dryRun = values['dry-run'] === true
   // All or nothing: a half set-up project is harder to reason about than an untouched one.
@@ -74,12 +74,20 @@ export async function initCommand(args: readonly string[], io: CommandIO): Promi
 }
 
 // --fast: the config step (the first) also gets the fast projects (init-fast.ts).
-function withFastConfig(cwd: string, steps: InitStep[]): InitStep[] {
+function withFastConfig(cwd: string, steps: InitStep[], judge: string): InitStep[] {
   const [config, ...rest] = steps
   if (config === undefined) return steps
   const file = join(cwd, config.file)
   const current =
     config.text === undefined && existsSync(file) ? readFileSync(file, 'utf8') : undefined
+  // The fast config init itself wrote, as it wrote it: run twice without TypeScript, unchanged.
+  const ts = loadProjectTypeScript(cwd)
+  if (ts === undefined && current === addFastProjects(createdConfig(judge), undefined)) {
+    return [
+      { file: config.file, action: 'unchanged', detail: 'the fast projects are already there' },
+      ...rest,
+    ]
+  }
   // Guarded again: a config init left unchanged was not checked for a safe write.
-  return [guarded(cwd, withFastProjects(config, current, loadProjectTypeScript(cwd))), ...rest]
+  return [guarded(cwd, withFastProjects(config, current, ts)), ...rest]
 }

@@ -47,7 +47,8 @@ export function withFastProjects(
   if (text === undefined) {
     throw new Error(`init --fast found no text for ${step.file}. This is a bug in rubricate.`)
   }
-  if (ts === undefined) {
+  // A config init creates is its own text: no comment or string of the user's to step around.
+  if (ts === undefined && step.action !== 'created') {
     return {
       file: step.file,
       action: 'refused',
@@ -77,13 +78,16 @@ export function withFastProjects(
  */
 export function addFastProjects(
   original: string,
-  ts: TypeScriptModule,
+  ts: TypeScriptModule | undefined,
   file = 'vitest.config.ts',
 ): string | { action: 'unchanged' | 'refused'; detail: string } {
   const byHand = `add to its "test" block:\n${fastProjectsLines('  ').join('\n')}`
   if (original.includes(FAST_FILES)) {
     return { action: 'unchanged', detail: 'the fast projects are already there' }
   }
+  // Without TypeScript (only for a config init creates, see withFastProjects) its own text is
+  // read as it is.
+  if (ts === undefined) return insertFastProjects(original, original, byHand)
   const broken = syntaxError(ts, original, file)
   if (broken !== undefined) {
     return {

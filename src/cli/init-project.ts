@@ -74,6 +74,19 @@ function isCommonJsProject(cwd: string): boolean {
   }
 }
 
+/** The Vitest config init writes when the project has none. @internal */
+export function createdConfig(judge: string): string {
+  return [
+    importLine('rubricate', 'rubricate/plugin'),
+    importLine('{ defineConfig }', 'vitest/config'),
+    '',
+    'export default defineConfig({',
+    `  plugins: [rubricate({ judge: '${judge}' })],`,
+    '})',
+    '',
+  ].join('\n')
+}
+
 function configStep(
   cwd: string,
   judge: string,
@@ -90,19 +103,15 @@ function configStep(
       action: 'created',
       detail: `a Vitest config with the rubricate plugin (judge "${judge}")`,
       byHand: `write ${file} with \`${plugin}\` in its "plugins", imported with \`${importLine('rubricate', 'rubricate/plugin')}\``,
-      text: [
-        importLine('rubricate', 'rubricate/plugin'),
-        importLine('{ defineConfig }', 'vitest/config'),
-        '',
-        'export default defineConfig({',
-        `  plugins: [${plugin}],`,
-        '})',
-        '',
-      ].join('\n'),
+      text: createdConfig(judge),
     }
   }
   const file = basename(found)
   const text = readFileSync(found, 'utf8')
+  // The config init itself wrote, as it wrote it: run twice without TypeScript, nothing to read.
+  if (typescript === undefined && text === createdConfig(judge)) {
+    return { file, action: 'unchanged', detail: 'the rubricate plugin is already there' }
+  }
   const edited =
     typescript === undefined
       ? {

@@ -36,8 +36,10 @@ test('a custom judge model is recorded keyed on its request and id, and replayed
     { test: testIn('judges'), promptVersion: '2', onExchange: (e) => events.push(e) },
     () => judge.complete(request, {}),
   )
-  const again = await withCallContext({ onExchange: (e) => events.push(e) }, () =>
-    judge.complete({ seed: 1, prompt: 'Is it right?', system: 'Be strict.' }, {}),
+  // The same test again (a later run of it): a reply is served to the test that recorded it.
+  const again = await withCallContext(
+    { test: testIn('judges'), promptVersion: '2', onExchange: (e) => events.push(e) },
+    () => judge.complete({ seed: 1, prompt: 'Is it right?', system: 'Be strict.' }, {}),
   )
   expect(model.calls).toHaveLength(1)
   expect(again).toEqual(first)

@@ -63,8 +63,9 @@ test('cassettes.allowHosts refuses an entry with a scheme, a port or a path, and
     'staging.example.com/api',
     '',
   ]) {
+    // One check for every list of hosts (providerHosts too): what is wrong, and the form expected.
     expect(() => configureRubricate({ cassettes: { allowHosts: [entry] } })).toThrowError(
-      `which is not a host name. Give the host alone, without a scheme, port or path: "postgres", "staging-api.example.com", "*.internal.example.com" or an IP address such as "10.0.0.5".`,
+      /cassettes\.allowHosts\[0\] is ".*", which (is|has) .*An entry is a host name alone.*with no scheme, port or path\./,
     )
   }
   expect(() => configureRubricate({ cassettes: { allowHosts: 'postgres' as never } })).toThrowError(

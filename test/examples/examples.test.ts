@@ -105,7 +105,7 @@ test('npm run examples replays every model call offline with no API key and prin
     '     ✓ scorer "pairwise-preference": score 1: The output is preferred in both orders. output shown first: output preferred (Output A gives a figure the customer can act on.); baseline shown first: output preferred (Output B gives a figure the customer can act on.).',
     '       Eval  "help-center answers, grounded and preferred" 3 of 3 rows passed (100%) · gate 100% ✓ met · mean: faithfulness 1 (≥ 1 ✓), answer-relevance 1 (≥ 0.8 ✓), semantic-similarity 0.7 (≥ 0.5 ✓), pairwise-preference 0.83 (≥ 0.6 ✓) · weighted mean 0.88 (≥ 0.7 ✓)',
     ' Assertions  70 assertions (25 rubric, 44 scorer, 1 calibration): 65 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 48 criteria: 45 met, 2 required unmet, 1 optional unmet',
-    '      Judge  81 calls: 81 replayed, 0 live · tokens 0 live, 54,081 replayed · cost $0.00',
+    '      Judge  81 calls: 81 replayed, 0 live · tokens 0 live, 54,371 replayed · cost $0.00',
     '     Agents  39 calls: 39 replayed, 0 live · tokens 0 live, 7,456 replayed',
     '      Tests  34 passed (34)',
   ]) {

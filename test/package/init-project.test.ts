@@ -56,8 +56,14 @@ test('rubricate init and the three lines it prints give a recorded test that rep
   // The test exactly as init prints it: the indented lines between "Next:" and "Record".
   const printed = init.stdout.split('\n')
   const from = printed.findIndex((line) => line.startsWith('Next:')) + 2
-  const lines = printed.slice(from, printed.indexOf('', from)).map((line) => line.slice(2))
-  expect(lines).toHaveLength(3)
+  const to = printed.findIndex((line) => line.startsWith('Record'))
+  const lines = printed
+    .slice(from, to)
+    .map((line) => line.slice(2))
+    .join('\n')
+    .trim()
+    .split('\n')
+  expect(lines).toHaveLength(5)
   await writeFile(join(project, 'greet.test.ts'), `${lines.join('\n')}\n`)
   // A second init changes nothing.
   const again = await run(bin, ['init', '--json'], { cwd: project, env })
