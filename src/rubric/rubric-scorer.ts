@@ -87,6 +87,8 @@ export interface RubricScorer {
   readonly description: string
   readonly type: undefined
   readonly config: ScorerConfig
+  /** Its scores' range, `[0, scale]`. */
+  readonly range?: readonly [number, number] | undefined
   /** Judge one run. A judge failure rejects with `ScorerRunError` (step `analyze`). */
   run(run: ScorerRun): Promise<RubricScorerResult>
 }
@@ -211,6 +213,8 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
     description: inner.description,
     type: undefined,
     config: inner.config,
+    // Its scores run from 0 to `scale`: declared, so the score contract holds them to it.
+    range: [0, scale],
     // Recorded as a whole, so a plain run's record holds `passed` and the verdicts.
     run: (run) =>
       recordedRun(inner.id, run, () =>

@@ -249,7 +249,10 @@ describe('4. Cassette faults', () => {
   test('a recorded judge reply that ends in RUBRICATE_JUDGE_OUTPUT names its cassette file and the re-record command on replay', async () => {
     const { judge } = await judgeServer(fakeReply.text('I would rather not say.'))
     mode('auto')
-    const live = await failureOf(judgeRubric(judge))
+    // Recorded and replayed by the same test: a reply is served to the test that recorded it.
+    const live = await failureOf(
+      withCallContext({ test: testIn('judged reply') }, () => judgeRubric(judge)),
+    )
     expect(live.root.code).toBe('RUBRICATE_JUDGE_OUTPUT')
     expect(live.root.message).not.toContain('replayed from the cassette entry')
     mode('replay')

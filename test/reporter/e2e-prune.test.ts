@@ -1,7 +1,7 @@
 // End to end: `rubricate cassettes prune` after real Vitest runs of a copy of the `prune` fixture
 // (three cassette entries: two used by its tests, one used by nothing).
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -174,6 +174,16 @@ test('a failed run filtered with -t still proves nothing: prune refuses', async 
 
 test('prune --dir limits it to one folder, and refuses a folder the run did not use', async () => {
   expect((await runVitest(root)).exitCode).toBe(0)
+  // A folder that does not exist is a typo, named as one.
+  expect((await prune('--dir', 'elsewhere')).stderr).toContain(
+    '"elsewhere", the cassette folder given with --dir, does not exist.',
+  )
+  // One that holds cassettes the last run did not use proves nothing about them.
+  const [entry] = readdirSync(join(root, '__cassettes__'), { recursive: true })
+    .map(String)
+    .filter((name) => name.endsWith('.json'))
+  mkdirSync(join(root, 'elsewhere'))
+  copyFileSync(join(root, '__cassettes__', entry as string), join(root, 'elsewhere', 'other.json'))
   expect((await prune('--dir', 'elsewhere')).stderr).toBe(
     '[rubricate] Not pruning "elsewhere": the last run used no entry of that folder, so it proves nothing about it. The run used "__cassettes__"; pass one of them with --dir, or run the suite that uses "elsewhere" first.\nSee https://rubricate.github.io/rubricate/errors/usage\n',
   )
