@@ -98,15 +98,36 @@ test('the gates of two shards survive --merge-reports: the merged run prints bot
   ])
   expect(report.summary.evals?.find((suite) => suite.name === 'answer quality')?.meanGates).toEqual(
     [
-      { scorer: 'correctness', direction: 'min', threshold: 0.8, mean: 0.8125, passed: true },
+      // Each gate with its coverage: every row scored, as the default floor asks.
+      {
+        scorer: 'correctness',
+        direction: 'min',
+        threshold: 0.8,
+        mean: 0.8125,
+        passed: true,
+        scored: 4,
+        total: 4,
+        minCoverage: 1,
+      },
       {
         scorer: 'hallucination',
         direction: 'max',
         threshold: 0.15,
         mean: expect.closeTo(0.175, 9),
         passed: false,
+        scored: 4,
+        total: 4,
+        minCoverage: 1,
       },
-      { direction: 'min', threshold: 0.8, mean: expect.closeTo(0.8208, 3), passed: true },
+      {
+        direction: 'min',
+        threshold: 0.8,
+        mean: expect.closeTo(0.8208, 3),
+        passed: true,
+        scored: 4,
+        total: 4,
+        minCoverage: 1,
+      },
     ],
   )
 
