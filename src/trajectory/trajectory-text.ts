@@ -111,7 +111,6 @@ function finalAnswer(value: unknown): string {
   }
 }
 
-
 // One line of JSON, as a call is written; what JSON cannot hold (a cycle) as rubricate's JSON.
 function compact(value: unknown): string {
   try {
