@@ -1,58 +1,96 @@
-// A scorer of an agent's tool calls with partial credit: how many of the expected calls were made
-// (in order, or in any order), with their arguments compared exactly, as a subset, or by the
-// user's own matcher; extra calls allowed, or counted against the score.
+// A scorer of an agent's tool calls with partial credit, against expected calls or a reference
+// trajectory: in agentevals' modes (strict, unordered, subset, superset), or in order or any order
+// with extras allowed or counted; arguments compared exactly, as a subset, not at all, or by the
+// user's own function, per tool if need be.
 
 import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import { type ToolCall, toolCalls } from '../output'
 import { createScorer, type Scorer } from '../scorer/create-scorer'
+import { checkArgsRules, type ToolArgsMatcher, type ToolArgsMode } from './args-match'
+import { type ExpectedToolCall, referenceCalls } from './reference-calls'
+import {
+  type MatchRules,
+  MODE_RULES,
+  matchTrajectory,
+  type ReferenceCallStatus,
+  TRAJECTORY_MODES,
+  type TrajectoryMatchMode,
+} from './trajectory-match'
+import { trajectoryMessages } from './trajectory-messages'
+import { trajectoryReason } from './trajectory-reason'
 
-/** One call the agent should make: the tool's name and, optionally, its arguments. */
-export interface ExpectedToolCall {
-  name: string
-  /** Compared as `args` says; absent: any arguments. */
-  args?: unknown
-}
+export type { ExpectedToolCall, ToolArgsMatcher, ToolArgsMode, TrajectoryMatchMode }
 
-/** Compares an expected call's arguments with a call's: `true` when they match. */
-export type ToolArgsMatcher = (expected: unknown, actual: unknown, name: string) => boolean
-
-/** Options of {@link createToolCallScorer}. */
+/** Options of {@link createToolCallScorer}. Give `expected` or `reference`. */
 export interface ToolCallScorerConfig {
-  /** The calls the agent should make. */
-  expected: readonly ExpectedToolCall[]
+  /** The calls the agent should make, each `{ name, args? }` (no `args`: any arguments). */
+  expected?: readonly ExpectedToolCall[] | undefined
+  /**
+   * A reference trajectory: a message list or result in any shape the tool-call matchers read
+   * (OpenAI chat messages, Responses items, an Agents SDK or AI SDK result or its steps, LangChain
+   * messages, a LangGraph state), or a list of calls `{ name, args? }` or tool names.
+   */
+  reference?: unknown
+  /**
+   * `'strict'` (the same calls in the same order), `'unordered'` (the same calls in any order),
+   * `'subset'` (no call outside the reference), `'superset'` (every reference call, others
+   * allowed). Replaces `order` and `allowExtras`. Default `'strict'` with `reference`.
+   */
+  mode?: TrajectoryMatchMode | undefined
   /** `'strict'`: in this order (other calls may come between); `'any'`: in any order. Default `'any'`. */
   order?: 'strict' | 'any' | undefined
   /** `false`: each call beyond the expected ones counts against the score. Default `true`. */
   allowExtras?: boolean | undefined
   /**
    * How arguments are compared: `'exact'` (deep equality), `'subset'` (every expected key, deeply,
-   * and any others), or a function `(expected, actual, name) => boolean`. Default `'subset'`.
+   * and any others), `'ignore'` (the name alone), or a function `(expected, actual, name) =>
+   * boolean`. Default `'subset'`.
    */
-  args?: 'exact' | 'subset' | ToolArgsMatcher | undefined
+  args?: ToolArgsMode | undefined
+  /** Per tool name, how its arguments are compared, overriding `args`: `{ search: 'ignore' }`. */
+  argsByTool?: Readonly<Record<string, ToolArgsMode>> | undefined
   /** The scorer's id in reports. Default `'tool-calls'`. */
   id?: string | undefined
 }
 
-/** What the scorer found, in its result's `metadata`. */
+/** What the scorer found: its preprocess step's result. */
 export interface ToolCallMatch {
   expected: number
   matched: number
   /** The expected calls not matched, by name. */
   missing: string[]
+  /** Expected calls made, but not in their order (in order only), by name. */
+  outOfOrder: string[]
   /** The calls that matched no expected one, by name (counted against the score when `allowExtras` is false). */
   extra: string[]
+  /** Each expected or reference call, with its status and the call it was found at. */
+  reference: ReferenceCallStatus[]
   /** Every call the agent made, in order. */
   calls: ToolCall[]
+  /** The partial credit, 0 to 1: the scorer's score. */
+  score: number
 }
 
-const CONFIG_KEYS = ['expected', 'order', 'allowExtras', 'args', 'id']
+const CONFIG_KEYS = [
+  'expected',
+  'reference',
+  'mode',
+  'order',
+  'allowExtras',
+  'args',
+  'argsByTool',
+  'id',
+]
+const WHERE = 'createToolCallScorer()'
 
 /**
- * A scorer of the agent's tool calls with partial credit, for `describeEval` and `toPassScorer`:
- * the score is the share of expected calls made (`matched / expected`), or, with
- * `allowExtras: false`, `matched / (expected + extra calls)`. Reads every shape `toolCalls()` reads.
+ * A scorer of the agent's tool calls with partial credit, for `describeEval` and `toPassScorer`.
+ * The score is the share of expected calls matched; with extras counted (`allowExtras: false`,
+ * or modes `'strict'`, `'unordered'`, `'subset'`), each extra call adds to the total; in mode
+ * `'subset'` missing calls do not count. Reads every shape `toolCalls()` reads, for the output
+ * and for `reference`. The reason lists the calls matched, missing, out of order and extra.
  *
  * @example
  * const trajectory = createToolCallScorer({
@@ -60,95 +98,89 @@ const CONFIG_KEYS = ['expected', 'order', 'allowExtras', 'args', 'id']
  *   order: 'strict',
  * })
  * await expect(result).toPassScorer(trajectory, { threshold: 0.5 })
+ *
+ * const path = createToolCallScorer({ reference: goodRun.messages, mode: 'unordered', args: 'exact' })
  */
 export function createToolCallScorer(
   config: ToolCallScorerConfig,
 ): Scorer<any, any, ToolCallMatch> {
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw new UsageError(messages.configNotObject('createToolCallScorer()', config))
+    throw new UsageError(messages.configNotObject(WHERE, config))
   }
-  rejectUnknownKeys('createToolCallScorer()', config, CONFIG_KEYS)
-  const expected = checkExpected(config.expected)
+  rejectUnknownKeys(WHERE, config, CONFIG_KEYS)
+  if (config.reference !== undefined && config.expected !== undefined) {
+    throw new UsageError(trajectoryMessages.referenceAndExpected())
+  }
+  const fromReference = config.reference !== undefined
+  const expected = fromReference
+    ? referenceCalls(`${WHERE} option "reference"`, config.reference)
+    : checkExpected(config.expected)
+  const { rules, how } = matchRules(config, fromReference)
+  const args = checkArgsRules(WHERE, config.args, config.argsByTool, 'subset')
+  const noun = fromReference ? 'reference' : 'expected'
+  return createScorer({
+    id: config.id ?? 'tool-calls',
+    description: `Tool calls: ${expected.map((call) => call.name).join(', ') || 'none'} (${how})`,
+  })
+    .preprocess(({ run }) => {
+      const calls = toolCalls(run.output)
+      const found = matchTrajectory(calls, expected, rules, args)
+      const named = (status: ReferenceCallStatus['status']) =>
+        found.reference.filter((call) => call.status === status).map((call) => call.name)
+      const match: ToolCallMatch = {
+        expected: expected.length,
+        matched: named('matched').length,
+        missing: named('missing'),
+        outOfOrder: named('out of order'),
+        extra: found.extra.map((at) => (calls[at] as ToolCall).name),
+        reference: found.reference,
+        calls,
+        score: found.score,
+      }
+      return match
+    })
+    .generateScore(({ results }) => (results.preprocessStepResult as ToolCallMatch).score)
+    .generateReason(({ results, score }) => {
+      const match = results.preprocessStepResult as ToolCallMatch
+      return trajectoryReason(match.reference, match.calls, score, {
+        noun,
+        how,
+        extrasCount: rules.countExtras,
+      })
+    })
+}
+
+// The mode's rules, or the rules `order` and `allowExtras` make; `how` names them in texts.
+function matchRules(
+  config: ToolCallScorerConfig,
+  fromReference: boolean,
+): { rules: MatchRules; how: string } {
+  if (config.mode !== undefined || fromReference) {
+    for (const key of ['order', 'allowExtras'] as const) {
+      if (config[key] !== undefined) throw new UsageError(trajectoryMessages.modeWithOrder(key))
+    }
+    const mode = config.mode ?? 'strict'
+    if (!TRAJECTORY_MODES.includes(mode)) {
+      throw new UsageError(messages.invalidChoice(`${WHERE} option "mode"`, mode, TRAJECTORY_MODES))
+    }
+    return { rules: MODE_RULES[mode], how: mode }
+  }
   const order = config.order ?? 'any'
   if (order !== 'strict' && order !== 'any') {
     throw new UsageError(
-      messages.invalidChoice('createToolCallScorer() option "order"', order, ['strict', 'any']),
+      messages.invalidChoice(`${WHERE} option "order"`, order, ['strict', 'any']),
     )
   }
   const allowExtras = config.allowExtras ?? true
   if (typeof allowExtras !== 'boolean') {
     throw new UsageError(
-      messages.invalidChoice('createToolCallScorer() option "allowExtras"', allowExtras, [
-        'true',
-        'false',
-      ]),
+      messages.invalidChoice(`${WHERE} option "allowExtras"`, allowExtras, ['true', 'false']),
     )
   }
-  const argsOption = config.args ?? 'subset'
-  if (argsOption !== 'exact' && argsOption !== 'subset' && typeof argsOption !== 'function') {
-    throw new UsageError(
-      messages.invalidChoice('createToolCallScorer() option "args"', argsOption, [
-        'exact',
-        'subset',
-        'a function (expected, actual, name) => boolean',
-      ]),
-    )
+  return {
+    rules: { ordered: order === 'strict', countMissing: true, countExtras: !allowExtras },
+    how: `${order} order`,
   }
-  const argsMatch: ToolArgsMatcher =
-    argsOption === 'exact' ? deepEqual : argsOption === 'subset' ? isSubset : argsOption
-  const fits = (want: ExpectedToolCall, call: ToolCall) =>
-    want.name === call.name &&
-    (want.args === undefined || argsMatch(want.args, call.args, call.name))
-  return createScorer({
-    id: config.id ?? 'tool-calls',
-    description: `Tool calls: ${expected.map((call) => call.name).join(', ') || 'none'} (${order} order)`,
-  })
-    .preprocess(({ run }) => {
-      const calls = toolCalls(run.output)
-      const used = new Set<number>()
-      let matched = 0
-      const missing: string[] = []
-      let from = 0
-      for (const want of expected) {
-        // In order: the next fitting call after the previous match; any order: the first unused.
-        const start = order === 'strict' ? from : 0
-        let found = -1
-        for (let i = start; i < calls.length; i++) {
-          if (!used.has(i) && fits(want, calls[i] as ToolCall)) {
-            found = i
-            break
-          }
-        }
-        if (found === -1) {
-          missing.push(want.name)
-          continue
-        }
-        used.add(found)
-        matched++
-        from = found + 1
-      }
-      const extra = calls.filter((_, i) => !used.has(i)).map((call) => call.name)
-      const match: ToolCallMatch = { expected: expected.length, matched, missing, extra, calls }
-      return match
-    })
-    .generateScore(({ results }) => {
-      const match = results.preprocessStepResult as ToolCallMatch
-      const penalty = allowExtras ? 0 : match.extra.length
-      const total = match.expected + penalty
-      // Nothing expected: full marks, unless extras are counted and there were some.
-      return total === 0 ? 1 : match.matched / total
-    })
-    .generateReason(({ results, score }) => {
-      const match = results.preprocessStepResult as ToolCallMatch
-      const parts = [`${match.matched} of ${match.expected} expected calls made`]
-      if (match.missing.length > 0) parts.push(`missing ${match.missing.join(', ')}`)
-      if (match.extra.length > 0) {
-        parts.push(
-          `${allowExtras ? 'extra (allowed)' : 'extra (counted against)'} ${match.extra.join(', ')}`,
-        )
-      }
-      return `${parts.join('; ')}: score ${Math.round(score * 1000) / 1000}`
-    })
 }
 
 function checkExpected(value: unknown): ExpectedToolCall[] {
@@ -162,37 +194,4 @@ function checkExpected(value: unknown): ExpectedToolCall[] {
     rejectUnknownKeys('createToolCallScorer() expected call', item, ['name', 'args'])
   }
   return value as ExpectedToolCall[]
-}
-
-/** Deep equality of JSON-like values. @internal */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  const keysA = Object.keys(a)
-  const keysB = Object.keys(b)
-  if (keysA.length !== keysB.length) return false
-  return keysA.every(
-    (key) =>
-      Object.hasOwn(b, key) &&
-      deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  )
-}
-
-/** `expected`'s keys, deeply, are in `actual` with equal values; arrays compare whole. @internal */
-export function isSubset(expected: unknown, actual: unknown): boolean {
-  if (
-    typeof expected !== 'object' ||
-    expected === null ||
-    Array.isArray(expected) ||
-    typeof actual !== 'object' ||
-    actual === null ||
-    Array.isArray(actual)
-  ) {
-    return deepEqual(expected, actual)
-  }
-  return Object.entries(expected).every(
-    ([key, value]) =>
-      Object.hasOwn(actual, key) && isSubset(value, (actual as Record<string, unknown>)[key]),
-  )
 }

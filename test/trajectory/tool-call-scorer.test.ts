@@ -108,7 +108,7 @@ test('with extras not allowed, each call beyond the expected ones counts against
     output: chatCompletion,
   })
   expect(result.reason).toBe(
-    '2 of 2 expected calls made; extra (counted against) search: score 0.667',
+    '2 of 2 expected calls matched (any order); matched lookup_order, refund; extra (counted against) search {"q":"A1"}: score 0.667',
   )
 })
 
