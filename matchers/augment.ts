@@ -10,6 +10,7 @@ import type {
   ToBeSemanticallySimilarToOptions,
   ToBeSimilarByEditDistanceOptions,
   ToHaveToolCallsOptions,
+  ToMatchTrajectoryOptions,
   ToPassScorerOptions,
   ToSatisfyRubricOptions,
 } from './types'
@@ -55,6 +56,16 @@ declare module 'vitest' {
      * compared as a subset unless `args: 'exact'`). Synchronous: no judge is called.
      */
     toHaveToolCalls(expected: readonly ExpectedToolCall[], options?: ToHaveToolCallsOptions): void
+    /**
+     * The agent's tool calls match a reference trajectory (a message list or result of any shape
+     * the tool-call matchers read, or a list of `{ name, args? }` calls or tool names), in
+     * `mode` `'strict'` (default), `'unordered'`, `'subset'` or `'superset'`. Synchronous: no
+     * judge is called.
+     *
+     * @example
+     * expect(result).toMatchTrajectory(reference.messages, { mode: 'unordered', args: 'exact' })
+     */
+    toMatchTrajectory(reference: unknown, options?: ToMatchTrajectoryOptions): void
     /**
      * The run is paused: a LangGraph state, snapshot or stream stopped at `interrupt()`, or an
      * OpenAI Agents SDK run stopped for tool approvals. Synchronous: no judge is called.

@@ -1,8 +1,8 @@
 // rubricate/matchers: the `expect` matchers and their typings (ESM only: imports vitest).
 // `rubricate/setup` registers them; register them yourself with
 // `expect.extend({ toSatisfyRubric, toPassScorer, toAgreeWithLabels, toHaveCalledTool,
-// toHaveToolCalls, toHaveBeenInterrupted, toHaveStructuredResponse, toHaveToolResult })` when you
-// do not use the setup file.
+// toHaveToolCalls, toMatchTrajectory, toHaveBeenInterrupted, toHaveStructuredResponse,
+// toHaveToolResult })` when you do not use the setup file.
 import './augment'
 
 // Matchers
@@ -15,6 +15,7 @@ export { toHaveCalledTool } from './to-have-called-tool'
 export { toHaveStructuredResponse } from './to-have-structured-response'
 export { toHaveToolCalls } from './to-have-tool-calls'
 export { toHaveToolResult } from './to-have-tool-result'
+export { toMatchTrajectory } from './to-match-trajectory'
 export { toPassScorer } from './to-pass-scorer'
 export { toSatisfyRubric } from './to-satisfy-rubric'
 export { toStayWithinBudget } from './to-stay-within-budget'
@@ -28,6 +29,8 @@ export type {
   ToBeSemanticallySimilarToOptions,
   ToBeSimilarByEditDistanceOptions,
   ToHaveToolCallsOptions,
+  ToMatchTrajectoryOptions,
   ToPassScorerOptions,
+  TrajectoryArgsMode,
   ToSatisfyRubricOptions,
 } from './types'

@@ -23,6 +23,7 @@ import { toHaveCalledTool } from './to-have-called-tool'
 import { toHaveStructuredResponse } from './to-have-structured-response'
 import { toHaveToolCalls } from './to-have-tool-calls'
 import { toHaveToolResult } from './to-have-tool-result'
+import { toMatchTrajectory } from './to-match-trajectory'
 import { toPassScorer } from './to-pass-scorer'
 import { toSatisfyRubric } from './to-satisfy-rubric'
 import { toStayWithinBudget } from './to-stay-within-budget'
@@ -37,6 +38,7 @@ expect.extend({
   toHaveBeenInterrupted,
   toHaveStructuredResponse,
   toHaveToolResult,
+  toMatchTrajectory,
 })
 expect.extend({ toAgreeWithLabels })
 expect.extend({

@@ -112,6 +112,31 @@ export interface ToHaveToolCallsOptions {
   args?: 'exact' | 'subset' | undefined
 }
 
+/**
+ * How a call's arguments are compared with its reference call's: `'exact'` (deep equality),
+ * `'subset'` (every reference key, deeply, and any others), `'ignore'` (the tool's name alone), or
+ * a function `(expected, actual, name) => boolean`.
+ */
+export type TrajectoryArgsMode =
+  | 'exact'
+  | 'subset'
+  | 'ignore'
+  | ((expected: unknown, actual: unknown, name: string) => boolean)
+
+/** Options of `toMatchTrajectory`. */
+export interface ToMatchTrajectoryOptions {
+  /**
+   * `'strict'`: the same calls in the same order; `'unordered'`: the same calls in any order;
+   * `'subset'`: no call outside the reference; `'superset'`: every reference call, others
+   * allowed. Default `'strict'`.
+   */
+  mode?: 'strict' | 'unordered' | 'subset' | 'superset' | undefined
+  /** How arguments are compared. Default `'subset'`. */
+  args?: TrajectoryArgsMode | undefined
+  /** Per tool name, how its arguments are compared, overriding `args`: `{ search: 'ignore' }`. */
+  argsByTool?: Readonly<Record<string, TrajectoryArgsMode>> | undefined
+}
+
 /** Anything with a `run()` that returns a score: a scorer built with `createScorer` or `createRubricScorer`. */
 export interface ScorerLike {
   id?: string | undefined
