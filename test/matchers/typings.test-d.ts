@@ -84,6 +84,14 @@ test('the tool-call matchers are synchronous and take names or { name, args }', 
   ).toBeVoid()
   expectTypeOf(expect([]).not.toHaveToolCalls([])).toBeVoid()
   expectTypeOf(
+    expect({}).toMatchTrajectory([{ name: 'lookup_order', args: { id: 'A1' } }], {
+      mode: 'unordered',
+      args: 'ignore',
+      argsByTool: { lookup_order: 'exact', search: (want, got) => want === got },
+    }),
+  ).toBeVoid()
+  expectTypeOf(expect({}).not.toMatchTrajectory({ messages: [] })).toBeVoid()
+  expectTypeOf(
     expect({}).toHaveToolCalls([
       { name: 'transfer_to_Billing', agent: 'Triage', handoffTo: 'Billing' },
     ]),
@@ -137,6 +145,10 @@ test('what must not compile', () => {
   expect({}).toHaveToolCalls([{ name: 'transfer_to_Billing', handoffTo: { name: 'Billing' } }])
   // @ts-expect-error: args is 'exact' or 'subset'
   expect({}).toHaveToolCalls([], { args: 'fuzzy' })
+  // @ts-expect-error: a trajectory's mode is strict, unordered, subset or superset
+  expect({}).toMatchTrajectory([], { mode: 'exact' })
+  // @ts-expect-error: a per-tool argument mode is a mode or a function
+  expect({}).toMatchTrajectory([], { argsByTool: { search: 'fuzzy' } })
 })
 
 test('records are typed on task.meta', ({ task }) => {
