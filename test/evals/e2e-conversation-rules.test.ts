@@ -59,7 +59,7 @@ const ACROSS_TURNS = [
   '       · turn 1 user: "Where is order A1?" → "Order A1 is late."',
   '       · turn 2 user: "Refund it, please" → "Order A1 is refunded."',
   '       conversation: 2 turns, ended: its turns ran out',
-  '         ✓ scorer "order-path": score 1, threshold 1: 2 of 2 expected calls made: score 1',
+  '         ✓ scorer "order-path": score 1, threshold 1: 2 of 2 expected calls matched (strict order); matched lookup_order, refund: score 1',
   '         ✓ scorer "rubric-scorer": score 1',
   '           ✓ [required] Mentions Order A1 is late',
   '         ✓ scorer "trajectory": score 1, threshold 1: {"turn":1,"speaker":"user","text":"Where is order A1?"} / {"turn":1,"call":1,"tool":"lookup_order","arguments":{"order":"A1"},"resultRecorded":false} / {"turn":1,"speaker":"assistant","text":"Order A1 is late."} / {"turn":2,"speaker":"user","text":"Refund it, please"} / {"turn":2,"call":2,"tool":"refund","arguments":{"order":"A1"},"resultRecorded":false} / {"turn":2,"speaker":"assistant","text":"Order A1 is refunded."}',

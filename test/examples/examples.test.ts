@@ -87,8 +87,10 @@ test('npm run examples replays every model call offline with no API key and prin
     // on the fact scorer, and the weighted mean gate.
     '       ✗ scorer "hedging": score 1, at most 0.5',
     '       Eval  "FAQ answers under per-scorer gates" 5 of 6 rows passed (83.3%) · gate 80% ✓ met · mean: rubric 0.83, mentionsExpectedFact 0.83 (≥ 0.8 ✓), hedging ↓ ×2 0.17 (≤ 0.2 ✓) · weighted mean 0.83 (≥ 0.75 ✓)',
-    // A partially credited trajectory, and the trajectory rubric over the transcript.
-    '       ✓ scorer "order-path": score 0.5, threshold 0.5: 1 of 2 expected calls made; missing notify_customer: score 0.5',
+    // A partially credited trajectory, against expected calls and a reference trajectory, and
+    // the trajectory rubric over the transcript.
+    '       ✓ scorer "order-path": score 0.5, threshold 0.5: 1 of 2 expected calls matched (strict order); matched lookup_order {"orderId":"LP-1042"}; missing notify_customer: score 0.5',
+    '       ✓ scorer "reference-path": score 0.5, threshold 0.5: 1 of 2 reference calls matched (superset); matched lookup_order {"orderId":"LP-1042"}; missing notify_customer {"orderId":"LP-1042"}: score 0.5',
     '         ✓ [required] Quotes the shipping day the lookup returned',
     // A three-turn conversation with a simulated user, verdicts per turn and for the whole.
     '       ✓ turn 1 user: "I was charged twice this month." → "Sorry about that! Could you tell me the date and the amount…"',
@@ -104,7 +106,7 @@ test('npm run examples replays every model call offline with no API key and prin
     '     ✓ scorer "budget": 1 model call, 94 tokens in, 22 out, slowest 7 ms, 7 ms in all.',
     '     ✓ scorer "pairwise-preference": score 1: The output is preferred in both orders. output shown first: output preferred (Output A gives a figure the customer can act on.); baseline shown first: output preferred (Output B gives a figure the customer can act on.).',
     '       Eval  "help-center answers, grounded and preferred" 3 of 3 rows passed (100%) · gate 100% ✓ met · mean: faithfulness 1 (≥ 1 ✓), answer-relevance 1 (≥ 0.8 ✓), semantic-similarity 0.7 (≥ 0.5 ✓), pairwise-preference 0.83 (≥ 0.6 ✓) · weighted mean 0.88 (≥ 0.7 ✓)',
-    ' Assertions  70 assertions (25 rubric, 44 scorer, 1 calibration): 65 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 48 criteria: 45 met, 2 required unmet, 1 optional unmet',
+    ' Assertions  71 assertions (25 rubric, 45 scorer, 1 calibration): 66 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 48 criteria: 45 met, 2 required unmet, 1 optional unmet',
     '      Judge  81 calls: 81 replayed, 0 live · tokens 0 live, 54,371 replayed · cost $0.00',
     '     Agents  39 calls: 39 replayed, 0 live · tokens 0 live, 7,456 replayed',
     '      Tests  34 passed (34)',
