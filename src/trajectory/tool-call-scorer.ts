@@ -111,6 +111,9 @@ export function createToolCallScorer(
   if (config.reference !== undefined && config.expected !== undefined) {
     throw new UsageError(trajectoryMessages.referenceAndExpected())
   }
+  if (config.reference === undefined && config.expected === undefined) {
+    throw new UsageError(trajectoryMessages.noExpectedCalls())
+  }
   const fromReference = config.reference !== undefined
   const expected = fromReference
     ? referenceCalls(`${WHERE} option "reference"`, config.reference)

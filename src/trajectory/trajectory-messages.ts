@@ -18,6 +18,10 @@ export const trajectoryMessages = {
     format(
       'createToolCallScorer() got both "reference" and "expected", two ways to give the calls the agent should make. Keep one: "expected" for a list of { name, args? } calls, "reference" for a reference trajectory (a message list or result, or such a list).',
     ),
+  noExpectedCalls: (): string =>
+    format(
+      'createToolCallScorer() needs the calls the agent should make: "expected", a list such as [{ name: \'lookup_order\', args: { id: \'A1\' } }], or "reference", a reference trajectory (a message list or result the tool-call matchers read, or such a list).',
+    ),
   modeWithOrder: (key: string): string =>
     format(
       `createToolCallScorer() got "mode" and "${key}", which both say how calls are compared. Keep "mode" ('strict', 'unordered', 'subset' or 'superset'), or "order" and "allowExtras" without it.`,

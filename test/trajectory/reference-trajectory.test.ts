@@ -185,6 +185,9 @@ test('bad reference options are usage errors that say what to write', () => {
   expect(() => createToolCallScorer({ reference, expected: [] })).toThrow(
     '[rubricate] createToolCallScorer() got both "reference" and "expected"',
   )
+  expect(() => createToolCallScorer({ mode: 'strict' })).toThrow(
+    '[rubricate] createToolCallScorer() needs the calls the agent should make: "expected", a list such as [{ name: \'lookup_order\', args: { id: \'A1\' } }], or "reference"',
+  )
   expect(() => createToolCallScorer({ reference, order: 'strict' })).toThrow(
     '[rubricate] createToolCallScorer() got "mode" and "order", which both say how calls are compared.',
   )
