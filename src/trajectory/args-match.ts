@@ -67,7 +67,7 @@ export function argsFit(
   if (mode === 'ignore') return true
   if (mode === 'exact') return deepEqual(expected, actual)
   if (mode === 'subset') return isSubset(expected, actual)
-  return mode(expected, actual, name) === true
+  return Boolean(mode(expected, actual, name))
 }
 
 /** Deep equality of JSON-like values; an asymmetric matcher on the expected side decides. @internal */
