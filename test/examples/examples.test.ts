@@ -104,10 +104,26 @@ test('npm run examples replays every model call offline with no API key and prin
     '     ✓ scorer "budget": 1 model call, 94 tokens in, 22 out, slowest 7 ms, 7 ms in all.',
     '     ✓ scorer "pairwise-preference": score 1: The output is preferred in both orders. output shown first: output preferred (Output A gives a figure the customer can act on.); baseline shown first: output preferred (Output B gives a figure the customer can act on.).',
     '       Eval  "help-center answers, grounded and preferred" 3 of 3 rows passed (100%) · gate 100% ✓ met · mean: faithfulness 1 (≥ 1 ✓), answer-relevance 1 (≥ 0.8 ✓), semantic-similarity 0.7 (≥ 0.5 ✓), pairwise-preference 0.83 (≥ 0.6 ✓) · weighted mean 0.88 (≥ 0.7 ✓)',
-    ' Assertions  70 assertions (25 rubric, 44 scorer, 1 calibration): 65 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 48 criteria: 45 met, 2 required unmet, 1 optional unmet',
-    '      Judge  81 calls: 81 replayed, 0 live · tokens 0 live, 54,371 replayed · cost $0.00',
-    '     Agents  39 calls: 39 replayed, 0 live · tokens 0 live, 7,456 replayed',
-    '      Tests  34 passed (34)',
+    // The frameworks guide's examples: a LangGraph run resumed after interrupt(), and an eval per
+    // framework, each replayed through that framework's own package.
+    '     ✓ [required] Confirms that ticket T1 is closed',
+    ...[
+      'LangGraph',
+      'LangChain',
+      'AI SDK',
+      'Agents SDK',
+      'Mastra',
+      'OpenAI SDK',
+      'Anthropic',
+      'Gemini',
+    ].map(
+      (name) =>
+        `       Eval  "the ${name} desk" 1 of 1 row passed (100%) · gate 100% ✓ met · mean: rubric 1, looksTheTicketUp 1`,
+    ),
+    ' Assertions  98 assertions (45 rubric, 52 scorer, 1 calibration): 93 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 87 criteria: 84 met, 2 required unmet, 1 optional unmet',
+    '      Judge  101 calls: 101 replayed, 0 live · tokens 0 live, 67,728 replayed · cost $0.00',
+    '     Agents  86 calls: 86 replayed, 0 live · tokens 0 live, 14,254 replayed',
+    '      Tests  54 passed (54)',
   ]) {
     expect(lines).toContain(expected)
   }
