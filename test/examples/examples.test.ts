@@ -122,7 +122,7 @@ test('npm run examples replays every model call offline with no API key and prin
     ),
     ' Assertions  98 assertions (45 rubric, 52 scorer, 1 calibration): 93 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 87 criteria: 84 met, 2 required unmet, 1 optional unmet',
     '      Judge  101 calls: 101 replayed, 0 live · tokens 0 live, 67,728 replayed · cost $0.00',
-    '     Agents  86 calls: 86 replayed, 0 live · tokens 0 live, 14,254 replayed',
+    '     Agents  86 calls: 86 replayed, 0 live · tokens 0 live, 14,226 replayed',
     '      Tests  54 passed (54)',
   ]) {
     expect(lines).toContain(expected)
