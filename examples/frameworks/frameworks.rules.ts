@@ -32,6 +32,16 @@ export function deskMove(body: unknown): DeskMove | undefined {
   return { call: { id: 'call_lookup_ticket', name: 'lookup_ticket', args: { id: 'T1' } } }
 }
 
+/**
+ * The tokens a desk reply reports, from the request without the reference model's reply ids
+ * (`resp_fake-7`): a Responses request sends earlier items back with their ids, which are numbered
+ * across every file recording at once, so counting them would change a reply on each re-record.
+ */
+function deskUsage(body: unknown) {
+  const sent = JSON.stringify(body ?? null).replace(/fake-\d+/g, 'fake-N')
+  return { prompt_tokens: Math.ceil(sent.length / 4), completion_tokens: 12 }
+}
+
 const rules: ExampleRules = {
   rules: [
     {
@@ -41,10 +51,12 @@ const rules: ExampleRules = {
         request.schemaName !== 'rubric_verdicts' && deskMove(request.raw.body) !== undefined,
       reply: (request) => {
         const move = deskMove(request.raw.body)
-        if (move === undefined || 'text' in move) return move?.text ?? ''
-        if ('json' in move) return fakeReply.json(move.json)
+        const usage = deskUsage(request.raw.body)
+        if (move === undefined || 'text' in move) return fakeReply.text(move?.text ?? '', { usage })
+        if ('json' in move) return fakeReply.json(move.json, { usage })
         const { id, name, args } = move.call
-        return fakeReply.text('', { toolCalls: [{ id, name, arguments: JSON.stringify(args) }] })
+        const toolCalls = [{ id, name, arguments: JSON.stringify(args) }]
+        return fakeReply.text('', { toolCalls, usage })
       },
     },
   ],

@@ -21,7 +21,12 @@ interface CommandRun {
  * OPENAI_* or RUBRICATE_* variable), colours off, and the loopback guard preloaded into every
  * Node process it starts.
  */
-async function offline(command: string, args: string[], cwd = repoRoot): Promise<CommandRun> {
+async function offline(
+  command: string,
+  args: string[],
+  cwd = repoRoot,
+  timeoutMs = 150_000,
+): Promise<CommandRun> {
   const env: NodeJS.ProcessEnv = {
     NO_COLOR: '1',
     NODE_OPTIONS: loopbackGuardOption,
@@ -33,7 +38,7 @@ async function offline(command: string, args: string[], cwd = repoRoot): Promise
   const { exitCode, stdout, stderr } = await runChild(command, args, {
     cwd,
     env,
-    timeoutMs: 150_000,
+    timeoutMs,
   })
   return { exitCode, stdout: normalise(stdout, examplesDir), stderr: normalise(stderr) }
 }
@@ -122,7 +127,7 @@ test('npm run examples replays every model call offline with no API key and prin
     ),
     ' Assertions  98 assertions (45 rubric, 52 scorer, 1 calibration): 93 passed, 5 failed, 0 errored · 1 loop: 1 complete, 0 incomplete, 0 errored · 87 criteria: 84 met, 2 required unmet, 1 optional unmet',
     '      Judge  101 calls: 101 replayed, 0 live · tokens 0 live, 67,728 replayed · cost $0.00',
-    '     Agents  86 calls: 86 replayed, 0 live · tokens 0 live, 14,226 replayed',
+    '     Agents  86 calls: 86 replayed, 0 live · tokens 0 live, 14,403 replayed',
     '      Tests  54 passed (54)',
   ]) {
     expect(lines).toContain(expected)
@@ -184,7 +189,14 @@ test('re-recording against the reference model gives back the committed cassette
   await rm(copy, { recursive: true, force: true })
   await cp(examplesDir, copy, { recursive: true })
   try {
-    const run = await offline(process.execPath, [join(copy, 'reference-model/record.mjs')])
+    // Two Vitest runs (the examples, then the failing one) in one child, each recording every
+    // call: a longer bound than a single run's, or a loaded machine cuts a correct recording.
+    const run = await offline(
+      process.execPath,
+      [join(copy, 'reference-model/record.mjs')],
+      repoRoot,
+      300_000,
+    )
     expect(run.exitCode, run.stdout + run.stderr).toBe(0)
     for (const dir of ['__cassettes__', 'failing/__cassettes__']) {
       const committed = await entries(join(examplesDir, dir))
@@ -201,7 +213,7 @@ test('re-recording against the reference model gives back the committed cassette
   } finally {
     await rm(copy, { recursive: true, force: true })
   }
-}, 180_000)
+}, 330_000)
 
 /**
  * The cassette entries of a folder by relative path, without what differs between two recordings
