@@ -4,7 +4,10 @@
 //   node scripts/docs.mjs check   every internal link of README.md and docs/ points at a page that
 //                                 exists and, with a #fragment, at a heading of that page; every
 //                                 `ts` code block of the Guide (docs/guide/) type-checks against
-//                                 the package's own sources, as a user's file would
+//                                 the package's own sources, as a user's file would; every file a
+//                                 page includes (VitePress's `<<< @/../examples/x.test.ts`) exists,
+//                                 with its `#region`, and lies under examples/, whose files
+//                                 `npm test` type-checks and runs
 //                                 every error code (the `RubricateErrorCode` union) has its page in
 //                                 docs/errors/ and a row of its index, every page there is a
 //                                 code's, and the site address the messages link to (`DOCS_SITE`)
@@ -30,7 +33,12 @@ if (action !== 'check' && action !== 'build') {
 }
 
 const pages = [join(root, 'README.md'), ...markdownFiles(docs)]
-const problems = [...checkLinks(pages), ...checkErrorPages(), ...typeCheckGuide()]
+const problems = [
+  ...checkLinks(pages),
+  ...checkSnippets(pages),
+  ...checkErrorPages(),
+  ...typeCheckGuide(),
+]
 if (problems.length > 0) {
   console.error(`docs: ${problems.length} problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}`)
   process.exit(1)
@@ -139,6 +147,39 @@ function checkLinks(files) {
         if (fragment && page.endsWith('.md') && !anchors(page).has(fragment)) {
           problems.push(`${where}: the link "${link}" names no heading of ${relative(root, page)}`)
         }
+      }
+    }
+  }
+  return problems
+}
+
+/**
+ * The files pages include with VitePress's `<<< path[#region][{lines}]` (`@` is docs/). VitePress
+ * renders a missing file as a line of text, not an error, so the check is here. An included file
+ * must lie under examples/: `npm test` type-checks and replays those, so a page shows code that runs.
+ */
+function checkSnippets(files) {
+  const problems = []
+  for (const file of files) {
+    for (const line of parse(file).prose) {
+      const include = /^<<<\s+(\S+)/.exec(line.trim())
+      if (!include) continue
+      const where = relative(root, file)
+      const [path, region] = include[1].replace(/\{[^}]*\}$/, '').split('#')
+      const included = path.startsWith('@/')
+        ? join(docs, path.slice(2))
+        : resolve(dirname(file), path)
+      if (!existsSync(included)) {
+        problems.push(`${where}: the include "${include[1]}" names no file`)
+        continue
+      }
+      if (!relative(join(root, 'examples'), included).match(/^[^.]/)) {
+        problems.push(
+          `${where}: the include "${include[1]}" is outside examples/, where npm test runs the code`,
+        )
+      }
+      if (region && !readFileSync(included, 'utf8').includes(`#region ${region}`)) {
+        problems.push(`${where}: the include "${include[1]}" names no "#region ${region}"`)
       }
     }
   }

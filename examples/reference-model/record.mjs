@@ -1,6 +1,6 @@
 // Re-record every cassette of the examples against the reference model: `npm run examples:record`.
-// Starts the reference model, points OPENAI_BASE_URL at it, then runs the examples and the failing
-// example with RUBRICATE_CASSETTES=record. The cassettes are re-recorded in place: an unchanged
+// Starts the reference model, points OPENAI_BASE_URL and the other providers' variables at it,
+// then runs the examples and the failing example with RUBRICATE_CASSETTES=record. The cassettes are re-recorded in place: an unchanged
 // reply leaves its file untouched, so against the same model `git status` stays clean, and a
 // changed one shows as its own file. Entries no test uses any more: `rubricate cassettes prune`.
 // To record against a real model instead, see "Re-record the examples" in the README.
@@ -18,12 +18,7 @@ const vitest = join(
 const { startReferenceModel } = await loadReferenceModel()
 const server = await startReferenceModel()
 console.log(`Recording against the reference model at ${server.baseURL}\n`)
-const env = {
-  ...process.env,
-  OPENAI_BASE_URL: server.baseURL,
-  OPENAI_API_KEY: 'reference-model-key',
-  RUBRICATE_CASSETTES: 'record',
-}
+const env = { ...process.env, ...server.env, RUBRICATE_CASSETTES: 'record' }
 let failed = false
 try {
   const main = await vitestRun([])

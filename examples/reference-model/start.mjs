@@ -1,12 +1,15 @@
-// Start the reference model on its own: `npm run examples:reference-model`. Prints the base URL
-// to point OPENAI_BASE_URL at, and serves until stopped (Ctrl-C).
+// Start the reference model on its own: `npm run examples:reference-model`. Prints the variables
+// that point each client at it (OPENAI_BASE_URL...), and serves until stopped (Ctrl-C).
 import { loadReferenceModel } from './load.mjs'
 
 const { startReferenceModel } = await loadReferenceModel()
 const server = await startReferenceModel()
-console.log(`The reference model is listening. Point your OpenAI client at it:
+const variables = Object.entries(server.env)
+  .map(([name, value]) => `  ${name}=${value}`)
+  .join('\n')
+console.log(`The reference model is listening. Point your clients at it:
 
-  OPENAI_BASE_URL=${server.baseURL}
+${variables}
 
 Stop it with Ctrl-C.`)
 const stop = async () => {
