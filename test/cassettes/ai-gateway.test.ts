@@ -76,3 +76,30 @@ test('a gateway model call is recorded with its model in the key, and replays of
     'ai/language-model/google/gemini-2.5-pro',
   ])
 })
+
+test("a gateway call's key leaves out the SDK's user-agent, so an upgrade of `ai` replays the same entries", async () => {
+  const { computeKey } = await import('../../src/cassettes/store/cassette-key')
+  const body = (agent: string, extra: Record<string, string> = {}) => ({
+    headers: { 'user-agent': agent, ...extra },
+    prompt: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }],
+  })
+  const endpoint = 'ai/language-model/openai/gpt-4o'
+  expect(computeKey(endpoint, body('ai/6.0.325'))).toBe(computeKey(endpoint, body('ai/6.1.0')))
+  // A header the user set is still part of the key; so is anything on another endpoint.
+  expect(computeKey(endpoint, body('ai/6.0.325', { 'x-tenant': 'a' }))).not.toBe(
+    computeKey(endpoint, body('ai/6.0.325', { 'x-tenant': 'b' })),
+  )
+  expect(computeKey('chat/completions', body('ai/6.0.325'))).not.toBe(
+    computeKey('chat/completions', body('ai/6.1.0')),
+  )
+  // What is stored is what is keyed: the recorded entries carry no user-agent.
+  gateway = await startFakeGateway()
+  const local = createGateway({ baseURL: gateway.baseURL, apiKey: 'gw-test-key-1' })
+  configureRubricate({ cassettes: { dir: folder.dir, mode: 'auto' } })
+  await withCallContext({ test: test1 }, () =>
+    generateText({ model: local('openai/gpt-4o'), prompt: 'Say hello.', maxRetries: 0 }),
+  )
+  await session.flush()
+  const [entry] = await entriesUnder(folder.dir)
+  expect(JSON.stringify(entry?.request.body)).not.toContain('user-agent')
+})

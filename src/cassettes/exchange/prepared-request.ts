@@ -92,6 +92,7 @@ export function prepareRequest(input: RequestInput): PreparedRequest {
   const parsed = typeof input.body === 'string' ? parseBody(input.body) : input.body
   let body = keyBody(
     typeof parsed === 'string' ? redactText(parsed, secrets) : redactJson(parsed, secrets),
+    input.endpoint,
   )
   // Two tests' requests that normalise alike share a key, never a reply: each test is served
   // only the entries it recorded itself (ARCHITECTURE.md §7.2), so no merge check is needed.
@@ -99,7 +100,7 @@ export function prepareRequest(input: RequestInput): PreparedRequest {
   let hook: string | undefined
   if (input.redact) {
     const before = body
-    body = keyBody(hookRequest(input.redact, input.method, input.endpoint, body))
+    body = keyBody(hookRequest(input.redact, input.method, input.endpoint, body), input.endpoint)
     const text = canonicalJson(before)
     // A hook that masks what tells two requests apart (a customer's name) must not make them
     // one key, which would serve one's reply to the other: the key keeps a digest of what the

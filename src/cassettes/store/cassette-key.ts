@@ -30,16 +30,37 @@ export const NON_SEMANTIC_FIELDS: readonly string[] = [
   'safety_identifier',
 ]
 
-/** The body as it is keyed and stored: without the non-semantic fields. @internal */
-export function keyBody(body: unknown): unknown {
+/**
+ * The body as it is keyed and stored: without the non-semantic fields, and for an AI Gateway call
+ * (`endpoint` `ai/...`) without the SDK's own `user-agent` in the body's `headers`, which names the
+ * `ai` version: an upgrade of the SDK must not turn every gateway entry into a miss.
+ * @internal
+ */
+export function keyBody(body: unknown, endpoint?: string | undefined): unknown {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body
   const source = body as Record<string, unknown>
-  if (!NON_SEMANTIC_FIELDS.some((field) => field in source)) return body
+  const gatewayAgent = endpoint?.startsWith('ai/') === true && hasUserAgent(source.headers)
+  if (!gatewayAgent && !NON_SEMANTIC_FIELDS.some((field) => field in source)) return body
   const out: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(source)) {
-    if (!NON_SEMANTIC_FIELDS.includes(name)) out[name] = value
+    if (NON_SEMANTIC_FIELDS.includes(name)) continue
+    if (name === 'headers' && gatewayAgent) {
+      const { 'user-agent': _agent, ...rest } = value as Record<string, unknown>
+      if (Object.keys(rest).length > 0) out[name] = rest
+      continue
+    }
+    out[name] = value
   }
   return out
+}
+
+function hasUserAgent(headers: unknown): boolean {
+  return (
+    headers !== null &&
+    typeof headers === 'object' &&
+    !Array.isArray(headers) &&
+    'user-agent' in headers
+  )
 }
 
 /** The query of a request as keyed and stored: its parameters by name, a repeated one as a list. @internal */
@@ -61,7 +82,7 @@ export function computeKey(
   query?: RequestQuery | undefined,
   sequence: KeySequence = {},
 ): string {
-  const keyed: Record<string, unknown> = { v: KEY_VERSION, endpoint, body: keyBody(body) }
+  const keyed: Record<string, unknown> = { v: KEY_VERSION, endpoint, body: keyBody(body, endpoint) }
   if (trial !== undefined) keyed.trial = trial
   if (method.toUpperCase() !== 'POST') keyed.method = method.toUpperCase()
   if (query && Object.keys(query).length > 0) keyed.query = query
