@@ -18,10 +18,11 @@ import { isRubricateLive } from './rubricate-live'
  * (`cassettes.providerHosts` too) and of tracing services, which are refused in any case; a
  * provider's host is never allowed. Loopback stays open: local fakes and databases.
  *
- * Two places, both below any interceptor: msw 3 wraps `Socket.prototype.connect` too, above or
- * below this guard depending on who patched first, connects the socket of every request it sees
- * with options of its own (a `path: ''`, a lookup answering loopback) and a handle that never
- * dials, and opens a second, real socket only for a request it lets through.
+ * Judged where a connection goes out, not where a client asks for it: msw 3 wraps
+ * `Socket.prototype.connect` too, above or below this guard depending on which setup file started
+ * first, connects the socket of every request it sees with options of its own (a `path: ''`, a
+ * lookup answering loopback) and a handle that never dials, and opens a second, real socket only
+ * for a request it lets through (with the options it was given).
  * - A host name is judged before any DNS query, in the lookup: a refused name gets a lookup that
  *   refuses (or one that allows loopback answers only, when the caller brought its own lookup).
  *   msw 3's mock connection replaces the lookup; its real socket keeps the refusing one.
