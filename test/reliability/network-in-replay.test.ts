@@ -107,6 +107,27 @@ describe('17. Network in replay', () => {
     expect(output).toContain('RUBRICATE_NETWORK_BLOCKED')
   })
 
+  test("a project's own msw server, started before rubricate's setup file, still serves its mocks with CI=true, and a request it lets through is refused naming its host", async () => {
+    // Without the plugin and with the setup file listed last, msw 3 patches the socket layer first
+    // and rubricate's guard sits above it: a host name was refused before msw saw the request.
+    const dir = await copyFixture('network-replay-own-msw')
+    copies.push(dir)
+    const { run, output, dialled } = await runProject(['backend.test.ts'], { CI: 'true' }, dir)
+    expect(dialled).toEqual([])
+    expect(run.exitCode).toBe(1)
+    expect(output).toContain('1 failed | 1 passed')
+    expect(output).not.toContain('FAIL  backend.test.ts > a backend call the project mocks')
+    expect(
+      refusedIn(
+        output,
+        linked(
+          messages.networkBlocked('api.elsewhere.example', 'backend.test.ts > an API nobody mocks'),
+          'network-blocked',
+        ),
+      ),
+    ).toBe(true)
+  })
+
   test('cassettes.allowHosts keeps a test that reaches a service on purpose green in replay mode', async () => {
     const { run, dialled } = await runProject(['service.test.ts'], {
       CI: 'true',
