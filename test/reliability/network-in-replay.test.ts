@@ -70,55 +70,63 @@ function refusedIn(output: string, message: string): boolean {
   return output.replace(/\s+/g, ' ').includes(message.replace(/\s+/g, ' '))
 }
 
-// KNOWN GAP, open in issue 35: on the Node 22 lane (Node 22, Vitest 5, msw 3) these two cases
-// showed connections reaching the loopback guard of the test itself (LangSmith's host, an OTLP
-// collector, a raw socket, the AI Gateway), so rubricate's own guard let them through there. They
-// hold on Node 20; until the cause is found they are skipped on Node 22 and later, and the closing
-// note of the round says so rather than counting them.
-const KNOWN_GAP_NODE_22 = Number(process.versions.node.split('.')[0]) >= 22
-
 describe('17. Network in replay', () => {
-  test.skipIf(KNOWN_GAP_NODE_22)(
-    'with CI=true and the default configuration, LangSmith tracing, an OTLP export, a raw socket and an unnamed service open no connection outside loopback, and each fails its test naming the host and the line that allows it',
-    async () => {
-      const { run, output, dialled } = await runProject(
-        ['langsmith.test.ts', 'otlp.test.ts', 'raw-socket.test.ts', 'service.test.ts'],
-        { CI: 'true', LANGSMITH_TRACING: 'true', LANGSMITH_API_KEY: 'lsv2_pt_fixture_0000' },
-      )
-      expect(dialled).toEqual([])
-      expect(run.exitCode).toBe(1)
-      expect(output).toContain('4 failed')
-      expect(output).not.toMatch(/Tests may only reach loopback/)
-      const langsmith = output.match(
-        /tracing export to "(api\.smith\.langchain\.com\/[^"\\]*)"/,
-      )?.[1] as string
-      expect(langsmith).toBeDefined()
-      for (const message of [
-        messages.telemetryRefused(
-          langsmith,
-          'api.smith.langchain.com',
-          'langsmith.test.ts > a traced chain',
+  test('with CI=true and the default configuration, LangSmith tracing, an OTLP export, a raw socket and an unnamed service open no connection outside loopback, and each fails its test naming the host and the line that allows it', async () => {
+    const { run, output, dialled } = await runProject(
+      ['langsmith.test.ts', 'otlp.test.ts', 'raw-socket.test.ts', 'service.test.ts'],
+      { CI: 'true', LANGSMITH_TRACING: 'true', LANGSMITH_API_KEY: 'lsv2_pt_fixture_0000' },
+    )
+    expect(dialled).toEqual([])
+    expect(run.exitCode).toBe(1)
+    expect(output).toContain('4 failed')
+    expect(output).not.toMatch(/Tests may only reach loopback/)
+    const langsmith = output.match(
+      /tracing export to "(api\.smith\.langchain\.com\/[^"\\]*)"/,
+    )?.[1] as string
+    expect(langsmith).toBeDefined()
+    for (const message of [
+      messages.telemetryRefused(
+        langsmith,
+        'api.smith.langchain.com',
+        'langsmith.test.ts > a traced chain',
+      ),
+      messages.telemetryRefused(
+        'otel-collector.example.com:4318/v1/traces',
+        'otel-collector.example.com',
+        'otlp.test.ts > a span exported to a collector',
+      ),
+      messages.networkBlocked('192.0.2.1', 'raw-socket.test.ts > a raw socket to a public address'),
+      messages.networkBlocked(
+        'db.ci.test',
+        'service.test.ts > a service container by its host name',
+      ),
+    ]) {
+      expect(refusedIn(output, linked(message, 'network-blocked')), message).toBe(true)
+    }
+    expect(output).toContain("cassettes: { allowHosts: ['db.ci.test'] }")
+    expect(output).toContain('RUBRICATE_NETWORK_BLOCKED')
+  })
+
+  test("a project's own msw server, started before rubricate's setup file, still serves its mocks with CI=true, and a request it lets through is refused naming its host", async () => {
+    // Without the plugin and with the setup file listed last, msw 3 patches the socket layer first
+    // and rubricate's guard sits above it: a host name was refused before msw saw the request.
+    const dir = await copyFixture('network-replay-own-msw')
+    copies.push(dir)
+    const { run, output, dialled } = await runProject(['backend.test.ts'], { CI: 'true' }, dir)
+    expect(dialled).toEqual([])
+    expect(run.exitCode).toBe(1)
+    expect(output).toContain('1 failed | 1 passed')
+    expect(output).not.toContain('FAIL  backend.test.ts > a backend call the project mocks')
+    expect(
+      refusedIn(
+        output,
+        linked(
+          messages.networkBlocked('api.elsewhere.example', 'backend.test.ts > an API nobody mocks'),
+          'network-blocked',
         ),
-        messages.telemetryRefused(
-          'otel-collector.example.com:4318/v1/traces',
-          'otel-collector.example.com',
-          'otlp.test.ts > a span exported to a collector',
-        ),
-        messages.networkBlocked(
-          '192.0.2.1',
-          'raw-socket.test.ts > a raw socket to a public address',
-        ),
-        messages.networkBlocked(
-          'db.ci.test',
-          'service.test.ts > a service container by its host name',
-        ),
-      ]) {
-        expect(refusedIn(output, linked(message, 'network-blocked')), message).toBe(true)
-      }
-      expect(output).toContain("cassettes: { allowHosts: ['db.ci.test'] }")
-      expect(output).toContain('RUBRICATE_NETWORK_BLOCKED')
-    },
-  )
+      ),
+    ).toBe(true)
+  })
 
   test('cassettes.allowHosts keeps a test that reaches a service on purpose green in replay mode', async () => {
     const { run, dialled } = await runProject(['service.test.ts'], {
@@ -129,38 +137,35 @@ describe('17. Network in replay', () => {
     expect(dialled).toEqual([])
   })
 
-  test.skipIf(KNOWN_GAP_NODE_22)(
-    'an AI SDK model named by a plain string is recorded through the gateway, replays offline with CI=true, and with no recording is a miss, never a connection',
-    async () => {
-      const gateway: FakeGateway = await startFakeGateway()
-      let recorded: Awaited<ReturnType<typeof runProject>>
-      try {
-        recorded = await runProject(['gateway.test.ts'], {
-          FAKE_GATEWAY_URL: gateway.baseURL,
-          AI_GATEWAY_API_KEY: 'gw_fixture_0000',
-        })
-      } finally {
-        await gateway.close()
-      }
-      expect(recorded.run.exitCode, recorded.run.stderr).toBe(0)
-      expect(gateway.requests.map((request) => request.model)).toEqual(['openai/gpt-4o'])
-      // CI, the gateway stopped and its default public address in use: replayed, nothing dialled.
-      const replayed = await runProject(
-        ['gateway.test.ts'],
-        { CI: 'true', AI_GATEWAY_API_KEY: 'gw_fixture_0000' },
-        recorded.dir,
-      )
-      expect(replayed.run.exitCode, replayed.output).toBe(0)
-      expect(replayed.dialled).toEqual([])
-      // A fresh project, no recording: a miss naming the gateway's endpoint and model.
-      const missed = await runProject(['gateway.test.ts'], {
-        CI: 'true',
+  test('an AI SDK model named by a plain string is recorded through the gateway, replays offline with CI=true, and with no recording is a miss, never a connection', async () => {
+    const gateway: FakeGateway = await startFakeGateway()
+    let recorded: Awaited<ReturnType<typeof runProject>>
+    try {
+      recorded = await runProject(['gateway.test.ts'], {
+        FAKE_GATEWAY_URL: gateway.baseURL,
         AI_GATEWAY_API_KEY: 'gw_fixture_0000',
       })
-      expect(missed.run.exitCode).toBe(1)
-      expect(missed.dialled).toEqual([])
-      expect(missed.output).toContain('RUBRICATE_CASSETTE_MISS')
-      expect(missed.output).toContain('ai/language-model/openai/gpt-4o')
-    },
-  )
+    } finally {
+      await gateway.close()
+    }
+    expect(recorded.run.exitCode, recorded.run.stderr).toBe(0)
+    expect(gateway.requests.map((request) => request.model)).toEqual(['openai/gpt-4o'])
+    // CI, the gateway stopped and its default public address in use: replayed, nothing dialled.
+    const replayed = await runProject(
+      ['gateway.test.ts'],
+      { CI: 'true', AI_GATEWAY_API_KEY: 'gw_fixture_0000' },
+      recorded.dir,
+    )
+    expect(replayed.run.exitCode, replayed.output).toBe(0)
+    expect(replayed.dialled).toEqual([])
+    // A fresh project, no recording: a miss naming the gateway's endpoint and model.
+    const missed = await runProject(['gateway.test.ts'], {
+      CI: 'true',
+      AI_GATEWAY_API_KEY: 'gw_fixture_0000',
+    })
+    expect(missed.run.exitCode).toBe(1)
+    expect(missed.dialled).toEqual([])
+    expect(missed.output).toContain('RUBRICATE_CASSETTE_MISS')
+    expect(missed.output).toContain('ai/language-model/openai/gpt-4o')
+  })
 })

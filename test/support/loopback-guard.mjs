@@ -17,45 +17,87 @@ const log = process.env.LOOPBACK_GUARD_LOG
 const refusal = (host) =>
   new Error(`A test tried to connect to "${host}". Tests may only reach loopback addresses.`)
 
+// Two places, as rubricate's own guard (src/cassettes/agents/network-guard.ts): msw 3 connects
+// the socket of every request it sees with a handle that never dials, and opens a real socket only
+// for a request it lets through, so a host name is judged before its DNS query and an address
+// where the connection really opens, the TCP handle's connect.
 const connect = net.Socket.prototype.connect
+let handlesGuarded = false
 net.Socket.prototype.connect = function guardedConnect(...args) {
+  guardLookup(args)
+  const socket = connect.apply(this, args)
+  if (!handlesGuarded) guardHandles(this)
+  return socket
+}
+
+function guardLookup(args) {
   // net.connect() passes its normalised arguments as one array: [options, callback].
   const normalised = Array.isArray(args[0])
   const first = normalised ? args[0][0] : args[0]
   const options = typeof first === 'object' && first !== null ? first : undefined
+  // A pipe, as Node reads it: msw 3 gives every TCP connection it mocks an empty `path`.
+  if (options?.path) return
   const host = options
-    ? options.path
-      ? 'localhost'
-      : (options.host ?? 'localhost')
+    ? (options.host ?? 'localhost')
     : typeof args[1] === 'string'
       ? args[1]
       : 'localhost'
-  if (typeof host === 'string' && aliases.has(host)) {
-    if (options) {
-      const aliased = { ...options, host: '127.0.0.1' }
-      if (normalised) args[0][0] = aliased
-      else args[0] = aliased
-    } else args[1] = '127.0.0.1'
-    return connect.apply(this, args)
-  }
-  if (typeof host === 'string' && !LOOPBACK.test(host)) {
-    if (log) appendFileSync(log, `${host}\n`)
-    // msw 3 connects the socket of a mocked request too, with a lookup of its own that answers
-    // loopback: the request never leaves the process. A connection with its own lookup goes on
-    // when every address that lookup gives is loopback.
-    if (typeof options?.lookup !== 'function') {
-      // Failed as a refused connection fails, on a later tick: msw 3 opens the real socket of a
-      // request it lets through inside a promise of its own, where a throw hangs the request.
-      const error = refusal(host)
-      process.nextTick(() => this.destroy(error))
-      return this
+  // An address is judged at the handle, where msw 3's mocks never arrive.
+  if (typeof host !== 'string' || LOOPBACK.test(host) || net.isIP(host)) return
+  let lookup
+  if (typeof options?.lookup === 'function') lookup = loopbackOnly(options.lookup, host)
+  else if (aliases.has(host)) lookup = (_name, dnsOptions, callback) => answer(dnsOptions, callback)
+  else {
+    // No DNS query for a host that is refused whatever it resolves to.
+    lookup = (_name, _dnsOptions, callback) => {
+      if (log) appendFileSync(log, `${host}\n`)
+      process.nextTick(() => callback(refusal(host)))
     }
-    const guarded = { ...options, lookup: loopbackOnly(options.lookup, host) }
-    // In place: net marks its normalised array, and a copy would be normalised again.
-    if (normalised) args[0][0] = guarded
-    else args[0] = guarded
   }
-  return connect.apply(this, args)
+  if (!options) {
+    const callback = args.find((arg) => typeof arg === 'function')
+    args.splice(0, args.length, { port: args[0], host, lookup }, ...(callback ? [callback] : []))
+  } else if (normalised) {
+    // In place: net marks its normalised array, and a copy would be normalised again.
+    args[0][0] = { ...options, lookup }
+  } else args[0] = { ...options, lookup }
+}
+
+/** An alias resolves to loopback, as /etc/hosts would resolve it. */
+function answer(dnsOptions, callback) {
+  process.nextTick(() =>
+    dnsOptions?.all
+      ? callback(null, [{ address: '127.0.0.1', family: 4 }])
+      : callback(null, '127.0.0.1', 4),
+  )
+}
+
+/** Refuse at the TCP handle (a TLS socket's wraps one) every connection that opens outside loopback. */
+function guardHandles(socket) {
+  const handle = socket._handle?._parent ?? socket._handle
+  if (handle?.constructor?.name !== 'TCP') return
+  const prototype = Object.getPrototypeOf(handle)
+  for (const method of ['connect', 'connect6']) {
+    const open = prototype[method]
+    prototype[method] = function guardedHandleConnect(request, address, ...rest) {
+      if (LOOPBACK.test(address)) return open.call(this, request, address, ...rest)
+      const owner = ownerOf(this)
+      const host = owner?._host || address
+      if (log) appendFileSync(log, `${host}\n`)
+      const error = refusal(host)
+      if (!owner) return -111
+      process.nextTick(() => owner.destroy(error))
+      return 0
+    }
+  }
+  handlesGuarded = true
+}
+
+function ownerOf(handle) {
+  const owner = Object.getOwnPropertySymbols(handle).find(
+    (symbol) => symbol.description === 'owner_symbol',
+  )
+  return owner ? handle[owner] : undefined
 }
 
 function loopbackOnly(lookup, host) {
@@ -63,7 +105,10 @@ function loopbackOnly(lookup, host) {
     lookup(hostname, options, (error, address, family) => {
       if (error) return callback(error)
       const addresses = Array.isArray(address) ? address.map((entry) => entry.address) : [address]
-      if (addresses.some((entry) => !LOOPBACK.test(entry))) return callback(refusal(host))
+      if (addresses.some((entry) => !LOOPBACK.test(entry))) {
+        if (log) appendFileSync(log, `${host}\n`)
+        return callback(refusal(host))
+      }
       return callback(null, address, family)
     })
 }

@@ -1,4 +1,5 @@
 import net from 'node:net'
+import { getSystemErrorMap } from 'node:util'
 import type { Runtime } from '../../runtime/runtime'
 import { stateSlot } from '../../runtime/state'
 import { isHostIn, isProviderHost, TELEMETRY_HOSTS } from '../store/model-endpoint'
@@ -16,72 +17,142 @@ import { isRubricateLive } from './rubricate-live'
  * `cassettes.blockNetwork: false` narrows it to the hosts of model providers
  * (`cassettes.providerHosts` too) and of tracing services, which are refused in any case; a
  * provider's host is never allowed. Loopback stays open: local fakes and databases.
+ *
+ * Judged where a connection goes out, not where a client asks for it: msw 3 wraps
+ * `Socket.prototype.connect` too, above or below this guard depending on which setup file started
+ * first, connects the socket of every request it sees with options of its own (a `path: ''`, a
+ * lookup answering loopback) and a handle that never dials, and opens a second, real socket only
+ * for a request it lets through (with the options it was given).
+ * - A host name is judged before any DNS query, in the lookup: a refused name gets a lookup that
+ *   refuses (or one that allows loopback answers only, when the caller brought its own lookup).
+ *   msw 3's mock connection replaces the lookup; its real socket keeps the refusing one.
+ * - An address is judged where the connection really opens: the TCP handle's `connect` and
+ *   `connect6`, which msw 3 replaces on the handles it mocks. The handle's socket gives the name
+ *   asked for (`allowHosts`, the message).
  * Installed once per worker by the setup file; the configuration is read at each connection.
  */
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
 const slot = stateSlot('cassette-network-guard', () => ({
   installed: false,
+  /** The TCP handles' `connect` is guarded (done at the first connection, which makes one). */
+  handles: false,
   runtime: undefined as Runtime | undefined,
 }))
 
 type Lookup = (
   hostname: string,
   options: object,
-  callback: (error: Error | null, address: unknown, family?: number) => void,
+  callback: (error: Error | null, address?: unknown, family?: number) => void,
 ) => void
 
-/** Guard `net.Socket.prototype.connect` (TLS and HTTP clients all connect through it). @internal */
+/** The parts of Node's TCP handle (and of a TLS socket's, which wraps one) that the guard reads. */
+interface Handle {
+  _parent?: Handle | undefined
+  connect?: HandleConnect | undefined
+  connect6?: HandleConnect | undefined
+}
+type HandleConnect = (this: Handle, request: unknown, address: string, ...rest: unknown[]) => number
+
+/** Guard `net.Socket.prototype.connect` and the TCP handles it connects. @internal */
 export function installNetworkGuard(runtime: Runtime): void {
   slot.runtime = runtime
   if (slot.installed) return
   slot.installed = true
-  const connect = net.Socket.prototype.connect
+  const connect = net.Socket.prototype.connect as (...a: unknown[]) => net.Socket
   net.Socket.prototype.connect = function rubricateNetworkGuard(
     this: net.Socket,
     ...args: unknown[]
   ): net.Socket {
     const guard = guarding()
-    if (guard === 'off') return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
-    // net.connect() passes its normalised arguments as one array: [options, callback].
-    const normalised = Array.isArray(args[0])
-    const first = normalised ? (args[0] as unknown[])[0] : args[0]
-    const options =
-      typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : undefined
-    if (options?.path !== undefined)
-      return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
-    const host = String(
-      options ? (options.host ?? 'localhost') : typeof args[1] === 'string' ? args[1] : 'localhost',
-    )
-    const refusal = refusalFor(host, guard)
-    if (!refusal) return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
-    if (net.isIP(host)) {
-      if (!LOOPBACK.test(host)) return refuse(this, refusal)
-    } else if (host !== 'localhost') {
-      // A name is allowed only when it resolves to loopback. msw 3 connects the socket of a mocked
-      // request with a lookup of its own that answers loopback: that request never leaves.
-      const lookup = options?.lookup
-      if (typeof lookup !== 'function') return refuse(this, refusal)
-      const guarded = { ...options, lookup: loopbackOnly(lookup as Lookup, refusal) }
-      // In place: net marks its normalised array, and a copy would be normalised again.
-      if (normalised) (args[0] as unknown[])[0] = guarded
-      else args[0] = guarded
-    }
-    return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
+    if (guard !== 'off') guardLookup(args, guard)
+    const socket = connect.apply(this, args)
+    if (!slot.handles) guardHandles(this)
+    return socket
   }
 }
 
 /**
- * Fail the connection the way a refused one fails: the socket emits the error on a later tick.
- * A throw from `connect` is not seen by every caller: msw 3 opens the real socket of a request it
- * lets through inside its own promise, where a throw became an unhandled rejection and the request
- * hung.
+ * Give a connection to a refused host name a lookup that refuses it (or lets only loopback
+ * answers through), in place in `args`.
  */
-function refuse(socket: net.Socket, what: RefusalKind): net.Socket {
-  const error = refuseConnection(what)
-  process.nextTick(() => socket.destroy(error))
-  return socket
+function guardLookup(args: unknown[], guard: Guard): void {
+  // net.connect() passes its normalised arguments as one array: [options, callback].
+  const normalised = Array.isArray(args[0])
+  const first = normalised ? (args[0] as unknown[])[0] : args[0]
+  const options =
+    typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : undefined
+  // A pipe, as Node reads it: msw 3 gives every TCP connection it mocks an empty `path`.
+  if (options?.path) return
+  const host = String(
+    options ? (options.host ?? 'localhost') : typeof args[1] === 'string' ? args[1] : 'localhost',
+  )
+  // An address (and localhost) is judged at the handle, where msw 3's mocks never arrive.
+  if (net.isIP(host) || host === 'localhost') return
+  const refusal = refusalFor(host, guard)
+  if (!refusal) return
+  const own = options?.lookup
+  const lookup =
+    typeof own === 'function' ? loopbackOnly(own as Lookup, refusal) : refusing(refusal)
+  if (!options) {
+    // connect(port, host, callback): in the options form, which is the only one with a lookup.
+    const callback = args.find((arg) => typeof arg === 'function')
+    args.splice(0, args.length, { port: args[0], host, lookup }, ...(callback ? [callback] : []))
+  } else if (normalised) {
+    // In place: net marks its normalised array, and a copy would be normalised again.
+    ;(args[0] as unknown[])[0] = { ...options, lookup }
+  } else {
+    args[0] = { ...options, lookup }
+  }
 }
+
+/**
+ * Guard the prototype of the TCP handle `socket` connects with (a TLS socket's handle wraps one),
+ * once: every TCP connection that opens goes through its `connect` or `connect6`.
+ */
+function guardHandles(socket: net.Socket): void {
+  const own = (socket as unknown as { _handle?: Handle | null })._handle
+  const handle = own?._parent ?? own
+  if (handle?.constructor?.name !== 'TCP') return
+  const prototype = Object.getPrototypeOf(handle) as Handle
+  for (const method of ['connect', 'connect6'] as const) {
+    const open = prototype[method]
+    if (typeof open !== 'function') continue
+    prototype[method] = function rubricateHandleGuard(this: Handle, request, address, ...rest) {
+      const refusal = refusalAt(this, address)
+      if (!refusal) return open.call(this, request, address, ...rest)
+      const error = refuseConnection(refusal)
+      const owner = ownerOf(this)
+      if (!owner) return CONNECTION_REFUSED
+      // Failed as a refused connection fails, on a later tick: the socket is still connecting.
+      process.nextTick(() => owner.destroy(error))
+      return 0
+    }
+  }
+  slot.handles = true
+}
+
+/** The refusal for a TCP connection about to open to `address`, or `undefined` to open it. */
+function refusalAt(handle: Handle, address: string): RefusalKind | undefined {
+  if (LOOPBACK.test(address)) return undefined
+  const guard = guarding()
+  if (guard === 'off') return undefined
+  const name = (ownerOf(handle) as { _host?: unknown } | undefined)?._host
+  return refusalFor(typeof name === 'string' && name !== '' ? name : address, guard)
+}
+
+/** The socket a handle belongs to, under Node's own `owner_symbol`. */
+function ownerOf(handle: Handle): net.Socket | undefined {
+  const owner = Object.getOwnPropertySymbols(handle).find(
+    (symbol) => symbol.description === 'owner_symbol',
+  )
+  const socket = owner && (handle as Record<symbol, unknown>)[owner]
+  return socket instanceof net.Socket ? socket : undefined
+}
+
+/** libuv's code for a refused connection, for a handle whose socket is unknown. */
+const CONNECTION_REFUSED: number =
+  [...getSystemErrorMap()].find(([, [name]]) => name === 'ECONNREFUSED')?.[0] ?? -111
 
 interface Guard {
   providers: readonly string[]
@@ -123,6 +194,15 @@ function refusalFor(host: string, guard: Guard): RefusalKind | undefined {
   return guard.everything ? { kind: 'other', host } : undefined
 }
 
+/** A lookup that refuses the connection, with no DNS query. */
+function refusing(what: RefusalKind): Lookup {
+  return (_hostname, _options, callback) => {
+    const error = refuseConnection(what)
+    process.nextTick(() => callback(error))
+  }
+}
+
+/** The caller's lookup, its answers let through only when every address is loopback. */
 function loopbackOnly(lookup: Lookup, what: RefusalKind): Lookup {
   return (hostname, options, callback) =>
     lookup(hostname, options, (error, address, family) => {
