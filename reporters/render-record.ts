@@ -1,7 +1,7 @@
 // Pure: turns the rubricate records of one test into the lines printed under it (ARCHITECTURE.md §9).
 import { terminalLine } from '../src/output-safety/terminal-text'
 import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records/records'
-import { verdictWords } from '../src/records/verdict-words'
+import { type CriterionMedium, criterionLine } from '../src/records/verdict-words'
 import { type Colors, figures } from './figures'
 import { renderCalibration } from './render-calibration'
 
@@ -59,21 +59,22 @@ function renderRubric(record: RubricateRecord, style: LineStyle, headed: boolean
 
 /** One criterion: symbol, tag, criterion, and the reasoning when unmet. @internal */
 export function verdictLine(verdict: Verdict, style: LineStyle): string {
-  const { colors: c } = style
-  const words = verdictWords(verdict)
-  const symbol =
-    words.state === 'met'
-      ? c.green(figures.met)
-      : words.state === 'unmet'
-        ? c.red(figures.unmet)
-        : c.yellow(figures.optionalUnmet)
-  const criterion = oneLine(words.criterion)
-  const reasoning = oneLine(words.reasoning)
-  const text =
-    words.state === 'met'
-      ? `${c.dim(words.tag)} ${criterion}`
-      : `${c.dim(words.tag)} ${words.state === 'unmet' ? c.red(criterion) : criterion}${reasoning ? c.dim(`: ${reasoning}`) : ''}`
-  return `${style.indent}${symbol} ${text}${words.samples ? c.dim(words.samples) : ''}`
+  return `${style.indent}${criterionLine(verdict, terminalMedium(style.colors))}`
+}
+
+function terminalMedium(c: Colors): CriterionMedium {
+  return {
+    mark: (state) =>
+      state === 'met'
+        ? c.green(figures.met)
+        : state === 'unmet'
+          ? c.red(figures.unmet)
+          : c.yellow(figures.optionalUnmet),
+    tag: (tag) => c.dim(tag),
+    criterion: (text, state) => (state === 'unmet' ? c.red(oneLine(text)) : oneLine(text)),
+    reasoning: (text) => c.dim(`: ${oneLine(text)}`),
+    samples: (samples) => c.dim(samples),
+  }
 }
 
 function renderScorer(record: RubricateRecord, style: LineStyle): string[] {

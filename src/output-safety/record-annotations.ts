@@ -12,7 +12,12 @@
  */
 import { redactOutput } from '../cassettes/redaction/redaction'
 import type { RubricateRecord, Verdict } from '../records/records'
-import { collapseLines as oneLine, verdictWords } from '../records/verdict-words'
+import {
+  type CriterionMedium,
+  criterionLine,
+  collapseLines as oneLine,
+  STATE_WORD,
+} from '../records/verdict-words'
 import { terminalLine } from './terminal-text'
 
 /** The annotation type of every rubricate annotation (JUnit: `<property name="rubricate">`). @internal */
@@ -77,11 +82,17 @@ export function recordAnnotation(record: RubricateRecord): RecordAnnotation | un
   return { type: ANNOTATION_TYPE, message: lines.join(ANNOTATION_LINE_BREAK) }
 }
 
+// Plain words, one line each part: the gate runs on the joined line.
+const ANNOTATION: CriterionMedium = {
+  mark: (state) => STATE_WORD[state],
+  tag: (tag) => tag,
+  criterion: (text) => oneLine(text),
+  reasoning: (text) => `: ${oneLine(text)}`,
+  samples: (samples) => samples,
+}
+
 function verdictText(verdict: Verdict): string {
-  const words = verdictWords(verdict)
-  const state = words.state === 'met' ? 'met' : 'unmet'
-  const why = words.state === 'met' ? '' : `: ${oneLine(words.reasoning)}`
-  return `${state} ${words.tag} ${oneLine(words.criterion)}${why}${words.samples}`
+  return criterionLine(verdict, ANNOTATION)
 }
 
 function outcome(record: RubricateRecord): string {

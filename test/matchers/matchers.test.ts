@@ -107,7 +107,7 @@ test('a rubric with no required criterion counts criteria in its header', async 
     ],
   })
   const error = await failureOf(expect('x').toSatisfyRubric(optionalOnly))
-  expect(error.message).toContain('Rubric not satisfied: 1 of 1 criteria unmet.')
+  expect(error.message).toContain('Rubric not satisfied: 1 of 1 criterion unmet.')
   expect(error.message).not.toContain('Judge:')
 })
 
