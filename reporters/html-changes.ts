@@ -1,7 +1,8 @@
 // Pure: the changes between two runs' verdicts and scores on the report page.
+
+import { terminalLine } from '../src/output-safety/terminal-text'
 import { STATE_LABEL, type VerdictState, verdictTag } from '../src/records/verdict-words'
 import { STATE_CLASS, STATE_MARK } from './html-assertion'
-import { oneLine } from './render-record'
 import type { ReportDiff } from './report-diff'
 
 /**
@@ -24,7 +25,7 @@ export function changesBody(diff: ReportDiff, h: (text: string) => string): stri
     .map((change) => {
       const was = change.before ? stateCell(change.before, h) : '—'
       const now = change.after ? stateCell(change.after, h) : '—'
-      return `<tr data-change="${change.change}"><td>${h(change.file)} › ${h(change.test)}</td><td><span class="kind">${h(change.assertion)}</span> ${h(oneLine(change.criterion))} <span class="dim">${verdictTag(change)}</span></td><td>${h(change.change)}</td><td>${was} → ${now}</td><td>${h(change.reasoning)}</td></tr>`
+      return `<tr data-change="${change.change}"><td>${h(change.file)} › ${h(change.test)}</td><td><span class="kind">${h(change.assertion)}</span> ${h(terminalLine(change.criterion))} <span class="dim">${verdictTag(change)}</span></td><td>${h(change.change)}</td><td>${was} → ${now}</td><td>${h(change.reasoning)}</td></tr>`
     })
   for (const score of diff.scores) {
     rows.push(

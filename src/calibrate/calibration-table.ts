@@ -1,5 +1,6 @@
 // Pure: a calibration as text, for the matcher's failure, the CLI and the reporter.
 import { messages } from '../messages'
+import { oneLine } from '../records/one-line'
 import { samplesCount } from '../records/verdict-words'
 import type { AgreementMetrics, Rate } from './agreement-metrics'
 
@@ -103,8 +104,4 @@ export function disagreementLines(
     if (item.note) lines.push(`      note: ${oneLine(item.note)}`)
   }
   return lines
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
 }

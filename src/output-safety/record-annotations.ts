@@ -11,13 +11,9 @@
  * the annotations per criterion were worded.
  */
 import { redactOutput } from '../cassettes/redaction/redaction'
+import { oneLine } from '../records/one-line'
 import type { RubricateRecord, Verdict } from '../records/records'
-import {
-  type CriterionMedium,
-  criterionLine,
-  collapseLines as oneLine,
-  STATE_WORD,
-} from '../records/verdict-words'
+import { type CriterionMedium, criterionLine, STATE_WORD } from '../records/verdict-words'
 import { terminalLine } from './terminal-text'
 
 /** The annotation type of every rubricate annotation (JUnit: `<property name="rubricate">`). @internal */

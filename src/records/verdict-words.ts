@@ -152,8 +152,3 @@ export function rubricReasonOnly(negated: boolean): string {
 function criteria(count: number): string {
   return count === 1 ? 'criterion' : 'criteria'
 }
-
-/** Text as one line: whitespace and line breaks collapsed. Does not gate. @internal */
-export function collapseLines(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
-}
