@@ -102,9 +102,10 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
       ...fields,
     }
     if (entry.status !== 'pass') entry.location = locationIn(site, task.file?.filepath)
-    // The turn of a multi-turn eval row, which the reporter and the annotations name.
-    const { turn } = currentCallContext()
+    // The eval row's turn and trial that the assertion judges, which the reports name.
+    const { turn, trial } = currentCallContext()
     if (turn !== undefined) entry.turn = turn
+    if (trial !== undefined) entry.trial = trial
     return recordInTest(task, stripUndefined(entry))
   }
   const signal = quietSignal(task?.context?.signal)
