@@ -247,8 +247,8 @@ function inputOf(assertion: Assertion): unknown {
 }
 
 // Frames captured for the call site: the matcher's three and Vitest's three, then the test file's
-// (or a few helpers' before it). Each frame costs about half a microsecond to capture, on every
-// assertion, for a location only a failure shows.
+// (or a few helpers' before it); no more, as every assertion captures them for what only a
+// failure shows.
 const CALL_SITE_FRAMES = 12
 
 function callSite(): Error {
@@ -292,11 +292,9 @@ function onTestFinished(context: RunnerTestCase['context'] | undefined, guard: (
   }
 }
 
-// The test's signal, handed down as it is: every judge call of the assertion (samples, criteria
-// judged separately, SDK retries) listens to it while it runs, and many listeners at once on one
-// signal make Node warn about a leak that is not one, so the warning is turned off for it, once
-// per test. Not a signal of the assertion's own forwarding the test's: an AbortController costs
-// about 5 µs in Node 20, and `AbortSignal.any` 50 µs, on the replay path of every assertion.
+// The test's signal, handed down as it is (no signal of the assertion's own on the replay path).
+// Every judge call of the assertion listens to it, and so many listeners on one signal make Node
+// warn of a leak that is not one: the warning is turned off for it, once per test.
 const quietSignals = new WeakSet<AbortSignal>()
 
 function quietSignal(testSignal: AbortSignal | undefined): AbortSignal | undefined {

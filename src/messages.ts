@@ -68,9 +68,8 @@ export function ago(ms: number): string {
 }
 
 /**
- * A count with thousands separators, as `toLocaleString('en-US')` writes an integer: its first
- * call loads ICU's number formats, 16 ms of CPU in every process that prints a count (the
- * reporter prints one on every run).
+ * A count with thousands separators, as `toLocaleString('en-US')` writes an integer, without
+ * loading ICU's number formats in every process that prints a count (docs/guide/benchmarks.md).
  * @internal
  */
 export function count(value: number): string {

@@ -1,14 +1,8 @@
 /**
  * A record's verdicts as one Vitest test annotation, so that reporters rubricate does not control
- * (JUnit `<property>`, TAP, verbose, the failure summary of the default reporter, a user's
- * `onTestCaseAnnotate`) and the UI carry them. The worker makes it with the test context's
- * `annotate()` as it stores the record (`matchers/record-in-test.ts`); a loop's at each of its
- * checks, since a later check's record replaces the earlier one in `task.meta`.
- *
- * One annotation per record, not one per criterion: each costs about 1.7 ms of CPU between the
- * worker and the main process (docs/guide/benchmarks.md), most of what a replayed three-criterion
- * assertion cost a suite. Its message keeps one line per criterion, scorer, loop or error, as
- * the annotations per criterion were worded.
+ * (JUnit, TAP, the default reporter, `onTestCaseAnnotate`) and the UI carry them. One per record,
+ * a line per criterion, scorer, loop or error: each annotation is a round trip to the main process
+ * (docs/guide/benchmarks.md).
  */
 import { redactOutput } from '../cassettes/redaction/redaction'
 import { oneLine } from '../records/one-line'

@@ -343,7 +343,7 @@ export function outputSecrets(): SecretSet {
  * Secret-looking query parameters (`?api_key=...`, `&token=...`) replaced, as
  * `/([?&][\w.-]*(?:key|token|secret|password|sig|auth)[\w.-]*=)([^&\s"'#<>]+)/gi` would find
  * them, without its backtracking: that pattern tries every split of a long name around the word
- * it looks for, quadratic in the name's length (13 s on a 75 KB reasoning). A name runs from `?`
+ * it looks for, quadratic in the name's length. A name runs from `?`
  * or `&` to the first character outside `[\w.-]`, which must be `=`; so each match is fixed by
  * its start, and the names of two starts never overlap.
  */

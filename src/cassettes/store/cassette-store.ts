@@ -16,9 +16,8 @@ import { deepFreeze } from './deep-frozen'
  * Lookup stays by content, the full key inside the file: the running test's folder first (one
  * listing per folder and process), then a format-1 path `<dir>/<k0k1>/<key>.json`, then, on the
  * first miss only, an index of every file name under the folder, so a renamed or moved test still
- * finds its recordings and two tests may share one. Reads are synchronous: a 4 KB file from the
- * page cache costs about 5 µs that way, against about 70 µs through the promise API, and replay
- * is the hot path of every test. Writes go to a temp file in the same folder and are renamed into
+ * finds its recordings and two tests may share one. Reads are synchronous, faster than the promise
+ * API on replay, the hot path of every test. Writes go to a temp file in the same folder and are renamed into
  * place, so any number of processes may record at once and a reader never sees half a file.
  */
 
