@@ -1,4 +1,5 @@
 import { stableJson } from '../src/output/stable-json'
+import { oneLine } from '../src/records/one-line'
 import type { EvalRow } from './types'
 
 const MAX_LENGTH = 60
@@ -20,14 +21,14 @@ export function rowNames(rows: readonly EvalRow[]): string[] {
 }
 
 function baseName(row: EvalRow, index: number): string {
-  if (typeof row.name === 'string' && row.name.trim() !== '') return oneLine(row.name)
+  if (typeof row.name === 'string' && row.name.trim() !== '') return shortLine(row.name)
   const input = row.input
   if (input === undefined) return `row ${index + 1}`
-  const text = oneLine(typeof input === 'string' ? input : stableJson(input))
+  const text = shortLine(typeof input === 'string' ? input : stableJson(input))
   return text === '' ? `row ${index + 1}` : text
 }
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+function shortLine(text: string): string {
+  const flat = oneLine(text)
   return flat.length <= MAX_LENGTH ? flat : `${flat.slice(0, MAX_LENGTH - 1).trimEnd()}…`
 }

@@ -31,8 +31,7 @@ const DEFAULT_MAX_TURNS = 5
  * The most a row's simulated user may cost, whatever `maxTurns` says: calls, and bytes of
  * conversation sent to it over the row (each call resends the conversation so far, so a user that
  * never stops grows its cassette quadratically). The conversation ends at whichever comes first,
- * as at `maxTurns` (`ended: 'limit'`). Before these caps, one that never said `done` under a high
- * `maxTurns` made about 400 calls and 11 MB of cassette entries in 4 s. @internal
+ * as at `maxTurns` (`ended: 'limit'`), so a user that never says `done` cannot run away. @internal
  */
 export const SIMULATED_USER_LIMITS = { calls: 50, bytes: 1_000_000 } as const
 

@@ -55,20 +55,14 @@ export async function runRow(plan: RowPlan, context: TestContext): Promise<RowOu
   let failure: unknown
   let error: unknown
   let errored = false
-  const meta = context.task.meta as { rubricate?: RubricateRecord[] }
   for (let trial = 1; trial <= plan.trials && !errored; trial++) {
-    const before = meta.rubricate?.length ?? 0
-    // The trial's number is part of the cassette key only when there are several, so a row run
-    // once keys its calls as any test does.
-    // The row's name goes with its calls, so that a score that breaks the contract names its row.
+    // The trial goes on the cassette key and on each record made in it only when there are
+    // several, so a row run once keys and records its calls as any test does. The row's name goes
+    // with its calls, so that a score that breaks the contract names its row.
     const outcome = await withCallContext(
       { trial: plan.trials > 1 ? trial : undefined, evalRow: plan.name },
       () => runTrial(plan, context, expect),
     )
-    // Each assertion says which trial it judged, so a reader tells trials apart from a test's
-    // several assertions.
-    if (plan.trials > 1)
-      for (const record of meta.rubricate?.slice(before) ?? []) record.trial = trial
     if (outcome.errored) {
       errored = true
       error = outcome.error

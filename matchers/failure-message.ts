@@ -5,8 +5,14 @@ import type {
   ScorerPartRecord,
   Verdict,
 } from '../src/records/records'
-import { verdictWords } from '../src/records/verdict-words'
-import { formatShare } from '../src/rubric/rubric-reason'
+import {
+  type CriterionMedium,
+  criterionBlock,
+  rubricOutcome,
+  rubricReasonOnly,
+  rubricSatisfiedNegated,
+} from '../src/records/verdict-words'
+import { formatShare, rubricCounts } from '../src/rubric/rubric-reason'
 
 /** One scorer of several in a `toPassScorer([a, b])` assertion. @internal */
 export type ScorerPart = ScorerPartRecord
@@ -41,41 +47,22 @@ export interface Evaluation {
 /** The body of a failed `toSatisfyRubric` (under the matcher hint). @internal */
 export function rubricFailure(evaluation: Evaluation, negated: boolean, preview: string): string {
   const { verdicts } = evaluation
-  const lines: string[] = []
-  if (verdicts && verdicts.length > 0) {
-    if (negated && evaluation.share !== undefined) {
-      lines.push(
-        messages.rubricShareMetNegated(
-          formatShare(evaluation.share),
-          formatShare(evaluation.threshold ?? 1),
-        ),
-      )
-    } else if (negated) lines.push(messages.rubricMetNegated())
-    else if (evaluation.share !== undefined) {
-      const required = verdicts.filter((v) => v.required)
-      lines.push(
-        messages.rubricShareUnmet(
-          formatShare(evaluation.share),
-          formatShare(evaluation.threshold ?? 1),
-          required.filter((v) => !v.satisfied).length,
-        ),
-      )
-    } else {
-      const anyRequired = verdicts.some((v) => v.required)
-      const gating = anyRequired ? verdicts.filter((v) => v.required) : verdicts
-      lines.push(
-        messages.rubricUnmet(
-          gating.filter((v) => !v.satisfied).length,
-          gating.length,
-          anyRequired ? 'required criteria' : 'criteria',
-        ),
-      )
-    }
-    lines.push('', ...verdictLines(verdicts))
-  } else {
-    lines.push(messages.rubricReasonOnly(negated), '', evaluation.reason ?? '')
-  }
+  const lines =
+    verdicts && verdicts.length > 0
+      ? [rubricHead(evaluation, verdicts, negated), '', ...verdictLines(verdicts)]
+      : [rubricReasonOnly(negated), '', evaluation.reason ?? '']
   return [...lines, '', ...trailer(evaluation, preview)].join('\n')
+}
+
+// The rubric's outcome; a failure never reached its share's threshold.
+function rubricHead(evaluation: Evaluation, verdicts: readonly Verdict[], negated: boolean) {
+  const threshold = evaluation.threshold ?? 1
+  const share =
+    evaluation.share === undefined
+      ? undefined
+      : { share: formatShare(evaluation.share), threshold: formatShare(threshold), reached: false }
+  if (negated) return rubricSatisfiedNegated(share)
+  return rubricOutcome({ ...rubricCounts(verdicts, threshold), share })
 }
 
 /** The body of a failed `toPassScorer` (under the matcher hint). @internal */
@@ -177,15 +164,20 @@ export function compactJson(value: unknown): string {
 
 const MARKS = { met: '✓', unmet: '✗', 'optional-unmet': '○' } as const
 
+const MESSAGE: CriterionMedium = {
+  mark: (state) => `  ${MARKS[state]}`,
+  tag: (tag) => tag,
+  criterion: (text) => text,
+  reasoning: (text) => `      → ${text}`,
+  samples: (samples) => samples,
+}
+
 /** One line per criterion (`✓` met, `✗` required unmet, `○` optional unmet), reasoning under it. @internal */
 export function verdictLines(verdicts: readonly Verdict[]): string[] {
-  const lines: string[] = []
-  for (const verdict of verdicts) {
-    const words = verdictWords(verdict)
-    lines.push(`  ${MARKS[words.state]} ${words.tag} ${words.criterion}${words.samples}`)
-    if (words.reasoning) lines.push(`      → ${words.reasoning}`)
-  }
-  return lines
+  return verdicts.flatMap((verdict) => {
+    const [head, reasoning] = criterionBlock(verdict, MESSAGE)
+    return verdict.reasoning ? [head, reasoning] : [head]
+  })
 }
 
 /** `Judge: model · replayed · 812 tokens`, or undefined when no judge was called. @internal */

@@ -29,12 +29,8 @@ export function recordInTest(
   return annotate(task, stored)
 }
 
-// One annotation per record, its criteria a line each (`recordAnnotation`): each annotation is a
-// round trip to the main process, about 1.7 ms of CPU (docs/guide/benchmarks.md).
-// A loop is annotated at each check (its record says where it stands then), so the UI follows it.
-// A passing assertion does not wait for its annotation: Vitest awaits it before the test
-// passes, and waiting for the round trip to the main process would cost each assertion more than
-// the rest of a replayed assertion (docs/guide/benchmarks.md).
+// One annotation per record (`recordAnnotation`), a loop's at each check so the UI follows it. A
+// passing assertion does not wait for the round trip: Vitest awaits it before the test passes.
 function annotate(task: Readonly<RunnerTestCase>, record: RubricateRecord): Promise<unknown>[] {
   // Vitest refuses an annotation once the test body has ended (a record made in afterEach or
   // onTestFinished, such as the not-awaited guard's): that record still reaches every reporter

@@ -59,137 +59,181 @@ export interface Assertion {
  * @internal
  */
 export async function runAssertion(assertion: Assertion): Promise<MatcherResult> {
-  const { state } = assertion
-  const negated = Boolean(state.isNot)
-  // The test whose code runs (right under test.concurrent with the global expect), else the
-  // test the expect is bound to; none in beforeAll/afterAll, where nothing is recorded.
-  const task = currentTest() ?? state.task
-  const started = performance.now()
-  // The call site, captured while the test file's frame is still on the stack (it is gone after
-  // the first await); its text is only formatted for an assertion that fails.
-  const site = callSite()
-  let settled = false
-  let abandoned = false
-  let text = ''
-  onTestFinished(task?.context, () => {
-    if (settled) return
-    abandoned = true
-    // A test that timed out or was cancelled already failed for that reason; saying "not
-    // awaited" on top would send the user after the wrong bug.
-    if (task?.context?.signal?.aborted) return
-    const message = messages.matcherNotAwaited(assertion.matcher)
-    push({
-      status: 'error',
-      error: { code: 'RUBRICATE_USAGE', message },
-      ...recordedTexts(text, inputOf(assertion)),
-    })
-    throw new Error(message)
-  })
-  // The annotations of the assertion's record, on their way to the main process.
-  let annotations: Promise<unknown>[] = []
-  const record = (fields: Fields): void => {
-    if (!abandoned) annotations = push(fields)
-  }
-  function push(fields: Fields): Promise<unknown>[] {
-    if (!task) return []
-    const entry: RubricateRecord = {
-      v: 1,
-      kind: assertion.kind,
-      negated,
-      judgeCalls: [],
-      durationMs: performance.now() - started,
-      outputPreview: '',
-      ...fields,
-    }
-    if (entry.status !== 'pass') entry.location = locationIn(site, task.file?.filepath)
-    // The turn of a multi-turn eval row, which the reporter and the annotations name.
-    const { turn } = currentCallContext()
-    if (turn !== undefined) entry.turn = turn
-    return recordInTest(task, stripUndefined(entry))
-  }
-  const signal = quietSignal(task?.context?.signal)
+  const run = startRun(assertion)
+  const signal = quietSignal(run.task?.context?.signal)
   try {
-    if (isThenable(assertion.received)) throw new UsageError(messages.outputIsPromise())
-    text = assertion.preview
-      ? assertion.preview(assertion.received)
-      : outputText(assertion.received)
-    const evaluation = await withCallContext(
-      {
-        test: task ? identityOf(task as RunnerTestCase) : undefined,
-        signal,
-        recordsScorerRuns: true,
-      },
-      () => assertion.evaluate(),
-    )
-    if (evaluation.skip !== undefined) {
-      settled = true
-      // Vitest's own skip: it throws, and the test is reported as skipped with the note.
-      if (task?.context?.skip) task.context.skip(evaluation.skip)
-      throw new UsageError(messages.skipOutsideTest(evaluation.skip))
-    }
-    const pass = evaluation.satisfied !== negated
-    record({
-      status: pass ? 'pass' : 'fail',
-      score: evaluation.score,
-      threshold: evaluation.threshold,
-      ...(evaluation.direction ? { direction: evaluation.direction } : {}),
-      share: evaluation.share,
-      metadata: evaluation.metadata,
-      aggregate: evaluation.aggregate,
-      scorers: evaluation.parts,
-      verdicts: evaluation.verdicts,
-      reason: evaluation.reason,
-      judgeCalls: evaluation.judgeCalls,
-      ...recordedTexts(text, inputOf(assertion)),
-      scorerId: evaluation.scorerId,
-      calibration: evaluation.calibration,
-    })
-    settled = true
-    // After the test ended, a failure could only become an unhandled rejection blamed on another
-    // test; the guard has already failed this one, so report no failure (Vitest throws when
-    // `pass` equals `isNot`).
-    if (abandoned) return { pass: !negated, message: () => '' }
-    // A failing assertion ends the test's body: Vitest would no longer await the annotations, and
-    // a reporter would hear of them after the failure. Waiting costs only failing assertions.
-    if (!pass) await Promise.all(annotations)
-    return {
-      pass: evaluation.satisfied,
-      // The body quotes the output and the judge's reasoning: it passes the terminal gate (the
-      // hint is Vitest's own, coloured).
-      message: () =>
-        `${hint(assertion, negated)}\n\n${terminalText(assertion.explain(evaluation, negated, text))}`,
-    }
+    return await decide(run, signal)
   } catch (error) {
     // The skip of `notScorable: 'skip'`, on its way to Vitest's runner.
     if ((error as { code?: unknown } | null)?.code === 'VITEST_PENDING') throw error
-    const root = rootCause(error)
-    // The failure thrown below may be caught (`test.fails`, a `try`, `.rejects`): the setup file
-    // hears of it all the same, and fails the test if its result does not show it. Not after a
-    // timeout or a cancel, which failed the test already.
-    if (!signal?.aborted) reportUndecided(root)
-    const code = isRubricateError(root) ? root.code : root instanceof Error ? root.name : 'Error'
-    const message = root instanceof Error ? root.message : String(root)
-    // The judge calls made before the failure went to the provider too: the summary counts them.
-    record({
-      status: 'error',
-      error: { code, message },
-      judgeCalls: judgeCallsOf(error),
-      ...recordedTexts(text, inputOf(assertion)),
-      scorerId: assertion.scorerId?.(),
-    })
-    settled = true
-    if (abandoned) return { pass: !negated, message: () => '' }
-    await Promise.all(annotations)
-    // A rubricate error's message is all there is to say (its stack is inside the SDK); another
-    // error (a scorer of the user's that threw) keeps its stack as the cause.
-    const failure = new Error(
-      messages.matcherUndecided(hint(assertion, negated), code, terminalText(message)),
-      isRubricateError(root) ? undefined : { cause: root },
-    )
-    failure.name = root instanceof Error ? root.name : 'Error'
-    Object.assign(failure, { code })
-    throw failure
+    return await undecided(run, error, signal)
   }
+}
+
+/** One assertion on its way: where it stores its record, and how far it got. */
+interface AssertionRun {
+  assertion: Assertion
+  negated: boolean
+  /** The test whose record this is; none in beforeAll/afterAll, where nothing is recorded. */
+  task: Readonly<RunnerTestCase> | undefined
+  started: number
+  /** The call site, captured while the test file's frame is still on the stack. */
+  site: Error
+  /** The output's text, once read. */
+  text: string
+  settled: boolean
+  /** The test ended before the assertion settled (it was not awaited). */
+  abandoned: boolean
+  /** The annotations of the assertion's record, on their way to the main process. */
+  annotations: Promise<unknown>[]
+}
+
+function startRun(assertion: Assertion): AssertionRun {
+  const run: AssertionRun = {
+    assertion,
+    negated: Boolean(assertion.state.isNot),
+    // The test whose code runs (right under test.concurrent with the global expect), else the
+    // test the expect is bound to.
+    task: currentTest() ?? assertion.state.task,
+    started: performance.now(),
+    // Gone after the first await; its text is only formatted for an assertion that fails.
+    site: callSite(),
+    text: '',
+    settled: false,
+    abandoned: false,
+    annotations: [],
+  }
+  onTestFinished(run.task?.context, () => notAwaited(run))
+  return run
+}
+
+// The guard: an assertion the test did not await fails the test once it ends.
+function notAwaited(run: AssertionRun): void {
+  if (run.settled) return
+  run.abandoned = true
+  // A test that timed out or was cancelled already failed for that reason; saying "not
+  // awaited" on top would send the user after the wrong bug.
+  if (run.task?.context?.signal?.aborted) return
+  const message = messages.matcherNotAwaited(run.assertion.matcher)
+  store(run, {
+    status: 'error',
+    error: { code: 'RUBRICATE_USAGE', message },
+    ...recordedTexts(run.text, inputOf(run.assertion)),
+  })
+  throw new Error(message)
+}
+
+function record(run: AssertionRun, fields: Fields): void {
+  if (!run.abandoned) run.annotations = store(run, fields)
+}
+
+function store(run: AssertionRun, fields: Fields): Promise<unknown>[] {
+  const { task } = run
+  if (!task) return []
+  const entry: RubricateRecord = {
+    v: 1,
+    kind: run.assertion.kind,
+    negated: run.negated,
+    judgeCalls: [],
+    durationMs: performance.now() - run.started,
+    outputPreview: '',
+    ...fields,
+  }
+  if (entry.status !== 'pass') entry.location = locationIn(run.site, task.file?.filepath)
+  // The eval row's turn and trial that the assertion judges, which the reports name.
+  const { turn, trial } = currentCallContext()
+  if (turn !== undefined) entry.turn = turn
+  if (trial !== undefined) entry.trial = trial
+  return recordInTest(task, stripUndefined(entry))
+}
+
+// Run the scorer and record its verdict: pass or fail as written, `.not` applied.
+async function decide(run: AssertionRun, signal: AbortSignal | undefined): Promise<MatcherResult> {
+  const { assertion, task, negated } = run
+  if (isThenable(assertion.received)) throw new UsageError(messages.outputIsPromise())
+  run.text = assertion.preview
+    ? assertion.preview(assertion.received)
+    : outputText(assertion.received)
+  const evaluation = await withCallContext(
+    {
+      test: task ? identityOf(task as RunnerTestCase) : undefined,
+      signal,
+      recordsScorerRuns: true,
+    },
+    () => assertion.evaluate(),
+  )
+  if (evaluation.skip !== undefined) {
+    run.settled = true
+    // Vitest's own skip: it throws, and the test is reported as skipped with the note.
+    if (task?.context?.skip) task.context.skip(evaluation.skip)
+    throw new UsageError(messages.skipOutsideTest(evaluation.skip))
+  }
+  const pass = evaluation.satisfied !== negated
+  record(run, { status: pass ? 'pass' : 'fail', ...evaluatedFields(run, evaluation) })
+  run.settled = true
+  // After the test ended, a failure could only become an unhandled rejection blamed on another
+  // test; the guard has already failed this one (Vitest throws when `pass` equals `isNot`).
+  if (run.abandoned) return { pass: !negated, message: () => '' }
+  // A failing assertion ends the test's body, and Vitest would no longer await its annotations.
+  if (!pass) await Promise.all(run.annotations)
+  return {
+    pass: evaluation.satisfied,
+    // The body quotes the output and the judge's reasoning: it passes the terminal gate.
+    message: () =>
+      `${hint(assertion, negated)}\n\n${terminalText(assertion.explain(evaluation, negated, run.text))}`,
+  }
+}
+
+function evaluatedFields(run: AssertionRun, evaluation: Evaluation): Omit<Fields, 'status'> {
+  return {
+    score: evaluation.score,
+    threshold: evaluation.threshold,
+    ...(evaluation.direction ? { direction: evaluation.direction } : {}),
+    share: evaluation.share,
+    metadata: evaluation.metadata,
+    aggregate: evaluation.aggregate,
+    scorers: evaluation.parts,
+    verdicts: evaluation.verdicts,
+    reason: evaluation.reason,
+    judgeCalls: evaluation.judgeCalls,
+    ...recordedTexts(run.text, inputOf(run.assertion)),
+    scorerId: evaluation.scorerId,
+    calibration: evaluation.calibration,
+  }
+}
+
+// An assertion that could not be decided fails with or without `.not`, naming the root cause.
+async function undecided(
+  run: AssertionRun,
+  error: unknown,
+  signal: AbortSignal | undefined,
+): Promise<MatcherResult> {
+  const root = rootCause(error)
+  // The failure may be caught (`test.fails`, a `try`, `.rejects`): the setup file hears of it all
+  // the same. Not after a timeout or a cancel, which failed the test already.
+  if (!signal?.aborted) reportUndecided(root)
+  const code = isRubricateError(root) ? root.code : root instanceof Error ? root.name : 'Error'
+  const message = root instanceof Error ? root.message : String(root)
+  // The judge calls made before the failure went to the provider too: the summary counts them.
+  record(run, {
+    status: 'error',
+    error: { code, message },
+    judgeCalls: judgeCallsOf(error),
+    ...recordedTexts(run.text, inputOf(run.assertion)),
+    scorerId: run.assertion.scorerId?.(),
+  })
+  run.settled = true
+  if (run.abandoned) return { pass: !run.negated, message: () => '' }
+  await Promise.all(run.annotations)
+  // A rubricate error's message is all there is to say (its stack is inside the SDK); another
+  // error (a scorer of the user's that threw) keeps its stack as the cause.
+  const failure = new Error(
+    messages.matcherUndecided(hint(run.assertion, run.negated), code, terminalText(message)),
+    isRubricateError(root) ? undefined : { cause: root },
+  )
+  failure.name = root instanceof Error ? root.name : 'Error'
+  Object.assign(failure, { code })
+  throw failure
 }
 
 // The task given to the matcher, for the record; an options getter that throws records none (the
@@ -203,8 +247,8 @@ function inputOf(assertion: Assertion): unknown {
 }
 
 // Frames captured for the call site: the matcher's three and Vitest's three, then the test file's
-// (or a few helpers' before it). Each frame costs about half a microsecond to capture, on every
-// assertion, for a location only a failure shows.
+// (or a few helpers' before it); no more, as every assertion captures them for what only a
+// failure shows.
 const CALL_SITE_FRAMES = 12
 
 function callSite(): Error {
@@ -248,11 +292,9 @@ function onTestFinished(context: RunnerTestCase['context'] | undefined, guard: (
   }
 }
 
-// The test's signal, handed down as it is: every judge call of the assertion (samples, criteria
-// judged separately, SDK retries) listens to it while it runs, and many listeners at once on one
-// signal make Node warn about a leak that is not one, so the warning is turned off for it, once
-// per test. Not a signal of the assertion's own forwarding the test's: an AbortController costs
-// about 5 µs in Node 20, and `AbortSignal.any` 50 µs, on the replay path of every assertion.
+// The test's signal, handed down as it is (no signal of the assertion's own on the replay path).
+// Every judge call of the assertion listens to it, and so many listeners on one signal make Node
+// warn of a leak that is not one: the warning is turned off for it, once per test.
 const quietSignals = new WeakSet<AbortSignal>()
 
 function quietSignal(testSignal: AbortSignal | undefined): AbortSignal | undefined {

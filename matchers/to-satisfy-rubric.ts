@@ -60,8 +60,8 @@ export function toSatisfyRubric(
         const misplaced = RUBRIC_OPTIONS.filter((key) => opts[key] !== undefined)
         if (misplaced.length > 0) throw new UsageError(messages.rubricOptionsWithScorer(misplaced))
       } else {
-        // Loaded at the first rubric assertion, not by the setup file: the rubric scorer, the judge
-        // and zod cost every test file that asserts no rubric about 100 ms of CPU (docs/guide/benchmarks.md).
+        // Loaded at the first rubric assertion, not by the setup file, so a test file that asserts
+        // no rubric never loads the scorer, the judge or zod (ARCHITECTURE.md §10).
         const { rubricScorerFor } = await import('./rubric-scorer-for')
         scorer = rubricScorerFor(criteria, opts)
       }

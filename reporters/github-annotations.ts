@@ -2,9 +2,8 @@
 // `github-actions` reporter prints (`::error file=...,line=...,column=...,title=...::message`).
 import { join } from 'node:path'
 import { redactOutput } from '../src/cassettes/redaction/redaction'
-import { escapeControls } from '../src/output-safety/terminal-text'
+import { escapeControls, terminalLine } from '../src/output-safety/terminal-text'
 import type { RunReport } from './collect-run'
-import { oneLine } from './render-record'
 
 /**
  * One `::error` command per unmet required criterion of a failed assertion, on the assertion's
@@ -32,9 +31,9 @@ export function githubAnnotations(report: RunReport, root: string): string[] {
                 file: path,
                 line: String(record.location.line),
                 column: String(record.location.column),
-                title: `${test.fullName}: unmet "${oneLine(verdict.criterion)}"`,
+                title: `${test.fullName}: unmet "${terminalLine(verdict.criterion)}"`,
               },
-              oneLine(verdict.reasoning) || 'The judge found this required criterion unmet.',
+              terminalLine(verdict.reasoning) || 'The judge found this required criterion unmet.',
             ),
           )
         }

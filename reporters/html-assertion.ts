@@ -4,10 +4,17 @@
 import { join, relative } from 'node:path'
 import { count } from '../src/messages'
 import type { RubricateRecord, Verdict } from '../src/records/records'
+import {
+  requirement,
+  STATE_LABEL,
+  samplesCount,
+  type VerdictState,
+  verdictState,
+} from '../src/records/verdict-words'
 import type { TestReport } from './collect-run'
 import type { ReviewCollector } from './html-review'
 import { formatScore } from './render-record'
-import { assertionName, stateOf, type VerdictState, verdictKey } from './report-diff'
+import { assertionName, verdictKey } from './report-diff'
 
 /** What a row needs beyond its test. @internal */
 export interface RowContext {
@@ -24,12 +31,21 @@ export interface RowContext {
   review?: ReviewCollector | undefined
 }
 
-const MARK: Record<VerdictState | 'error', string> = {
+/** A verdict state's mark on the page. @internal */
+export const STATE_MARK: Readonly<Record<VerdictState, string>> = {
   met: '✓',
   unmet: '✗',
-  optional: '○',
-  error: '!',
+  'optional-unmet': '○',
 }
+
+/** A verdict state's class (and `data-state`) on the page, which the style colours. @internal */
+export const STATE_CLASS: Readonly<Record<VerdictState, string>> = {
+  met: 'met',
+  unmet: 'unmet',
+  'optional-unmet': 'optional',
+}
+
+const OUTCOME_MARK = { met: '✓', unmet: '✗', error: '!' } as const
 
 /**
  * One assertion as an `<li>`; `ownTexts` shows the input and output it judged when they differ
@@ -56,7 +72,7 @@ export function assertionItem(
     tags.push(`score ${formatScore(compared, record.threshold)}${bound}`)
   }
   const [kind, ...name] = assertionName(record).split(' ')
-  const head = `<div class="a-head"><b class="${state}">${MARK[state]}</b> <span class="kind">${h(kind ?? '')}</span> ${h(name.join(' '))}${tags.map((t) => `<span class="tag">${h(t)}</span>`).join('')}</div>`
+  const head = `<div class="a-head"><b class="${state}">${OUTCOME_MARK[state]}</b> <span class="kind">${h(kind ?? '')}</span> ${h(name.join(' '))}${tags.map((t) => `<span class="tag">${h(t)}</span>`).join('')}</div>`
   const parts: string[] = [head, ownTexts]
   if (record.error) {
     parts.push(
@@ -104,19 +120,18 @@ function verdictList(
     const review = context.review
       ? ` data-review="${context.review.add(record, verdict, `${context.file} › ${test.fullName}`)}"`
       : ''
-    const state = stateOf(verdict)
+    const state = verdictState(verdict)
     const was = context.changed.get(
       verdictKey(context.file, test.fullName, index, verdict.criterion),
     )
     const change =
       was === undefined
         ? ''
-        : ` <span class="tag changed">changed: ${was === 'none' ? 'new' : `was ${stateName(was)}`}</span>`
-    const agreement = verdict.agreement
-      ? ` <span class="tag">${verdict.agreement.satisfied} of ${verdict.agreement.total} samples met</span>`
-      : ''
-    const required = verdict.required ? 'required' : 'optional'
-    return `<li class="verdict" data-state="${state}"${review} title="${stateName(state)}"><b class="${state}">${MARK[state]}</b> <span class="crit">${h(verdict.criterion)}</span> <span class="tag">${required}</span>${agreement}${change}<br><span class="why">${h(verdict.reasoning || '(no reasoning given)')}</span></li>`
+        : ` <span class="tag changed">changed: ${was === 'none' ? 'new' : `was ${STATE_LABEL[was]}`}</span>`
+    const samples = samplesCount(verdict)
+    const agreement = samples ? ` <span class="tag">${samples}</span>` : ''
+    const mark = `<b class="${STATE_CLASS[state]}">${STATE_MARK[state]}</b>`
+    return `<li class="verdict" data-state="${STATE_CLASS[state]}"${review} title="${STATE_LABEL[state]}">${mark} <span class="crit">${h(verdict.criterion)}</span> <span class="tag">${h(requirement(verdict))}</span>${agreement}${change}<br><span class="why">${h(verdict.reasoning || '(no reasoning given)')}</span></li>`
   })
   return `<ul class="verdicts">${items.join('')}</ul>`
 }
@@ -151,16 +166,6 @@ function judgeDetails(record: RubricateRecord, context: RowContext): string {
     .map((path) => `<li>${h(path)}</li>`)
     .join('')
   return `<details class="judge"><summary>${h(summary)}</summary><ul class="cassettes">${list}</ul></details>`
-}
-
-function stateName(state: VerdictState | 'error'): string {
-  return state === 'met'
-    ? 'met'
-    : state === 'unmet'
-      ? 'required, unmet'
-      : state === 'optional'
-        ? 'optional, unmet'
-        : 'error'
 }
 
 // Where the assertion's judge replies are stored, relative to the root: the entry file each call

@@ -1,6 +1,9 @@
 // Pure: the changes between two runs' verdicts and scores on the report page.
-import { oneLine } from './render-record'
-import type { ReportDiff, VerdictState } from './report-diff'
+
+import { terminalLine } from '../src/output-safety/terminal-text'
+import { STATE_LABEL, type VerdictState, verdictTag } from '../src/records/verdict-words'
+import { STATE_CLASS, STATE_MARK } from './html-assertion'
+import type { ReportDiff } from './report-diff'
 
 /**
  * The verdicts and scores that changed between two runs, required flips first: a count, then a
@@ -20,13 +23,9 @@ export function changesBody(diff: ReportDiff, h: (text: string) => string): stri
   const rows = [...diff.verdicts]
     .sort((a, b) => order(a) - order(b))
     .map((change) => {
-      const was = change.before
-        ? `<b class="${change.before}">${SYMBOL[change.before]}</b> ${h(stateName(change.before))}`
-        : '—'
-      const now = change.after
-        ? `<b class="${change.after}">${SYMBOL[change.after]}</b> ${h(stateName(change.after))}`
-        : '—'
-      return `<tr data-change="${change.change}"><td>${h(change.file)} › ${h(change.test)}</td><td><span class="kind">${h(change.assertion)}</span> ${h(oneLine(change.criterion))} <span class="dim">[${change.required ? 'required' : 'optional'}]</span></td><td>${h(change.change)}</td><td>${was} → ${now}</td><td>${h(change.reasoning)}</td></tr>`
+      const was = change.before ? stateCell(change.before, h) : '—'
+      const now = change.after ? stateCell(change.after, h) : '—'
+      return `<tr data-change="${change.change}"><td>${h(change.file)} › ${h(change.test)}</td><td><span class="kind">${h(change.assertion)}</span> ${h(terminalLine(change.criterion))} <span class="dim">${verdictTag(change)}</span></td><td>${h(change.change)}</td><td>${was} → ${now}</td><td>${h(change.reasoning)}</td></tr>`
     })
   for (const score of diff.scores) {
     rows.push(
@@ -40,8 +39,7 @@ ${rows.join('\n')}
 </tbody></table></div>`
 }
 
-const SYMBOL: Record<VerdictState, string> = { met: '✓', unmet: '✗', optional: '○' }
-
-function stateName(state: VerdictState): string {
-  return state === 'met' ? 'Met' : state === 'unmet' ? 'Required, unmet' : 'Optional, unmet'
+function stateCell(state: VerdictState, h: (text: string) => string): string {
+  const label = STATE_LABEL[state]
+  return `<b class="${STATE_CLASS[state]}">${STATE_MARK[state]}</b> ${h(label.charAt(0).toUpperCase() + label.slice(1))}`
 }

@@ -6,6 +6,7 @@
 import type { StoredRun } from '../src/history/history-run'
 import { type HistoryMove, type HistoryTrends, historyTrends } from '../src/history/history-trends'
 import { percent } from '../src/messages'
+import { verdictTag } from '../src/records/verdict-words'
 import type { FileReport } from './collect-run'
 import { changesBody } from './html-changes'
 import { previousReportFiles } from './previous-report'
@@ -104,7 +105,7 @@ function historySection(
         return p ? p.met / p.total : undefined
       })
       const label = `${c.criterion}, share met per run: ${c.points.map((p) => `${runName(p.run)} ${p.met} of ${p.total}`).join(', ')}`
-      return `<tr class="criterion-trend"><td>${h(c.file)} › ${h(c.group)}</td><td>${h(c.criterion)} <span class="dim">[${c.required ? 'required' : 'optional'}]</span></td><td>${trendSvg(values, h(label), movedAt(c.moved))}</td><td><ul class="moves">${c.moved.map((m) => `<li>${h(moveText(m))}</li>`).join('')}</ul></td></tr>`
+      return `<tr class="criterion-trend"><td>${h(c.file)} › ${h(c.group)}</td><td>${h(c.criterion)} <span class="dim">${verdictTag(c)}</span></td><td>${trendSvg(values, h(label), movedAt(c.moved))}</td><td><ul class="moves">${c.moved.map((m) => `<li>${h(moveText(m))}</li>`).join('')}</ul></td></tr>`
     })
   const runsList = history.runs
     .map(

@@ -40,16 +40,16 @@ export function renderCalibration(
   if (!calibration) return [`${indent}${statusSymbol} calibration`]
   const inner = `${indent}  `
   const lines = [
-    `${indent}${statusSymbol} ${oneLine(calibrationTitle(calibration))}${c.dim(`: ${calibrationSummary(calibration)}`)}`,
+    `${indent}${statusSymbol} ${terminalLine(calibrationTitle(calibration))}${c.dim(`: ${calibrationSummary(calibration)}`)}`,
   ]
   for (const failure of calibration.failures)
-    lines.push(`${inner}${c.red(figures.unmet)} ${oneLine(failure)}`)
+    lines.push(`${inner}${c.red(figures.unmet)} ${terminalLine(failure)}`)
   for (const line of calibrationTable(calibration))
     lines.push(line ? `${inner}${c.dim(escapeControls(line))}` : '')
   for (const item of calibration.disagreements.slice(0, LISTED)) {
     const symbol = item.kind === 'false pass' ? c.red(figures.unmet) : c.yellow(figures.unmet)
     lines.push(
-      `${inner}${symbol} ${item.kind} ${c.dim(`${oneLine(item.where)}`)} ${oneLine(item.criterion)}${c.dim(`: ${oneLine(item.reasoning)}`)}`,
+      `${inner}${symbol} ${item.kind} ${c.dim(`${terminalLine(item.where)}`)} ${terminalLine(item.criterion)}${c.dim(`: ${terminalLine(item.reasoning)}`)}`,
     )
   }
   const more = calibration.disagreementCount - Math.min(LISTED, calibration.disagreements.length)
@@ -57,6 +57,3 @@ export function renderCalibration(
     lines.push(`${inner}${c.dim(`and ${more} more disagreement${more === 1 ? '' : 's'}`)}`)
   return lines
 }
-
-// The terminal gate for untrusted text: a label set's criteria and the judge's reasoning.
-const oneLine = terminalLine

@@ -3,6 +3,7 @@
 import type { CassetteDiff } from '../src/cassettes/maintenance/cassette-diff'
 import { messages } from '../src/messages'
 import { markdownCell } from '../src/output-safety/markdown-text'
+import { verdictTag } from '../src/records/verdict-words'
 
 /** The Markdown of a cassette folder's diff against its committed state; empty when nothing changed. @internal */
 export function renderCassetteDiffMarkdown(diff: CassetteDiff, dir: string, ref: string): string {
@@ -24,7 +25,7 @@ export function renderCassetteDiffMarkdown(diff: CassetteDiff, dir: string, ref:
         c.kind === 'verdict'
           ? [
               c.change,
-              `${c.required ? '**[required]** ' : '[optional] '}${c.criterion}`,
+              `${c.required ? `**${verdictTag(c)}**` : verdictTag(c)} ${c.criterion}`,
               met(c.before),
               met(c.after),
             ]

@@ -12,7 +12,7 @@ import type {
 import type { RubricateRecord } from '../src/records/records'
 import type { EvalSuiteReport } from './collect-run'
 import { type Colors, figures, plain } from './figures'
-import { formatScore, type LineStyle, oneLine, renderRecords } from './render-record'
+import { formatScore, type LineStyle, renderRecords } from './render-record'
 
 /**
  * One `Eval` summary row per suite: rows passed, the rate against the gate, and each scorer's
@@ -75,7 +75,7 @@ function scorerMeanText(
   const lower = scorer.direction === 'max' ? ' ↓' : ''
   const weight = scorer.weight !== undefined ? ` ×${scorer.weight}` : ''
   const mean = formatScore(scorer.mean, gate?.threshold)
-  return `${oneLine(scorer.id)}${lower}${weight} ${mean}${gate ? ` ${meanGateText(gate, trials, c)}` : ''}`
+  return `${terminalLine(scorer.id)}${lower}${weight} ${mean}${gate ? ` ${meanGateText(gate, trials, c)}` : ''}`
 }
 
 // A gate and its outcome; its coverage too when some trials were not scored, so that a mean over
@@ -160,6 +160,6 @@ export function renderConversation(
 }
 
 function clip(text: string): string {
-  const line = oneLine(text)
+  const line = terminalLine(text)
   return line.length > 60 ? `${line.slice(0, 59)}…` : line
 }

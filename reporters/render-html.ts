@@ -1,6 +1,7 @@
 // Pure: the rubric report page, one self-contained HTML file (no network needed to open it).
 // Built from the collected run only, so a run merged from shards gives the same page as one run.
 import { htmlGate } from '../src/output-safety/html-text'
+import type { VerdictState } from '../src/records/verdict-words'
 import type { RunReport } from './collect-run'
 import { plain } from './figures'
 import { changesBody } from './html-changes'
@@ -10,7 +11,7 @@ import { ReviewCollector, reviewSection } from './html-review'
 import { rowStatus, testRow } from './html-test-row'
 import { renderCalibration } from './render-calibration'
 import { summaryRows } from './render-summary'
-import { type ReportDiff, type VerdictState, verdictKey } from './report-diff'
+import { type ReportDiff, verdictKey } from './report-diff'
 import type { PageHistory } from './run-history'
 import type { RunSummary } from './run-summary'
 

@@ -2,7 +2,7 @@
 // table per test file with one row per criterion (test, criterion, verdict, reasoning).
 import { markdownCell } from '../src/output-safety/markdown-text'
 import type { RubricateRecord } from '../src/records/records'
-import { verdictWords } from '../src/records/verdict-words'
+import { STATE_WORD, type VerdictState, verdictWords } from '../src/records/verdict-words'
 import type { FileReport, RunReport } from './collect-run'
 import { figures, plain } from './figures'
 import { calibrationSummary, calibrationTitle } from './render-calibration'
@@ -75,13 +75,16 @@ function recordRows(record: RubricateRecord): Row[] {
   }
   for (const verdict of record.verdicts ?? []) {
     const words = verdictWords(verdict)
-    const mark =
-      words.state === 'met'
-        ? `${figures.met} met`
-        : `${words.state === 'unmet' ? figures.unmet : figures.optionalUnmet} unmet`
+    const mark = `${MARKS[words.state]} ${STATE_WORD[words.state]}`
     rows.push([`${words.tag} ${words.criterion}${not}`, mark, words.reasoning])
   }
   return rows
+}
+
+const MARKS: Readonly<Record<VerdictState, string>> = {
+  met: figures.met,
+  unmet: figures.unmet,
+  'optional-unmet': figures.optionalUnmet,
 }
 
 function statusMark(record: RubricateRecord): string {

@@ -1,7 +1,7 @@
 // Pure: turns the rubricate records of one test into the lines printed under it (ARCHITECTURE.md §9).
 import { terminalLine } from '../src/output-safety/terminal-text'
 import type { LoopIterationRecord, RubricateRecord, Verdict } from '../src/records/records'
-import { verdictWords } from '../src/records/verdict-words'
+import { type CriterionMedium, criterionLine } from '../src/records/verdict-words'
 import { type Colors, figures } from './figures'
 import { renderCalibration } from './render-calibration'
 
@@ -59,21 +59,23 @@ function renderRubric(record: RubricateRecord, style: LineStyle, headed: boolean
 
 /** One criterion: symbol, tag, criterion, and the reasoning when unmet. @internal */
 export function verdictLine(verdict: Verdict, style: LineStyle): string {
-  const { colors: c } = style
-  const words = verdictWords(verdict)
-  const symbol =
-    words.state === 'met'
-      ? c.green(figures.met)
-      : words.state === 'unmet'
-        ? c.red(figures.unmet)
-        : c.yellow(figures.optionalUnmet)
-  const criterion = oneLine(words.criterion)
-  const reasoning = oneLine(words.reasoning)
-  const text =
-    words.state === 'met'
-      ? `${c.dim(words.tag)} ${criterion}`
-      : `${c.dim(words.tag)} ${words.state === 'unmet' ? c.red(criterion) : criterion}${reasoning ? c.dim(`: ${reasoning}`) : ''}`
-  return `${style.indent}${symbol} ${text}${words.samples ? c.dim(words.samples) : ''}`
+  return `${style.indent}${criterionLine(verdict, terminalMedium(style.colors))}`
+}
+
+function terminalMedium(c: Colors): CriterionMedium {
+  return {
+    mark: (state) =>
+      state === 'met'
+        ? c.green(figures.met)
+        : state === 'unmet'
+          ? c.red(figures.unmet)
+          : c.yellow(figures.optionalUnmet),
+    tag: (tag) => c.dim(tag),
+    criterion: (text, state) =>
+      state === 'unmet' ? c.red(terminalLine(text)) : terminalLine(text),
+    reasoning: (text) => c.dim(`: ${terminalLine(text)}`),
+    samples: (samples) => c.dim(samples),
+  }
 }
 
 function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
@@ -81,7 +83,7 @@ function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
   const name = record.scorers
     ? `scorers (${record.aggregate ?? 'all'})`
     : record.scorerId
-      ? `scorer "${oneLine(record.scorerId)}"`
+      ? `scorer "${terminalLine(record.scorerId)}"`
       : 'scorer'
   const head = `${style.indent}${statusSymbol(record, c)} ${name}${notTag(record)}`
   if (record.status === 'error') {
@@ -100,7 +102,7 @@ function renderScorer(record: RubricateRecord, style: LineStyle): string[] {
             : part.passed
               ? c.green(figures.met)
               : c.red(figures.unmet)
-        const line = `${inner.indent}${symbol} scorer "${oneLine(part.id)}"${scoreText(part, record.direction)}${reasonText(part, c)}`
+        const line = `${inner.indent}${symbol} scorer "${terminalLine(part.id)}"${scoreText(part, record.direction)}${reasonText(part, c)}`
         const deeper = { ...inner, indent: `${inner.indent}  ` }
         return [line, ...(part.verdicts ?? []).map((v) => verdictLine(v, deeper))]
       }),
@@ -142,9 +144,9 @@ function reasonText(
   c: Colors,
 ): string {
   const summed = part.verdicts !== undefined && part.verdicts.length > 0
-  const reason = part.reason && !summed ? `: ${oneLine(part.reason)}` : ''
+  const reason = part.reason && !summed ? `: ${terminalLine(part.reason)}` : ''
   const metadata = part.metadata
-    ? ` ${figures.dot} metadata ${truncate(oneLine(json(part.metadata)), 100)}`
+    ? ` ${figures.dot} metadata ${truncate(terminalLine(json(part.metadata)), 100)}`
     : ''
   return reason || metadata ? c.dim(`${reason}${metadata}`) : ''
 }
@@ -187,7 +189,7 @@ function iterationLine(iteration: LoopIterationRecord, style: LineStyle): string
         : c.red(figures.unmet)
     const score = scorer.score === undefined ? '' : ` ${formatScore(scorer.score)}`
     const why = scorer.passed ? '' : c.dim(iterationWhy(scorer))
-    return `${symbol} ${oneLine(scorer.id)}${score}${why}`
+    return `${symbol} ${terminalLine(scorer.id)}${score}${why}`
   })
   const body = scorers.length > 0 ? scorers.join(c.dim(` ${figures.dot} `)) : c.dim('no scorers')
   return `${style.indent}${c.dim(`${iteration.iteration}.`)} ${body}`
@@ -196,16 +198,18 @@ function iterationLine(iteration: LoopIterationRecord, style: LineStyle): string
 /** Why a scorer held an iteration back: the unmet criteria of a rubric, else its reason's first words. */
 function iterationWhy(scorer: LoopIterationRecord['scorers'][number]): string {
   if (scorer.unmet && scorer.unmet.length > 0) {
-    return `: unmet: ${truncate(oneLine(scorer.unmet.join('; ')), 100)}`
+    return `: unmet: ${truncate(terminalLine(scorer.unmet.join('; ')), 100)}`
   }
-  return scorer.reason ? `: ${truncate(oneLine(scorer.reason), 80)}` : ''
+  return scorer.reason ? `: ${truncate(terminalLine(scorer.reason), 80)}` : ''
 }
 
 function errorLine(record: RubricateRecord, style: LineStyle): string {
   const { colors: c } = style
   const code = record.error?.code ?? 'error'
-  const message = oneLine(firstLine(record.error?.message ?? '').replace(/^\[rubricate\] /, ''))
-  return `${style.indent}${c.red(figures.error)} ${c.red(oneLine(code))}${message ? c.dim(`: ${message}`) : ''}`
+  const message = terminalLine(
+    firstLine(record.error?.message ?? '').replace(/^\[rubricate\] /, ''),
+  )
+  return `${style.indent}${c.red(figures.error)} ${c.red(terminalLine(code))}${message ? c.dim(`: ${message}`) : ''}`
 }
 
 function statusSymbol(record: RubricateRecord, c: Colors): string {
@@ -230,15 +234,6 @@ export function formatScore(value: number, comparedWith?: number): string {
     while (digits < 6 && round(value) === round(comparedWith)) digits++
   }
   return String(round(value))
-}
-
-/**
- * Untrusted text (a criterion, a reasoning, a scorer's id or reason) as part of one line: whitespace
- * and line breaks collapsed, control characters shown escaped (the terminal gate, `terminalLine`).
- * @internal
- */
-export function oneLine(text: string): string {
-  return terminalLine(text)
 }
 
 function firstLine(text: string): string {

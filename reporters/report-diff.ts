@@ -2,10 +2,8 @@
 // Matched by test file, test (`suite > test`), the assertion's place in its test and criterion
 // text, so a test that moved to another line is the same test.
 import type { RubricateRecord, Verdict } from '../src/records/records'
+import { type VerdictState, verdictState } from '../src/records/verdict-words'
 import type { FileReport } from './collect-run'
-
-/** A verdict's state on the page: met, required unmet, optional unmet. */
-export type VerdictState = 'met' | 'unmet' | 'optional'
 
 /** One criterion whose verdict is not what the previous report says. */
 export interface VerdictChange {
@@ -69,21 +67,21 @@ export function diffReports(
     }
     // The test ran, without this assertion: each of its verdicts is gone.
     for (const verdict of old.verdicts.values()) {
-      verdicts.push(change(old, verdict, 'removed', stateOf(verdict), undefined))
+      verdicts.push(change(old, verdict, 'removed', verdictState(verdict), undefined))
     }
   }
   for (const [key, now] of after) {
     const old = before.get(key)
     for (const [criterion, verdict] of now.verdicts) {
       const was = old?.verdicts.get(criterion)
-      if (!was) verdicts.push(change(now, verdict, 'added', undefined, stateOf(verdict)))
-      else if (stateOf(was) !== stateOf(verdict)) {
-        verdicts.push(change(now, verdict, 'flipped', stateOf(was), stateOf(verdict)))
+      if (!was) verdicts.push(change(now, verdict, 'added', undefined, verdictState(verdict)))
+      else if (verdictState(was) !== verdictState(verdict)) {
+        verdicts.push(change(now, verdict, 'flipped', verdictState(was), verdictState(verdict)))
       }
     }
     for (const [criterion, verdict] of old?.verdicts ?? []) {
       if (!now.verdicts.has(criterion)) {
-        verdicts.push(change(now, verdict, 'removed', stateOf(verdict), undefined))
+        verdicts.push(change(now, verdict, 'removed', verdictState(verdict), undefined))
       }
     }
     if (
@@ -103,11 +101,6 @@ export function diffReports(
     }
   }
   return { verdicts, scores, notRun: notRunTests.size }
-}
-
-/** The state of a verdict, as the page shows it. @internal */
-export function stateOf(verdict: Verdict): VerdictState {
-  return verdict.satisfied ? 'met' : verdict.required ? 'unmet' : 'optional'
 }
 
 interface Assertion {

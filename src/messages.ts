@@ -68,9 +68,8 @@ export function ago(ms: number): string {
 }
 
 /**
- * A count with thousands separators, as `toLocaleString('en-US')` writes an integer: its first
- * call loads ICU's number formats, 16 ms of CPU in every process that prints a count (the
- * reporter prints one on every run).
+ * A count with thousands separators, as `toLocaleString('en-US')` writes an integer, without
+ * loading ICU's number formats in every process that prints a count (docs/guide/benchmarks.md).
  * @internal
  */
 export function count(value: number): string {
@@ -560,21 +559,7 @@ export const messages = {
     format(
       'expectUndecided() was called outside a running test, or without the rubricate setup file. Call it inside test(...), with the rubricate plugin (or "rubricate/setup") in vitest.config.',
     ),
-  // matcher failure messages (rendered under the matcher hint)
-  rubricUnmet: (unmet: number, total: number, counted: 'required criteria' | 'criteria'): string =>
-    `Rubric not satisfied: ${unmet} of ${total} ${counted} unmet.`,
-  rubricShareUnmet: (share: string, threshold: string, requiredUnmet: number): string =>
-    requiredUnmet > 0
-      ? `Rubric not satisfied: ${requiredUnmet} required ${requiredUnmet === 1 ? 'criterion' : 'criteria'} unmet (share ${share} of the criteria met, threshold ${threshold}).`
-      : `Rubric not satisfied: share ${share} of the criteria met, below the threshold ${threshold}.`,
-  rubricShareMetNegated: (share: string, threshold: string): string =>
-    `Expected the rubric not to be satisfied, but share ${share} of the criteria met reaches the threshold ${threshold} and every required criterion is met.`,
-  rubricMetNegated: (): string =>
-    'Expected at least one required criterion to be unmet, but every required criterion is met.',
-  rubricReasonOnly: (negated: boolean): string =>
-    negated
-      ? 'Expected the rubric not to be satisfied, but the scorer passed it:'
-      : 'Rubric not satisfied:',
+  // matcher failure messages (rendered under the matcher hint); a rubric's are in verdict-words.ts
   scorerBelow: (id: string, score: number, threshold: number): string =>
     `Scorer "${id}" scored ${score}; expected at least ${threshold}.`,
   scorerReachedNegated: (id: string, score: number, threshold: number): string =>

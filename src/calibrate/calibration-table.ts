@@ -1,5 +1,7 @@
 // Pure: a calibration as text, for the matcher's failure, the CLI and the reporter.
 import { messages } from '../messages'
+import { oneLine } from '../records/one-line'
+import { samplesCount } from '../records/verdict-words'
 import type { AgreementMetrics, Rate } from './agreement-metrics'
 
 /** What the table needs of a calibration: its rows. @internal */
@@ -92,9 +94,8 @@ export function disagreementLines(
   const shown = disagreements.slice(0, limit)
   const lines = [messages.calibrationDisagreements(shown.length, total)]
   for (const item of shown) {
-    const samples = item.agreement
-      ? ` (${item.agreement.satisfied}/${item.agreement.total} samples met)`
-      : ''
+    const count = samplesCount(item)
+    const samples = count ? ` (${count})` : ''
     const labelled =
       item.kind === 'false pass' ? 'labelled unmet, judged met' : 'labelled met, judged unmet'
     lines.push(`  ✗ ${item.kind} · ${item.where} · ${item.criterion}`)
@@ -103,8 +104,4 @@ export function disagreementLines(
     if (item.note) lines.push(`      note: ${oneLine(item.note)}`)
   }
   return lines
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
 }

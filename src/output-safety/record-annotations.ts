@@ -1,18 +1,13 @@
 /**
  * A record's verdicts as one Vitest test annotation, so that reporters rubricate does not control
- * (JUnit `<property>`, TAP, verbose, the failure summary of the default reporter, a user's
- * `onTestCaseAnnotate`) and the UI carry them. The worker makes it with the test context's
- * `annotate()` as it stores the record (`matchers/record-in-test.ts`); a loop's at each of its
- * checks, since a later check's record replaces the earlier one in `task.meta`.
- *
- * One annotation per record, not one per criterion: each costs about 1.7 ms of CPU between the
- * worker and the main process (docs/guide/benchmarks.md), most of what a replayed three-criterion
- * assertion cost a suite. Its message keeps one line per criterion, scorer, loop or error, as
- * the annotations per criterion were worded.
+ * (JUnit, TAP, the default reporter, `onTestCaseAnnotate`) and the UI carry them. One per record,
+ * a line per criterion, scorer, loop or error: each annotation is a round trip to the main process
+ * (docs/guide/benchmarks.md).
  */
 import { redactOutput } from '../cassettes/redaction/redaction'
+import { oneLine } from '../records/one-line'
 import type { RubricateRecord, Verdict } from '../records/records'
-import { collapseLines as oneLine, verdictWords } from '../records/verdict-words'
+import { type CriterionMedium, criterionLine, STATE_WORD } from '../records/verdict-words'
 import { terminalLine } from './terminal-text'
 
 /** The annotation type of every rubricate annotation (JUnit: `<property name="rubricate">`). @internal */
@@ -77,11 +72,17 @@ export function recordAnnotation(record: RubricateRecord): RecordAnnotation | un
   return { type: ANNOTATION_TYPE, message: lines.join(ANNOTATION_LINE_BREAK) }
 }
 
+// Plain words, one line each part: the gate runs on the joined line.
+const ANNOTATION: CriterionMedium = {
+  mark: (state) => STATE_WORD[state],
+  tag: (tag) => tag,
+  criterion: (text) => oneLine(text),
+  reasoning: (text) => `: ${oneLine(text)}`,
+  samples: (samples) => samples,
+}
+
 function verdictText(verdict: Verdict): string {
-  const words = verdictWords(verdict)
-  const state = words.state === 'met' ? 'met' : 'unmet'
-  const why = words.state === 'met' ? '' : `: ${oneLine(words.reasoning)}`
-  return `${state} ${words.tag} ${oneLine(words.criterion)}${why}${words.samples}`
+  return criterionLine(verdict, ANNOTATION)
 }
 
 function outcome(record: RubricateRecord): string {

@@ -5,6 +5,7 @@
  * matchers' failure messages, every `[rubricate]` message and the CLI's output.
  */
 import { redactOutput } from '../cassettes/redaction/redaction'
+import { oneLine } from '../records/one-line'
 
 // C0 controls but tab and line feed, DEL, and C1 controls (U+009B is a one-character CSI on some
 // terminals). A CR is matched here only when no LF follows: CR LF is a line break, which the
@@ -66,7 +67,7 @@ export function terminalText(text: string): string {
  * @internal
  */
 export function terminalLine(text: string): string {
-  return escapeControls(text.replace(/\s+/g, ' ').trim())
+  return escapeControls(oneLine(text))
 }
 
 /**

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors'
 import { messages } from '../messages'
+import { oneLine } from '../records/one-line'
 
 /** One rubric criterion. `required` defaults to `true`. */
 export interface RubricCriterion {
@@ -47,13 +48,7 @@ const MARKER_LENGTH = '(optional)'.length
  * @internal
  */
 export function parseCriteria(input: unknown, where: string): ParsedCriterion[] {
-  let items: {
-    description: string
-    required: boolean
-    markedRequired: boolean
-    weight: number
-    position: string
-  }[]
+  let items: CriterionItem[]
   if (typeof input === 'string') {
     items = input
       // Any line break: \n, \r\n, and a lone \r (old Mac files, some text areas and terminals).
@@ -62,29 +57,7 @@ export function parseCriteria(input: unknown, where: string): ParsedCriterion[] 
       .filter(({ line }) => line.trim() !== '')
       .map(({ line, position }) => ({ ...parseLine(line), weight: 1, position }))
   } else if (Array.isArray(input)) {
-    items = input.map((item: unknown, index) => {
-      const position = `item ${index + 1}`
-      if (typeof item === 'string') return { ...parseLine(item), weight: 1, position }
-      const criterion = item as RubricCriterion | null
-      if (
-        typeof criterion !== 'object' ||
-        criterion === null ||
-        typeof criterion.description !== 'string'
-      ) {
-        throw new UsageError(messages.rubricBadItem(where, index, item))
-      }
-      const weight = criterion.weight ?? 1
-      if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) {
-        throw new UsageError(messages.rubricBadWeight(where, position, weight))
-      }
-      return {
-        description: criterion.description.trim(),
-        required: criterion.required !== false,
-        markedRequired: criterion.required === true,
-        weight,
-        position,
-      }
-    })
+    items = input.map((item: unknown, index) => arrayItem(item, index, where))
   } else {
     throw new UsageError(messages.rubricNotCriteria(where, input))
   }
@@ -92,7 +65,7 @@ export function parseCriteria(input: unknown, where: string): ParsedCriterion[] 
   return items.map((item, index) => {
     if (item.description === '')
       throw new UsageError(messages.rubricEmptyCriterion(where, item.position))
-    const key = item.description.replace(/\s+/g, ' ').toLowerCase()
+    const key = oneLine(item.description).toLowerCase()
     const first = seen.get(key)
     if (first) {
       throw new UsageError(
@@ -108,6 +81,39 @@ export function parseCriteria(input: unknown, where: string): ParsedCriterion[] 
       markedRequired: item.markedRequired,
     }
   })
+}
+
+interface CriterionItem {
+  description: string
+  required: boolean
+  markedRequired: boolean
+  weight: number
+  /** `line 2`, `item 3`: where the rubric has it, for a message. */
+  position: string
+}
+
+function arrayItem(item: unknown, index: number, where: string): CriterionItem {
+  const position = `item ${index + 1}`
+  if (typeof item === 'string') return { ...parseLine(item), weight: 1, position }
+  const criterion = item as RubricCriterion | null
+  if (
+    typeof criterion !== 'object' ||
+    criterion === null ||
+    typeof criterion.description !== 'string'
+  ) {
+    throw new UsageError(messages.rubricBadItem(where, index, item))
+  }
+  const weight = criterion.weight ?? 1
+  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) {
+    throw new UsageError(messages.rubricBadWeight(where, position, weight))
+  }
+  return {
+    description: criterion.description.trim(),
+    required: criterion.required !== false,
+    markedRequired: criterion.required === true,
+    weight,
+    position,
+  }
 }
 
 function parseLine(line: string): {

@@ -47,9 +47,8 @@ export interface RubricReply {
 
 /**
  * The reply's validator: zod's schema ({@link rubricReplyZodSchema}), loaded only for a reply that
- * {@link wellFormedReply} does not accept, which says why. A well-formed reply, every replayed one
- * of a passing suite, never loads zod: 95 modules, about 90 ms of CPU in each test file of rubric
- * assertions (the suite figure "every test a replayed rubric assertion", docs/guide/benchmarks.md).
+ * {@link wellFormedReply} does not accept, which says why: a replayed suite never loads zod (the
+ * figure "every test a replayed rubric assertion", docs/guide/benchmarks.md).
  * test/rubric/reply-schema.test.ts holds the check to accept exactly what zod accepts.
  */
 function replyValidator(ids: readonly string[]): StandardSchemaV1 {

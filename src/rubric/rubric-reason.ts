@@ -1,5 +1,10 @@
 import type { Verdict } from '../records/records'
-import { verdictTag } from '../records/verdict-words'
+import {
+  type CriterionMedium,
+  criterionBlock,
+  type RubricCounts,
+  rubricOutcome,
+} from '../records/verdict-words'
 
 /** The reason of a run that had no rubric to check. */
 export const NO_RUBRIC_REASON = 'No rubric was provided, so the rubric check passed by default.'
@@ -31,8 +36,8 @@ export function weightedShare(verdicts: readonly Verdict[]): number {
 }
 
 /**
- * The reason text an agent gets as feedback (ARCHITECTURE.md §6): a header that counts unmet
- * gating criteria, one entry per criterion with its reasoning, then the overall assessment.
+ * The reason text an agent gets as feedback (ARCHITECTURE.md §6): the rubric's outcome, one entry
+ * per criterion with its reasoning, then the overall assessment.
  * @internal
  */
 export function rubricReason(
@@ -40,34 +45,40 @@ export function rubricReason(
   overallAssessment: string | undefined,
   threshold?: number | undefined,
 ): string {
-  const anyRequired = verdicts.some((verdict) => verdict.required)
-  const gating = gatingVerdicts(verdicts)
-  const unmet = gating.filter((verdict) => !verdict.satisfied).length
-  const kind = anyRequired ? 'required ' : ''
-  const header = isFractionScored(verdicts)
-    ? fractionHeader(verdicts, unmet, threshold ?? 1)
-    : unmet === 0
-      ? `✅ Rubric satisfied: every ${kind}criterion is met.`
-      : `❌ Rubric not satisfied: ${unmet} of ${gating.length} ${kind}${gating.length === 1 ? 'criterion' : 'criteria'} unmet.`
-  const entries = verdicts.map((verdict) => {
-    const mark = verdict.satisfied ? '✅' : '❌'
-    const reasoning = verdict.reasoning.trim().replace(/\n/g, '\n     ')
-    return `${mark} ${verdictTag(verdict)} ${verdict.criterion}\n   → ${reasoning}`
-  })
+  const counts = rubricCounts(verdicts, threshold ?? 1)
+  const header = `${counts.unmet === 0 && (counts.share?.reached ?? true) ? '✅' : '❌'} ${rubricOutcome(counts)}`
+  const entries = verdicts.map((verdict) => criterionBlock(verdict, FEEDBACK).join('\n'))
   const parts = [header, entries.join('\n')]
   if (overallAssessment?.trim()) parts.push(overallAssessment.trim())
   return parts.join('\n\n')
 }
 
-function fractionHeader(verdicts: readonly Verdict[], unmetRequired: number, threshold: number) {
-  const share = formatShare(weightedShare(verdicts))
-  const reached = weightedShare(verdicts) >= threshold
-  if (unmetRequired > 0) {
-    return `❌ Rubric not satisfied: ${unmetRequired} required ${unmetRequired === 1 ? 'criterion' : 'criteria'} unmet (share ${share}, threshold ${formatShare(threshold)}).`
+/** What the outcome line of `verdicts` counts (see {@link rubricOutcome}). @internal */
+export function rubricCounts(verdicts: readonly Verdict[], threshold: number): RubricCounts {
+  const gating = gatingVerdicts(verdicts)
+  const share = weightedShare(verdicts)
+  return {
+    unmet: gating.filter((verdict) => !verdict.satisfied).length,
+    gating: gating.length,
+    anyRequired: verdicts.some((verdict) => verdict.required),
+    share: isFractionScored(verdicts)
+      ? {
+          share: formatShare(share),
+          threshold: formatShare(threshold),
+          reached: share >= threshold,
+        }
+      : undefined,
   }
-  return reached
-    ? `✅ Rubric satisfied: share ${share} of the criteria met, threshold ${formatShare(threshold)}.`
-    : `❌ Rubric not satisfied: share ${share} of the criteria met, below the threshold ${formatShare(threshold)}.`
+}
+
+// The agent's feedback shows no samples: its text is part of the agent's next request, so of its
+// cassette key.
+const FEEDBACK: CriterionMedium = {
+  mark: (state) => (state === 'met' ? '✅' : '❌'),
+  tag: (tag) => tag,
+  criterion: (text) => text,
+  reasoning: (text) => `   → ${text.trim().replace(/\n/g, '\n     ')}`,
+  samples: () => '',
 }
 
 /** A share or threshold: at most two decimals, no trailing zeros. @internal */

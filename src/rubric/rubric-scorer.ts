@@ -119,94 +119,32 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
   }
   const judgeInput = config.judge ?? config.model
   const { scale, evaluation, samples, scoring, threshold } = validateOptions(config.options ?? {})
-  const fraction = scoring === 'fraction'
   let fixed: ParsedCriterion[] | undefined
   if (config.criteria !== undefined) {
     fixed = parseCriteria(config.criteria, 'createRubricScorer() criteria')
     if (fixed.length === 0) throw new UsageError(messages.rubricEmpty())
   }
-
-  const analyze = async (context: StepContext): Promise<RubricAnalysis> => {
-    const internals = stepInternals(context)
-    const parsed = fixed ?? runtimeCriteria(context.run)
-    if (parsed.length === 0) return { noRubric: true }
-    // Under partial credit only criteria marked required gate, and the judge is told so.
-    const criteria = fraction
-      ? parsed.map((criterion) => ({ ...criterion, required: criterion.markedRequired }))
-      : parsed
-    const task = taskText(context.run.input)
-    const output = outputText(context.run.output)
-    // A conversation or a trajectory: the judge is told where its structure and its data lie.
-    const transcript = conversationReplies(context.run.output)
-      ? 'conversation'
-      : markedTranscriptKind(context.run.output)
-    const references = referencesOf(context.run)
-    const judge = resolveJudge(judgeInput)
-    const groups =
-      evaluation === 'separately' ? criteria.map((criterion) => [criterion]) : [criteria]
-    const seeds =
-      samples > 1 ? Array.from({ length: samples }, (_, index) => index + 1) : [undefined]
-    const calls: (JudgeCall | undefined)[] = []
-    const jobs = groups.flatMap((group, groupIndex) =>
-      seeds.map((seed, seedIndex) => {
-        const slot = groupIndex * seeds.length + seedIndex
-        // In a group of its own, a criterion is listed as c1: the reply schema is per group.
-        const listed = group.map((criterion, index) => ({ ...criterion, id: `c${index + 1}` }))
-        return runJudgeCall({
-          judge,
-          step: internals.step,
-          system: RUBRIC_INSTRUCTIONS,
-          prompt: rubricPrompt(listed, task, output, references, transcript),
-          output: rubricReplySchema(listed.length),
-          schemaName: 'rubric_verdicts',
-          seed,
-          promptVersion: RUBRIC_PROMPT_VERSION,
-          record: (call) => {
-            calls[slot] = call
-          },
-        }).then(({ value }) => value as RubricReply)
-      }),
-    )
-    const replies = await settleAll(jobs, () => {
-      // Recorded in request order, not completion order, so records are stable from run to run.
-      for (const call of calls) if (call) internals.recordJudgeCall(call)
-    })
-    const verdicts = groups.flatMap((group, groupIndex) => {
-      const groupReplies = replies.slice(groupIndex * seeds.length, (groupIndex + 1) * seeds.length)
-      return majorityVerdicts(groupReplies.map((reply) => toVerdicts(group, reply, fraction)))
-    })
-    const gatesMet = gatingVerdicts(verdicts).every((verdict) => verdict.satisfied)
-    const share = fraction ? weightedShare(verdicts) : undefined
-    return {
-      noRubric: false,
-      passed: gatesMet && (share === undefined || share >= threshold),
-      verdicts,
-      overallAssessment: evaluation === 'separately' ? undefined : replies[0]?.overallAssessment,
-      ...(share === undefined ? {} : { share }),
-    }
+  const plan: RubricPlan = {
+    judgeInput,
+    fixed,
+    evaluation,
+    samples,
+    fraction: scoring === 'fraction',
+    threshold,
   }
-
   const inner = createScorer({
     id: 'rubric-scorer',
     name: 'Rubric (LLM)',
     description: 'Judges an output against a rubric: every required criterion must be met.',
     judge: { model: judgeInput, instructions: RUBRIC_INSTRUCTIONS },
   })
-    .analyze(analyze)
-    .generateScore(({ results }) => {
-      const analysis = results.analyzeStepResult
-      if (analysis.noRubric) return scale
-      if (analysis.share === undefined) return analysis.passed ? scale : 0
-      // A required criterion unmet gates the score too, so a threshold on it cannot pass.
-      const gatesMet = gatingVerdicts(analysis.verdicts).every((verdict) => verdict.satisfied)
-      return gatesMet ? analysis.share * scale : 0
-    })
+    .analyze((context) => analyzeRubric(context, plan))
+    .generateScore(({ results }) => rubricScore(results.analyzeStepResult, scale))
     .generateReason(({ results }) => {
       const analysis = results.analyzeStepResult
       if (analysis.noRubric) return NO_RUBRIC_REASON
       return rubricReason(analysis.verdicts, analysis.overallAssessment, threshold)
     })
-
   return {
     id: inner.id,
     name: inner.name,
@@ -216,15 +154,106 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
     // Its scores run from 0 to `scale`: declared, so the score contract holds them to it.
     range: [0, scale],
     // Recorded as a whole, so a plain run's record holds `passed` and the verdicts.
-    run: (run) =>
-      recordedRun(inner.id, run, () =>
-        inner.run(run).then((result) => {
-          const analysis = result.analyzeStepResult as RubricAnalysis
-          if (analysis.noRubric) return { ...result, passed: true, verdicts: [], noRubric: true }
-          const base = { ...result, passed: analysis.passed, verdicts: analysis.verdicts }
-          return analysis.share === undefined ? base : { ...base, share: analysis.share, threshold }
-        }),
-      ),
+    run: (run) => recordedRun(inner.id, run, () => inner.run(run).then(withVerdicts(threshold))),
+  }
+}
+
+/** What a rubric scorer's analyze step needs, fixed when the scorer is created. */
+interface RubricPlan {
+  judgeInput: JudgeInput | undefined
+  /** The criteria given to `createRubricScorer`, else each run's own. */
+  fixed: ParsedCriterion[] | undefined
+  evaluation: 'together' | 'separately'
+  samples: number
+  fraction: boolean
+  threshold: number
+}
+
+async function analyzeRubric(context: StepContext, plan: RubricPlan): Promise<RubricAnalysis> {
+  const parsed = plan.fixed ?? runtimeCriteria(context.run)
+  if (parsed.length === 0) return { noRubric: true }
+  // Under partial credit only criteria marked required gate, and the judge is told so.
+  const criteria = plan.fraction
+    ? parsed.map((criterion) => ({ ...criterion, required: criterion.markedRequired }))
+    : parsed
+  const groups =
+    plan.evaluation === 'separately' ? criteria.map((criterion) => [criterion]) : [criteria]
+  const replies = await judgeGroups(context, plan, groups)
+  const perGroup = replies.length / groups.length
+  const verdicts = groups.flatMap((group, groupIndex) => {
+    const groupReplies = replies.slice(groupIndex * perGroup, (groupIndex + 1) * perGroup)
+    return majorityVerdicts(groupReplies.map((reply) => toVerdicts(group, reply, plan.fraction)))
+  })
+  const gatesMet = gatingVerdicts(verdicts).every((verdict) => verdict.satisfied)
+  const share = plan.fraction ? weightedShare(verdicts) : undefined
+  return {
+    noRubric: false,
+    passed: gatesMet && (share === undefined || share >= plan.threshold),
+    verdicts,
+    overallAssessment: plan.evaluation === 'separately' ? undefined : replies[0]?.overallAssessment,
+    ...(share === undefined ? {} : { share }),
+  }
+}
+
+// One judge call per group and sample, the replies in that order.
+function judgeGroups(
+  context: StepContext,
+  plan: RubricPlan,
+  groups: readonly ParsedCriterion[][],
+): Promise<RubricReply[]> {
+  const internals = stepInternals(context)
+  const task = taskText(context.run.input)
+  const output = outputText(context.run.output)
+  // A conversation or a trajectory: the judge is told where its structure and its data lie.
+  const transcript = conversationReplies(context.run.output)
+    ? 'conversation'
+    : markedTranscriptKind(context.run.output)
+  const references = referencesOf(context.run)
+  const judge = resolveJudge(plan.judgeInput)
+  const seeds =
+    plan.samples > 1 ? Array.from({ length: plan.samples }, (_, index) => index + 1) : [undefined]
+  const calls: (JudgeCall | undefined)[] = []
+  const jobs = groups.flatMap((group, groupIndex) =>
+    seeds.map((seed, seedIndex) => {
+      const slot = groupIndex * seeds.length + seedIndex
+      // In a group of its own, a criterion is listed as c1: the reply schema is per group.
+      const listed = group.map((criterion, index) => ({ ...criterion, id: `c${index + 1}` }))
+      return runJudgeCall({
+        judge,
+        step: internals.step,
+        system: RUBRIC_INSTRUCTIONS,
+        prompt: rubricPrompt(listed, task, output, references, transcript),
+        output: rubricReplySchema(listed.length),
+        schemaName: 'rubric_verdicts',
+        seed,
+        promptVersion: RUBRIC_PROMPT_VERSION,
+        record: (call) => {
+          calls[slot] = call
+        },
+      }).then(({ value }) => value as RubricReply)
+    }),
+  )
+  return settleAll(jobs, () => {
+    // Recorded in request order, not completion order, so records are stable from run to run.
+    for (const call of calls) if (call) internals.recordJudgeCall(call)
+  })
+}
+
+function rubricScore(analysis: RubricAnalysis, scale: number): number {
+  if (analysis.noRubric) return scale
+  if (analysis.share === undefined) return analysis.passed ? scale : 0
+  // A required criterion unmet gates the score too, so a threshold on it cannot pass.
+  const gatesMet = gatingVerdicts(analysis.verdicts).every((verdict) => verdict.satisfied)
+  return gatesMet ? analysis.share * scale : 0
+}
+
+// The scorer's result with the analysis's verdicts, `passed` and share on top.
+function withVerdicts(threshold: number) {
+  return (result: ScorerResult<any, any, undefined, RubricAnalysis>): RubricScorerResult => {
+    const analysis = result.analyzeStepResult as RubricAnalysis
+    if (analysis.noRubric) return { ...result, passed: true, verdicts: [], noRubric: true }
+    const base = { ...result, passed: analysis.passed, verdicts: analysis.verdicts }
+    return analysis.share === undefined ? base : { ...base, share: analysis.share, threshold }
   }
 }
 

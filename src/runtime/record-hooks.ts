@@ -20,8 +20,15 @@ export function onRecord(listener: RecordListener): () => void {
 }
 
 /** Tell every listener about a record. A throwing listener does not stop the others. @internal */
-export function emitRecord(record: RubricateRecord): void {
-  const context = { test: currentCallContext().test }
+export function emitRecord(made: RubricateRecord): void {
+  const { test, trial, turn } = currentCallContext()
+  // Complete before any listener stores it: the eval row's trial and turn it was made in.
+  const record = {
+    ...made,
+    ...(turn === undefined ? {} : { turn }),
+    ...(trial === undefined ? {} : { trial }),
+  }
+  const context = { test }
   for (const listener of listeners) {
     try {
       listener(record, context)

@@ -70,12 +70,7 @@ async function runSteps(
   steps: readonly StepDefinition[],
   input: ScorerRun,
 ): Promise<any> {
-  if (!steps.some((step) => step.name === 'generateScore')) {
-    throw new UsageError(messages.scorerMissingGenerateScore(options.id))
-  }
-  if (typeof input !== 'object' || input === null) {
-    throw new UsageError(messages.scorerRunNotObject(options.id, input))
-  }
+  checkRun(options, steps, input)
   const judgeCalls: JudgeCall[] = []
   const completedSteps: string[] = []
   const outputs: Record<string, unknown> = {}
@@ -110,33 +105,15 @@ async function runSteps(
     if (step.name === 'generateReason') context.score = score
     let value: unknown
     try {
-      if (step.kind === 'function') {
-        const internals: StepInternals = {
-          step: step.name,
-          judge: options.judge ?? {},
-          recordJudgeCall: (call) => judgeCalls.push(call),
-        }
-        lendStepInternals(context, internals)
-        // A step that answers at once is not awaited: every promise costs on the replay path.
-        const out = step.run(context)
-        value = isThenable(out) ? await out : out
-      } else {
-        value = await runPromptStep(options.judge, step, context, outputs, judgeCalls)
-      }
-      if (step.name === 'generateScore' && !isNotScorable(value)) {
-        if (typeof value !== 'number' || !Number.isFinite(value)) {
-          throw new UsageError(messages.scorerBadScore(options.id, value))
-        }
-      }
+      // A step that answers at once is not awaited: every promise costs on the replay path.
+      const out = stepValue(options, step, context, outputs, judgeCalls)
+      value = isThenable(out) ? await out : out
+      checkStepValue(options, step, value)
     } catch (error) {
       throw fail(step.name, error, run)
     }
     if (isNotScorable(value)) {
-      // Mastra's shape: no `score` key at all, so nothing mistakes the run for a scored one.
-      const result: Record<string, unknown> = { ...run, ...results, ...outputs, judgeCalls }
-      delete result.score
-      result.notScorable = { step: step.name, reason: value.reason }
-      return result
+      return notScorableResult({ ...run, ...results, ...outputs, judgeCalls }, step, value.reason)
     }
     if (step.name === 'generateScore') score = value as number
     const key = RESULT_KEYS[step.name]
@@ -145,6 +122,54 @@ async function runSteps(
     completedSteps.push(step.name)
   }
   return { ...run, ...results, score, reason: undefined, ...outputs, judgeCalls }
+}
+
+// Mastra's shape: no `score` key at all, so nothing mistakes the run for a scored one.
+function notScorableResult(
+  result: Record<string, unknown>,
+  step: StepDefinition,
+  reason: string | undefined,
+): Record<string, unknown> {
+  delete result.score
+  result.notScorable = { step: step.name, reason }
+  return result
+}
+
+function checkRun(options: ScorerOptions, steps: readonly StepDefinition[], input: ScorerRun) {
+  if (!steps.some((step) => step.name === 'generateScore')) {
+    throw new UsageError(messages.scorerMissingGenerateScore(options.id))
+  }
+  if (typeof input !== 'object' || input === null) {
+    throw new UsageError(messages.scorerRunNotObject(options.id, input))
+  }
+}
+
+// One step's value, or a promise of it.
+function stepValue(
+  options: ScorerOptions,
+  step: StepDefinition,
+  context: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+  judgeCalls: JudgeCall[],
+): unknown {
+  if (step.kind !== 'function') {
+    return runPromptStep(options.judge, step, context, outputs, judgeCalls)
+  }
+  const internals: StepInternals = {
+    step: step.name,
+    judge: options.judge ?? {},
+    recordJudgeCall: (call) => judgeCalls.push(call),
+  }
+  lendStepInternals(context, internals)
+  return step.run(context)
+}
+
+// A score that is not a finite number is the scorer's mistake.
+function checkStepValue(options: ScorerOptions, step: StepDefinition, value: unknown): void {
+  if (step.name !== 'generateScore' || isNotScorable(value)) return
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new UsageError(messages.scorerBadScore(options.id, value))
+  }
 }
 
 async function runPromptStep(

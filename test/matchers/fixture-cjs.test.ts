@@ -34,7 +34,7 @@ test('a CommonJS project loads the plugin in its vitest.config.ts and gets the m
     failureBlock(run.stderr, 'verdicts.test.ts > fails an unmet rubric'),
   ).toBe(`Error: expect(output).toSatisfyRubric(criteria)
 
-Rubric not satisfied: 1 of 1 required criteria unmet.
+Rubric not satisfied: 1 of 1 required criterion unmet.
 
   ✗ [required] Mentions refund
       → It does not.

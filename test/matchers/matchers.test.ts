@@ -2,7 +2,7 @@ import { stripVTControlCharacters } from 'node:util'
 import { beforeAll, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import type { RubricateRecord } from '../../src/records/records'
-import { currentCallContext } from '../../src/runtime/call-context'
+import { currentCallContext, withCallContext } from '../../src/runtime/call-context'
 import { linked } from '../support/error-page'
 
 expect.extend({ toSatisfyRubric, toPassScorer })
@@ -107,7 +107,7 @@ test('a rubric with no required criterion counts criteria in its header', async 
     ],
   })
   const error = await failureOf(expect('x').toSatisfyRubric(optionalOnly))
-  expect(error.message).toContain('Rubric not satisfied: 1 of 1 criteria unmet.')
+  expect(error.message).toContain('Rubric not satisfied: 1 of 1 criterion unmet.')
   expect(error.message).not.toContain('Judge:')
 })
 
@@ -390,4 +390,25 @@ test('a result with noRubric or notScorable, or without a score, is a usage erro
     // The message's last line is its link; the one above it, what to change.
     expect(error.message.split('\n').slice(-2).join('\n')).toBe(linked(message, 'usage'))
   }
+})
+
+test("an assertion made in an eval row's trial and turn stores its record with both", async ({
+  task,
+}) => {
+  const stored: RubricateRecord[] = []
+  const meta = task.meta as { rubricate?: RubricateRecord[] }
+  // The array the matcher stores into, watched: the record must be complete as it is pushed.
+  class Watched extends Array<RubricateRecord> {
+    override push(...items: RubricateRecord[]): number {
+      stored.push(...items.map((item) => ({ ...item })))
+      return super.push(...items)
+    }
+  }
+  meta.rubricate = new Watched()
+  await withCallContext({ trial: 2, turn: 3 }, () =>
+    expect('x').toPassScorer(fixedScorer({ score: 1 })),
+  )
+  expect(stored).toHaveLength(1)
+  meta.rubricate = [...meta.rubricate]
+  expect(stored[0]).toMatchObject({ kind: 'scorer', trial: 2, turn: 3 })
 })

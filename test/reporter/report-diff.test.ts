@@ -60,7 +60,11 @@ test('a flipped verdict, one that appeared or disappeared, and a moved score are
       reasoning: 'It refunds the charge.',
     }),
     expect.objectContaining({ criterion: 'Names the agent', change: 'added', after: 'unmet' }),
-    expect.objectContaining({ criterion: 'Gives a date', change: 'removed', before: 'optional' }),
+    expect.objectContaining({
+      criterion: 'Gives a date',
+      change: 'removed',
+      before: 'optional-unmet',
+    }),
     // The second assertion of a test is matched by its place, not mixed with the first.
     expect.objectContaining({
       test: 'two assertions',

@@ -89,3 +89,10 @@ test('runs that a matcher or a loop records are not recorded a second time', asy
   await runUntilComplete(async () => 'done', { scorers: [scorer] })
   expect(records.map((r) => r.kind)).toEqual(['loop'])
 })
+
+test("a plain scorer.run() in an eval row's trial is recorded with its trial", async () => {
+  const scorer = createScorer({ id: 'one', description: 'one' }).generateScore(() => 1)
+  await withCallContext({ trial: 2 }, () => scorer.run({ output: 'An answer' }))
+  expect(records).toHaveLength(1)
+  expect(records[0]).toMatchObject({ kind: 'scorer', scorerId: 'one', trial: 2 })
+})

@@ -6,10 +6,8 @@ import { isRubricateLive } from './rubricate-live'
 
 /**
  * Start rubricate's msw server at the worker's first HTTP request instead of at the top of the setup
- * file (ARCHITECTURE.md §7.1): loading msw costs about 200 ms of CPU in every test file, and most
- * test files of a project make no HTTP request at all. The suite figure it moves (`npm run bench`,
- * 20 files x 10 tests, plugin and no rubric assertion): rubricate's fitted cost per file, 419 ms
- * before the deferred start and the lazy imports, 25 ms after.
+ * file (ARCHITECTURE.md §7.1): most test files make no HTTP request, and loading msw is most of
+ * what the plugin alone costs a file ("the plugin alone", docs/guide/benchmarks.md).
  *
  * Why requests cannot slip through: until the server starts, `globalThis.fetch` and the `request`
  * and `get` of `node:http` and `node:https` are gates. A gate starts the server (which loads msw,

@@ -20,6 +20,7 @@ import {
   redactText,
   redactUrl,
   type Secret,
+  type SecretSet,
   secretSet,
 } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
@@ -239,100 +240,131 @@ async function liveAndRecord(
   store: CassetteStore,
   unrecorded: () => void,
 ): Promise<ExchangeReply> {
-  const aliases = input.runtime.ids
   const started = performance.now()
-  const live = await limited(input, aliases.toLive()).catch((error: unknown) => {
+  const live = await limited(input, input.runtime.ids.toLive()).catch((error: unknown) => {
     unrecorded()
     throw error
   })
-  const finish = (
-    recorded: boolean,
-    key = request.key,
-    reply?: () => unknown,
-    latencyMs = performance.now() - started,
-  ) => {
-    input.onExchange?.({
-      source: recorded ? 'recorded' : 'live',
-      key,
-      latencyMs,
-      ...(recorded ? { file: store.relativeFile(key, recordedByOf(input)) } : {}),
-      ...(reply === undefined ? {} : { reply }),
-    })
-  }
+  const call: LiveCall = { input, request, store, unrecorded, started }
   const framing = streamFraming(live.headers)
   if (framing && isRecordableStatus(live.status) && live.body) {
-    let endedBy: string | undefined
-    const { response, done, stop } = teeStream(live, framing, async (chunks?: SseChunk[]) => {
-      if (!chunks) {
-        unrecorded()
-        finish(false)
-        if (endedBy !== undefined) {
-          const label = `${request.method} ${redactUrl(input.url.href)}`
-          cassetteSession().recordError(new Error(messages.streamOutlivedTest(label, endedBy)))
-        }
-        return
-      }
-      // A stream's cost is in its last event that carries usage.
-      const usage = () => usageEvent(chunks)
-      if (input.onLiveJson) {
-        const event = usage()
-        if (event !== undefined) input.onLiveJson(event)
-      }
-      try {
-        // The client has read the live stream, ids and all. A stream unchanged but for its ids
-        // keeps its stored entry (no churn), and its ids are learnt: the next request, which
-        // carries the live ids on, is keyed with the stored ones, so it finds the stored chain's
-        // next entry as replay will (ARCHITECTURE.md §7.10).
-        const written = await record(input, request, store, {
-          status: live.status,
-          headers: storedHeaders(live.headers),
-          sse: chunks,
-        })
-        if (written?.kept?.response.sse) aliases.learnStream(written.kept.response.sse, chunks)
-        finish(written !== undefined, written?.key, usage)
-      } catch (error) {
-        finish(false)
-        cassetteSession().recordError(error as Error)
-      }
-    })
-    cassetteSession().trackStream(done, input.test, (ended) => {
-      endedBy = ended
-      stop()
-    })
-    return responseReply(response)
+    return recordStream(call, live, framing)
   }
+  return recordBody(call, live)
+}
+
+/** A live call on its way to the store. */
+interface LiveCall {
+  input: ExchangeInput
+  request: PreparedRequest
+  store: CassetteStore
+  /** Gives the request's sequence number back: its reply was not recorded. */
+  unrecorded: () => void
+  started: number
+}
+
+// Tell the caller how the exchange ended: recorded (with its file) or live only.
+function finish(
+  call: LiveCall,
+  recorded: boolean,
+  key = call.request.key,
+  reply?: () => unknown,
+  latencyMs = performance.now() - call.started,
+): void {
+  call.input.onExchange?.({
+    source: recorded ? 'recorded' : 'live',
+    key,
+    latencyMs,
+    ...(recorded ? { file: call.store.relativeFile(key, recordedByOf(call.input)) } : {}),
+    ...(reply === undefined ? {} : { reply }),
+  })
+}
+
+// A stream is passed on as it comes and recorded once the client has read it to its end.
+function recordStream(
+  call: LiveCall,
+  live: Response,
+  framing: NonNullable<ReturnType<typeof streamFraming>>,
+): ExchangeReply {
+  const { input, request } = call
+  let endedBy: string | undefined
+  const { response, done, stop } = teeStream(live, framing, async (chunks?: SseChunk[]) => {
+    if (!chunks) {
+      call.unrecorded()
+      finish(call, false)
+      if (endedBy !== undefined) {
+        const label = `${request.method} ${redactUrl(input.url.href)}`
+        cassetteSession().recordError(new Error(messages.streamOutlivedTest(label, endedBy)))
+      }
+      return
+    }
+    await recordEndedStream(call, live, chunks)
+  })
+  cassetteSession().trackStream(done, input.test, (ended) => {
+    endedBy = ended
+    stop()
+  })
+  return responseReply(response)
+}
+
+async function recordEndedStream(call: LiveCall, live: Response, chunks: SseChunk[]) {
+  const { input } = call
+  // A stream's cost is in its last event that carries usage.
+  const usage = () => usageEvent(chunks)
+  if (input.onLiveJson) {
+    const event = usage()
+    if (event !== undefined) input.onLiveJson(event)
+  }
+  try {
+    // A stream unchanged but for its ids keeps its stored entry, and its ids are learnt, so the
+    // next request finds the stored chain's next entry as replay will (ARCHITECTURE.md §7.10).
+    const written = await record(input, call.request, call.store, {
+      status: live.status,
+      headers: storedHeaders(live.headers),
+      sse: chunks,
+    })
+    if (written?.kept?.response.sse)
+      input.runtime.ids.learnStream(written.kept.response.sse, chunks)
+    finish(call, written !== undefined, written?.key, usage)
+  } catch (error) {
+    finish(call, false)
+    cassetteSession().recordError(error as Error)
+  }
+}
+
+async function recordBody(call: LiveCall, live: Response): Promise<ExchangeReply> {
+  const { input } = call
+  const aliases = input.runtime.ids
   const bytes = aliases.toStoredBytes(
     new Uint8Array(
       await live.arrayBuffer().catch((error: unknown) => {
-        unrecorded()
+        call.unrecorded()
         return markLiveFailure(error)
       }),
     ),
   )
   const body = bodyOf(bytes, live.headers)
   // Kept with the reply, so a replayed call reports the latency it was recorded with.
-  const latencyMs = Math.round(performance.now() - started)
+  const latencyMs = Math.round(performance.now() - call.started)
   input.onLiveJson?.(body.json)
   const usable = input.recordable?.(body) ?? true
   if (isRecordableStatus(live.status) && usable) {
-    const written = await record(input, request, store, {
+    const written = await record(input, call.request, call.store, {
       status: live.status,
       headers: storedHeaders(live.headers),
       ...body,
       latencyMs,
     })
-    finish(written !== undefined, written?.key, () => body.json, latencyMs)
+    finish(call, written !== undefined, written?.key, () => body.json, latencyMs)
     if (written?.kept) {
-      // The store kept its entry, the reply unchanged but for its ids: the client is served
-      // the stored reply, so the ids it carries on (a previous_response_id, a conversation)
-      // are the stored ones, which the next request's entry was recorded with. The live
-      // server's ids are put back on the way out.
+      // The store kept its entry, unchanged but for its ids: the client is served the stored
+      // reply, so the ids it carries on are those the next entry was recorded with.
       aliases.learn(written.kept.response.json, body.json)
       return entryReply(written.kept)
     }
   } else {
-    unrecorded()
-    finish(false, request.key, () => body.json, latencyMs)
+    call.unrecorded()
+    finish(call, false, call.request.key, () => body.json, latencyMs)
   }
   return responseReply(
     new Response(NULL_BODY.has(live.status) ? null : (bytes as Uint8Array<ArrayBuffer>), {
@@ -388,21 +420,13 @@ function holdsSuccess(store: CassetteStore, key: string, recordedBy?: string): b
   }
 }
 
-/**
- * Redact, hook, rescan, write; the key written, or `undefined` when nothing was: a failed exchange
- * (an HTTP error) is never written over a successful recording of the same request.
- * @internal
- */
-async function record(
+function redactedEntry(
   input: ExchangeInput,
   request: PreparedRequest,
-  store: CassetteStore,
   response: CassetteResponse,
-  options: { sameIds?: boolean } = {},
-): Promise<{ key: string; kept: CassetteEntry | undefined } | undefined> {
-  // Redacted of the secrets known now, the environment read again before anything is written.
-  const secrets = secretSet(input.runtime.secrets.refresh(), request.secrets.secrets as Secret[])
-  let entry: CassetteEntry = {
+  secrets: SecretSet,
+): CassetteEntry {
+  return {
     v: ENTRY_FORMAT,
     key: request.key,
     promptVersion: input.promptVersion,
@@ -424,6 +448,34 @@ async function record(
       sse: response.sse?.map((chunk) => ({ t: chunk.t, chunk: redactText(chunk.chunk, secrets) })),
     },
   }
+}
+
+// The rescan after the user's hook: an entry that still holds a known secret is never written.
+function refuseSecrets(entry: CassetteEntry, secrets: SecretSet): void {
+  const where = `${entry.key} (${entry.request.endpoint})`
+  const leak = findSecret(entry, secrets)
+  if (leak) throw new SecretInCassetteError(messages.secretInCassette(where, leak.label, leak.path))
+  const spelled = entry.response.sse && findSecretInStream(entry.response.sse, secrets)
+  if (spelled) {
+    throw new SecretInCassetteError(messages.secretInStream(where, spelled.label, spelled.path))
+  }
+}
+
+/**
+ * Redact, hook, rescan, write; the key written, or `undefined` when nothing was: a failed exchange
+ * (an HTTP error) is never written over a successful recording of the same request.
+ * @internal
+ */
+async function record(
+  input: ExchangeInput,
+  request: PreparedRequest,
+  store: CassetteStore,
+  response: CassetteResponse,
+  options: { sameIds?: boolean } = {},
+): Promise<{ key: string; kept: CassetteEntry | undefined } | undefined> {
+  // Redacted of the secrets known now, the environment read again before anything is written.
+  const secrets = secretSet(input.runtime.secrets.refresh(), request.secrets.secrets as Secret[])
+  let entry = redactedEntry(input, request, response, secrets)
   const hook = input.config.cassettes.redact
   if (hook) {
     // The request went through the hook before keying; only the reply is the hook's to change now.
@@ -431,22 +483,7 @@ async function record(
     entry = runHook(hook, structuredClone(entry))
     entry.request = keyed
   }
-  const leak = findSecret(entry, secrets)
-  if (leak) {
-    throw new SecretInCassetteError(
-      messages.secretInCassette(`${entry.key} (${entry.request.endpoint})`, leak.label, leak.path),
-    )
-  }
-  const spelled = entry.response.sse && findSecretInStream(entry.response.sse, secrets)
-  if (spelled) {
-    throw new SecretInCassetteError(
-      messages.secretInStream(
-        `${entry.key} (${entry.request.endpoint})`,
-        spelled.label,
-        spelled.path,
-      ),
-    )
-  }
+  refuseSecrets(entry, secrets)
   if (!isSuccess(entry.response.status) && holdsSuccess(store, entry.key, entry.recordedBy)) {
     console.warn(
       messages.failedExchangeNotRecorded(

@@ -40,9 +40,8 @@ export function replayResponse(
  * What the exchange answers with (ARCHITECTURE.md §7.1): a recorded entry, or a web `Response`
  * (a live reply, one the client reads as it streams). A caller that hands it on (msw, a client's
  * fetch, the judge's SDK) takes {@link ExchangeReply.response}; the judge in replay mode reads its
- * status, a header and its text, and a recorded JSON reply answers those without a `Response`:
- * building the first one loads Node's fetch (undici), about 24 ms of CPU in every test file that
- * replays a judge call (the suite figure "every test a replayed rubric assertion", §10).
+ * status, a header and its text, and a recorded JSON reply answers those without a `Response`,
+ * whose first one loads Node's fetch (undici) in every replaying file (ARCHITECTURE.md §10).
  * @internal
  */
 export interface ExchangeReply {
@@ -146,8 +145,7 @@ export function isWholeReplay(response: Response): boolean {
 // Without timings, events go out in pieces of about this many characters: a stream read slower
 // than it is produced (msw's unread clone of every response, a client that parses as it goes)
 // queues every piece, and Node's stream queues dequeue with Array#shift, so one piece per event
-// made a 100,000-event replay quadratic (about 20 s). SSE and NDJSON parsers do not care where
-// pieces break.
+// made a long replay quadratic. SSE and NDJSON parsers do not care where pieces break.
 const PIECE_CHARS = 64 * 1024
 
 function sseStream(chunks: SseChunk[], timings: boolean): ReadableStream<Uint8Array> {

@@ -217,16 +217,25 @@ export function redactText(text: string, set: SecretSet): string {
 
 /** A JSON value with every string redacted. Returns `value` itself when nothing changed. @internal */
 export function redactJson(value: unknown, set: SecretSet): unknown {
-  if (typeof value === 'string') return redactText(value, set)
-  if (value === null || typeof value !== 'object') return value
-  return redactObject(value, set)
+  return mapJsonStrings(value, (text) => redactText(text, set))
 }
 
-function redactObject(value: object, set: SecretSet): unknown {
+/**
+ * A JSON value with every string (and with `keys`, every member name) passed through `map`, copied
+ * only along a path where something changed: `value` itself when nothing did.
+ * @internal
+ */
+export function mapJsonStrings(
+  value: unknown,
+  map: (text: string) => string,
+  keys = false,
+): unknown {
+  if (typeof value === 'string') return map(value)
+  if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined
     for (let i = 0; i < value.length; i++) {
-      const next = redactJson(value[i], set)
+      const next = mapJsonStrings(value[i], map, keys)
       if (next !== value[i]) {
         copy ??= value.slice()
         copy[i] = next
@@ -236,12 +245,13 @@ function redactObject(value: object, set: SecretSet): unknown {
   }
   let copy: Record<string, unknown> | undefined
   const source = value as Record<string, unknown>
-  for (const key in source) {
-    const next = redactJson(source[key], set)
-    if (next !== source[key]) {
-      copy ??= { ...source }
-      setMember(copy, key, next)
-    }
+  for (const key of Object.keys(source)) {
+    const name = keys ? map(key) : key
+    const next = mapJsonStrings(source[key], map, keys)
+    if (next === source[key] && name === key) continue
+    copy ??= { ...source }
+    if (name !== key) delete copy[key]
+    setMember(copy, name, next)
   }
   return copy ?? value
 }
@@ -333,7 +343,7 @@ export function outputSecrets(): SecretSet {
  * Secret-looking query parameters (`?api_key=...`, `&token=...`) replaced, as
  * `/([?&][\w.-]*(?:key|token|secret|password|sig|auth)[\w.-]*=)([^&\s"'#<>]+)/gi` would find
  * them, without its backtracking: that pattern tries every split of a long name around the word
- * it looks for, quadratic in the name's length (13 s on a 75 KB reasoning). A name runs from `?`
+ * it looks for, quadratic in the name's length. A name runs from `?`
  * or `&` to the first character outside `[\w.-]`, which must be `=`; so each match is fixed by
  * its start, and the names of two starts never overlap.
  */
