@@ -1,6 +1,6 @@
 import net from 'node:net'
 import type { Runtime } from '../../runtime/runtime'
-import { stateSlot } from '../../runtime/state'
+import { runtimeState } from '../../runtime/state'
 import { isHostIn, isProviderHost, TELEMETRY_HOSTS } from '../store/model-endpoint'
 import { type RefusalKind, refuseConnection } from './network-refusal'
 import { isRubricateLive } from './rubricate-live'
@@ -16,14 +16,11 @@ import { isRubricateLive } from './rubricate-live'
  * `cassettes.blockNetwork: false` narrows it to the hosts of model providers
  * (`cassettes.providerHosts` too) and of tracing services, which are refused in any case; a
  * provider's host is never allowed. Loopback stays open: local fakes and databases.
- * Installed once per worker by the setup file; the configuration is read at each connection.
+ * Installed once per worker by the setup file (the runtime's `installed.networkGuard`); the
+ * configuration of the runtime it was installed with is read at each connection.
  */
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
-const slot = stateSlot('cassette-network-guard', () => ({
-  installed: false,
-  runtime: undefined as Runtime | undefined,
-}))
 
 type Lookup = (
   hostname: string,
@@ -33,15 +30,15 @@ type Lookup = (
 
 /** Guard `net.Socket.prototype.connect` (TLS and HTTP clients all connect through it). @internal */
 export function installNetworkGuard(runtime: Runtime): void {
-  slot.runtime = runtime
-  if (slot.installed) return
-  slot.installed = true
+  const { installed } = runtimeState().process
+  if (installed.networkGuard) return
+  installed.networkGuard = true
   const connect = net.Socket.prototype.connect
   net.Socket.prototype.connect = function rubricateNetworkGuard(
     this: net.Socket,
     ...args: unknown[]
   ): net.Socket {
-    const guard = guarding()
+    const guard = guarding(runtime)
     if (guard === 'off') return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
     // net.connect() passes its normalised arguments as one array: [options, callback].
     const normalised = Array.isArray(args[0])
@@ -94,11 +91,10 @@ interface Guard {
  * in replay mode every host outside loopback that `allowHosts` does not name, or with
  * `blockNetwork: false` the provider hosts (the extra ones are returned) and tracing services'.
  */
-function guarding(): 'off' | Guard {
+function guarding(runtime: Runtime): 'off' | Guard {
   if (isRubricateLive()) return 'off'
   try {
-    const cassettes = slot.runtime?.config().cassettes
-    if (!cassettes) return 'off'
+    const cassettes = runtime.config().cassettes
     if (cassettes.mode !== 'replay') return 'off'
     return {
       providers: cassettes.providerHosts,
