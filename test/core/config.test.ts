@@ -153,5 +153,5 @@ test('the runtime lives on globalThis, so a second copy of the module sees the s
     Symbol.for('rubricate.runtime')
   ]
   expect(runtime).toBe(currentRuntime())
-  expect(runtime.layers.configured.judge).toBe('openai/shared')
+  expect(runtime?.layers.configured.judge).toBe('openai/shared')
 })
