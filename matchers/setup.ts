@@ -11,7 +11,6 @@ import { messages } from '../src/messages'
 import type { RubricateRecord } from '../src/records/records'
 import { onRecord } from '../src/runtime/record-hooks'
 import { currentRuntime } from '../src/runtime/runtime'
-import { getState, stateSlot } from '../src/runtime/state'
 import { onUndecided } from '../src/runtime/undecided-hooks'
 import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
 import { toBeGroundedIn, toBePreferredOver } from './grounding-matchers'
@@ -74,15 +73,17 @@ const session = startCassetteServer(
   },
   { runtime, announceMissingMsw: !provided, deferServer: true },
 )
-const run = getState().run
+const run = runtime.run
 
 // With `isolate: false` a worker runs file after file in one module graph, and Vitest evaluates
 // this setup file again before each (its imports stay cached): whatever is kept per file is set
 // up here, for this file. A file whose afterAll never ran (it failed at import) left its cassette
 // usage, misses and undecided calls behind: they were its own and it failed already, so the file
-// about to run starts with none of them instead of failing for them.
+// about to run starts with none of them instead of failing for them. The runtime's file part
+// starts empty, and the previous file's listeners end (a listener kept from the first file's run
+// of this module would still close over that run's module state).
 session.clearFile()
-takeFileUndecided()
+runtime.startFile()
 // What `configureRubricate` set before this file (setup files that ran before this one) is what
 // the next file starts with: a test file's own `configureRubricate` ends with the file, as it
 // does when each file has its own worker. Setup files after this one run again for every file.
@@ -130,12 +131,8 @@ aroundEach(async (runTest, context) => {
 
 // Every miss and judge error, wherever it is caught, counts against the test that made it (the
 // test whose code runs, else the only test running), or against the file outside any test.
-// Subscribed once per worker.
-// Subscribed again for every file, replacing the previous file's subscription: a listener kept
-// from the first file's run of this module would still close over that run's module state.
-subscribeForThisFile('setup-undecided-listener:file', () =>
-  onUndecided((error) => noteUndecided(error, currentOrOnlyTest())),
-)
+// Subscribed for this file (the runtime's file part ends it before the next file).
+runtime.file.subscriptions.push(onUndecided((error) => noteUndecided(error, currentOrOnlyTest())))
 
 // A test whose calls could not be decided fails, unless its own failure already shows each error
 // (a matcher's throw that reached Vitest, or a client's that the test did not catch). Under
@@ -184,15 +181,8 @@ function failIfUndecided(
 
 // Loops run by the test (`runUntilComplete`) and plain `scorer.run()` calls land in its
 // `task.meta.rubricate`: one record per loop (a later record of the same loop replaces the
-// earlier one), one per plain run. Subscribed for each file, as above.
-subscribeForThisFile('setup-loop-listener:file', () => onRecord(recordLoop))
-
-// Subscribe now, and end the subscription of the same name made for the file before this one.
-function subscribeForThisFile(name: string, subscribe: () => () => void): void {
-  const slot = stateSlot(name, () => ({ unsubscribe: undefined as (() => void) | undefined }))
-  slot.unsubscribe?.()
-  slot.unsubscribe = subscribe()
-}
+// earlier one), one per plain run. Subscribed for this file, as above.
+runtime.file.subscriptions.push(onRecord(recordLoop))
 
 function recordLoop(record: RubricateRecord): void {
   const task = currentTest()

@@ -4,7 +4,7 @@ import { dirname, extname, isAbsolute, relative, resolve } from 'node:path'
 import { isRubricateError, UsageError, withoutErrorPage } from '../errors'
 import { messages, show } from '../messages'
 import { OPTIONAL_MARKER, parseCriteria, withoutMarker } from '../rubric/criteria'
-import { getState } from '../runtime/state'
+import { runtimeState } from '../runtime/state'
 import { dataText } from './data-text'
 
 /** One labelled criterion of a {@link LabelledExample} with several criteria. */
@@ -86,7 +86,7 @@ export async function loadLabelSet(
   if (typeof labels !== 'string' || labels.trim() === '') {
     throw new UsageError(messages.calibrateBadLabels(labels))
   }
-  const root = getState().run.root ?? process.cwd()
+  const root = runtimeState().run.root ?? process.cwd()
   const base = testFile === undefined ? root : dirname(testFile)
   const file = isAbsolute(labels) ? labels : resolve(base, labels)
   // As given; an absolute path inside the root is shown relative to it, one outside as it is.

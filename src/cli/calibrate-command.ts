@@ -9,7 +9,7 @@ import { compareJudges } from '../calibrate/compare-judges'
 import { messages } from '../messages'
 import type { JudgeInput } from '../records/records'
 import { currentRuntime } from '../runtime/runtime'
-import { getState } from '../runtime/state'
+import { runtimeState } from '../runtime/state'
 import { cassetteDirFor } from './cassette-dir'
 import { cliMessages } from './cli-messages'
 import {
@@ -58,7 +58,7 @@ export async function calibrateCommand(argv: readonly string[], io: CommandIO): 
   const judge = judgeFrom(values.judge as string | undefined)
   const compare =
     values.compare === undefined ? undefined : judgeFrom(values.compare as string | undefined)
-  const state = getState()
+  const state = runtimeState()
   const runtime = currentRuntime()
   const { layers } = runtime
   const saved = { configured: layers.configured, root: state.run.root }

@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import type { TestIdentity } from '../records/records'
-import { getState } from '../runtime/state'
+import { runtimeState } from '../runtime/state'
 
 /** The project root: set by the setup file, else the working directory. @internal */
 export function projectRoot(): string {
-  return getState().run.root ?? process.cwd()
+  return runtimeState().run.root ?? process.cwd()
 }
 
 /** A path as shown in messages and commands: relative to the root when inside it, `/` separated. @internal */

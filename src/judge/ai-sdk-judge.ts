@@ -23,10 +23,9 @@ export function isAiSdkModel(value: unknown): value is AiSdkLanguageModel {
   )
 }
 
-const adapters = new WeakMap<object, JudgeModel>()
-
 /**
- * A {@link JudgeModel} over an AI SDK language model, made once per model object. Its calls go
+ * A {@link JudgeModel} over an AI SDK language model, made afresh at each call (it holds nothing
+ * but the model). Its calls go
  * through `cached()` like any custom model's, so one judge call is one cassette entry (keyed on
  * the judge request and `<provider>/<modelId>`), and a replay never calls the model. The live
  * call runs with `judgeTransport` set in the call context, so the agents' msw handlers let the
@@ -43,16 +42,11 @@ export function aiSdkJudge(model: AiSdkLanguageModel): JudgeModel {
       ),
     )
   }
-  let adapter = adapters.get(model)
-  if (!adapter) {
-    adapter = {
-      id: `${model.provider}/${model.modelId}`,
-      complete: (request, options) =>
-        withCallContext({ judgeTransport: true }, () => generate(model, request, options.signal)),
-    }
-    adapters.set(model, adapter)
+  return {
+    id: `${model.provider}/${model.modelId}`,
+    complete: (request, options) =>
+      withCallContext({ judgeTransport: true }, () => generate(model, request, options.signal)),
   }
-  return adapter
 }
 
 async function generate(

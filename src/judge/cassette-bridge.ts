@@ -65,7 +65,7 @@ export const judgeFetch: typeof fetch = async (input, init) =>
  * every HTTP exchange (each retry is one: the SDK is built with `maxRetries: 0`, rubricate
  * retries through it) to `currentCallContext().onExchange`. The SDK takes the reply as a
  * `Response` (`ownFetch` in `openai-judge.ts`, {@link judgeFetch}); in replay mode the judge reads
- * it itself (`replayRequest`), so a replayed call builds no `Response` and loads no undici.
+ * it itself (`replayCompletion`), so a replayed call builds no `Response` and loads no undici.
  *
  * A replay-mode miss, a limit or a refused recording is thrown as the rubricate error; the
  * judge's own fetch wrapper turns it into a reply the SDK does not retry and rethrows it. A

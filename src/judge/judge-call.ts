@@ -22,9 +22,9 @@ import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } fro
 import { judgeText } from './judge-protocol'
 import {
   type EndpointRequest,
-  liveCompletion,
   prepareCompletion,
   StructuredOutputRejected,
+  sendCompletion,
 } from './openai-judge'
 import { type PreparedSchema, requestSchema } from './output-schema'
 import {
@@ -302,7 +302,7 @@ function send(
     }
     const prepared = prepareCompletion(endpoint, request)
     return raceAbort(
-      liveCompletion(endpoint, request, prepared, signal, onRequest),
+      sendCompletion(endpoint, request, prepared, signal, onRequest),
       signal,
       aborted,
     )

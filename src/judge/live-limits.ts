@@ -7,7 +7,7 @@ import { appendScratchLine } from '../config/scratch-files'
 import { LimitError } from '../errors'
 import { messages } from '../messages'
 import type { TokenUsage } from '../records/records'
-import { getState, stateSlot } from '../runtime/state'
+import { runtimeState } from '../runtime/state'
 import { estimateCost, priceOf } from './price-table'
 
 /**
@@ -19,19 +19,9 @@ import { estimateCost, priceOf } from './price-table'
  * a limit is set.
  */
 
-interface LimiterState {
-  active: number
-  queue: (() => void)[]
-  calls: number
-  cost: number
-}
-
-const state = stateSlot<LimiterState>('cassette-live-limits', () => ({
-  active: 0,
-  queue: [],
-  calls: 0,
-  cost: 0,
-}))
+// Calls in flight and waiting, and the counts of a process without a run id: the runtime's
+// process part, so that every copy of the module shares one concurrency bound.
+const state = runtimeState().process.liveLimits
 
 /**
  * Run one live judge call within the limits. `model` is the model the request names: under
@@ -102,7 +92,7 @@ function release(): void {
 }
 
 function runLog(): { folder: string; file: string } | undefined {
-  const runId = getState().run.runId
+  const runId = runtimeState().run.runId
   if (!runId) return undefined
   const folder = join(scratchDir(), safeName(runId))
   return { folder, file: `live-${process.pid}-${threadId}.log` }

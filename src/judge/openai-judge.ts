@@ -61,9 +61,11 @@ export const DEFAULT_DEADLINE_MS = 120_000
 // the provider) work with no key; a live call then gets a 401 that we explain.
 const NO_KEY = 'rubricate-no-api-key'
 
-// Errors of rubricate's own transport (a cassette miss, a limit) must not be retried by the SDK
-// as if they were connection errors: the fetch wrapper parks them here and answers with a
-// non-retryable response, and the call rethrows them as they were.
+// What the exchange decided without the provider is not the SDK's to read. Errors of rubricate's
+// own transport (a cassette miss, a limit) must not be retried by the SDK as if they were
+// connection errors, and a cassette hit is read by the one reader of hits (`readCompletion`): the
+// SDK's fetch parks either here and answers with a non-retryable response; the live route then
+// returns the hit, or rethrows the error as it was.
 const transportErrors = new AsyncLocalStorage<RequestScope>()
 
 interface RequestScope {
@@ -71,10 +73,22 @@ interface RequestScope {
   requests: number
   onRequest: () => void
   error?: unknown
+  /** The completion of this attempt served from a cassette in the live route, read as a replay is. */
+  hit?: Promise<unknown> | undefined
+}
+
+// The non-retryable answer the SDK gets for what the exchange decided without the provider.
+function stopReply(): ExchangeReply {
+  return responseReply(
+    new Response('{"error":{"message":"rubricate transport error"}}', {
+      status: 400,
+      headers: { 'content-type': 'application/json', 'x-should-retry': 'false' },
+    }),
+  )
 }
 
 // One request of the judge, counted, with a rubricate error parked and answered as above. The SDK
-// takes it as a `Response` (`ownFetch`); `replayRequest` reads the reply as it is, so a replayed
+// takes it as a `Response` (`ownFetch`); `replayCompletion` reads the reply as it is, so a replayed
 // one builds no `Response` (docs/guide/benchmarks.md).
 async function ownExchange(
   input: RequestInfo | URL,
@@ -90,17 +104,21 @@ async function ownExchange(
   } catch (error) {
     if (!isRubricateError(error) || !scope) throw error
     scope.error = error
-    return responseReply(
-      new Response('{"error":{"message":"rubricate transport error"}}', {
-        status: 400,
-        headers: { 'content-type': 'application/json', 'x-should-retry': 'false' },
-      }),
-    )
+    return stopReply()
   }
 }
 
-const ownFetch: typeof fetch = async (input, init) =>
-  wholeBody((await ownExchange(input, init)).response())
+// The live route's fetch: a live reply as a whole `Response` for the SDK; a cassette hit parked
+// for `readCompletion`, as the replay route reads it.
+const ownFetch: typeof fetch = async (input, init) => {
+  const reply = await ownExchange(input, init)
+  const scope = transportErrors.getStore()
+  if (!scope || !reply.recorded) return wholeBody(reply.response())
+  scope.hit = readCompletion(reply)
+  // Handled where it is awaited (`sendLiveCompletion`); not unhandled in between.
+  scope.hit.catch(() => {})
+  return stopReply().response()
+}
 
 /**
  * Send one chat completion to an OpenAI-compatible endpoint through the official SDK, retry what
@@ -121,7 +139,7 @@ export async function completeWithEndpoint(
   signal: AbortSignal,
   onRequest: () => void,
 ): Promise<JudgeReply> {
-  return liveCompletion(endpoint, request, prepareCompletion(endpoint, request), signal, onRequest)
+  return sendCompletion(endpoint, request, prepareCompletion(endpoint, request), signal, onRequest)
 }
 
 /** A completion request checked and built, as the SDK will send it. @internal */
@@ -159,10 +177,12 @@ export function prepareCompletion(
 }
 
 /**
- * The second part of {@link completeWithEndpoint}: the request through the SDK, with rubricate's
- * retries. @internal
+ * The second part of {@link completeWithEndpoint}: the request with rubricate's retries and
+ * deadline, on one of two routes chosen once for the call: {@link replayCompletion} in replay
+ * mode (no SDK), {@link sendLiveCompletion} in a mode that may go live.
+ * @internal
  */
-export async function liveCompletion(
+export async function sendCompletion(
   endpoint: OpenAICompatibleJudge,
   request: EndpointRequest,
   prepared: PreparedCompletion,
@@ -193,12 +213,17 @@ export async function liveCompletion(
     bound: AbortSignal,
     boundMs: number,
   ): Promise<JudgeReply> {
-    // Replay mode: nothing may reach the network, so no SDK client is built (see replayRequest).
+    // Replay mode: nothing may reach the network, so no SDK client is built (replayCompletion).
+    // A default query is the SDK's to place: such a judge takes the live route in every mode.
     const replay = !judgeMayGoLive() && endpoint.query === undefined
     const client = replay
       ? undefined
       : await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
     const scope: RequestScope = { requests: 0, onRequest }
+    const route = (attempt: AbortSignal) =>
+      client
+        ? sendLiveCompletion(client, params, attempt, timeoutMs, scope)
+        : replayCompletion(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt)
     const context = {
       endpoint,
       baseURL,
@@ -223,9 +248,7 @@ export async function liveCompletion(
       try {
         const completion = await transportErrors.run(scope, () =>
           untilAborted(
-            client
-              ? client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs })
-              : replayRequest(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt),
+            route(attempt),
             // Rubricate's own bounds end the wait even if the abort never reaches the
             // transport; the test's signal ends it through the transport, as the SDK reports it.
             [bound, timeout.signal],
@@ -280,17 +303,36 @@ export async function liveCompletion(
   }
 }
 
+// The live route: the request through the SDK, whose fetch (`ownFetch`) hands it to the judge's
+// exchange. The SDK reads a live reply; a cassette hit (mode `auto`) it never reads: the fetch
+// parks it, read by `readCompletion` as the replay route reads every hit.
+async function sendLiveCompletion(
+  client: OpenAI,
+  params: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+  signal: AbortSignal,
+  timeoutMs: number,
+  scope: RequestScope,
+): Promise<unknown> {
+  scope.hit = undefined
+  try {
+    return await client.chat.completions.create(params, { signal, timeout: timeoutMs })
+  } catch (error) {
+    if (scope.hit) return await scope.hit
+    throw error
+  }
+}
+
 /**
- * One request of a replay-mode call, without the SDK: the request the SDK sends for
- * `chat.completions.create(params)` (its URL, method, body and the headers that carry secrets)
- * handed to the judge's fetch, and its reply read as the SDK reads it, an error reply as the
- * SDK's own error. In replay mode nothing reaches the network, so all the SDK does is build that
- * request and read its reply, and loading it cost 154 modules, about 90 ms of CPU in every test
- * file that replays a judge call (the suite figure "every test a replayed rubric assertion",
+ * The replay route: one request of a replay-mode call, without the SDK: the request the SDK
+ * sends for `chat.completions.create(params)` (its URL, method, body and the headers that carry
+ * secrets) handed to the judge's fetch, and its reply read by {@link readCompletion}. In replay
+ * mode nothing reaches the network, so all the SDK does is build that request and read its
+ * reply, and loading it cost 154 modules, about 90 ms of CPU in every test file that replays a
+ * judge call (the suite figure "every test a replayed rubric assertion",
  * docs/guide/benchmarks.md). test/cassettes/judge-one-path.test.ts holds the two requests equal.
  * @internal
  */
-export async function replayRequest(
+export async function replayCompletion(
   baseURL: string,
   apiKey: string,
   headers: Record<string, string> | undefined,
@@ -299,7 +341,6 @@ export async function replayRequest(
 ): Promise<unknown> {
   const url = `${baseURL}${baseURL.endsWith('/') ? '' : '/'}chat/completions`
   let response: ExchangeReply
-  let text: string
   try {
     response = await ownExchange(url, {
       method: 'POST',
@@ -312,20 +353,30 @@ export async function replayRequest(
       body: JSON.stringify(params),
       signal,
     })
-    // Read here, as the SDK's fetch reads a live body whole (`wholeBody`): a body that breaks off
-    // is a failed connection.
-    text = await response.text()
   } catch (error) {
-    // A request no cassette endpoint matches goes out as it is; its failure is the SDK's.
-    if (signal.aborted) throw error
-    const { APIConnectionError } = await import('openai')
-    throw new APIConnectionError({
-      cause: error instanceof Error ? error : new Error(String(error)),
-    })
+    throw await connectionFailure(error, signal)
   }
   // rubricate's own error (a miss), parked by the fetch: the call rethrows it as it was.
   const parked = transportErrors.getStore()?.error
   if (parked !== undefined) throw parked
+  return readCompletion(response, signal)
+}
+
+// The one reader of a judge reply the SDK does not read (every cassette hit, whatever the route,
+// and every reply of the replay route), as the SDK reads one: an error status as the SDK's own
+// error, a JSON body parsed, any other body as text.
+async function readCompletion(
+  response: ExchangeReply,
+  signal?: AbortSignal | undefined,
+): Promise<unknown> {
+  let text: string
+  try {
+    // Read whole, as the SDK's fetch reads a live body (`wholeBody`): a body that breaks off is a
+    // failed connection.
+    text = await response.text()
+  } catch (error) {
+    throw await connectionFailure(error, signal)
+  }
   if (response.status < 200 || response.status > 299) {
     const { APIError } = await import('openai')
     const json = jsonOrUndefined(text)
@@ -341,6 +392,18 @@ export async function replayRequest(
   if (!(type?.includes('application/json') || type?.endsWith('+json'))) return text
   if (response.header('content-length') === '0') return undefined
   return JSON.parse(text)
+}
+
+// A request no cassette endpoint matches goes out as it is; its failure is the SDK's.
+async function connectionFailure(
+  error: unknown,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  if (signal?.aborted) return error
+  const { APIConnectionError } = await import('openai')
+  return new APIConnectionError({
+    cause: error instanceof Error ? error : new Error(String(error)),
+  })
 }
 
 function jsonOrUndefined(text: string): unknown {

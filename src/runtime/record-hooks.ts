@@ -1,6 +1,6 @@
 import type { RubricateRecord, TestIdentity } from '../records/records'
 import { currentCallContext } from './call-context'
-import { stateSlot } from './state'
+import { runtimeState } from './state'
 
 /** Receives every record that core code emits (loops, for now), with the test it belongs to. */
 export type RecordListener = (
@@ -8,7 +8,7 @@ export type RecordListener = (
   context: { test?: TestIdentity | undefined },
 ) => void
 
-const listeners = stateSlot('record-listeners', () => new Set<RecordListener>())
+const listeners = runtimeState().process.listeners.records
 
 /**
  * Subscribe to records emitted by core code, such as each check of `runUntilComplete`. The Vitest

@@ -1,5 +1,5 @@
 import { rootCause } from '../errors'
-import { stateSlot } from './state'
+import { runtimeState } from './state'
 
 /**
  * Calls that ended without an answer: a cassette miss (judge or agent), a judge call that failed,
@@ -11,10 +11,10 @@ import { stateSlot } from './state'
 /** Receives each undecided call's error once (its rubricate root cause). @internal */
 export type UndecidedListener = (error: Error) => void
 
-const listeners = stateSlot('undecided-listeners', () => new Set<UndecidedListener>())
+const listeners = runtimeState().process.listeners.undecided
 // The same error passes several layers on its way up (the cassette, the judge call, the matcher):
 // it is told once.
-const told = stateSlot('undecided-told', () => new WeakSet<object>())
+const told = runtimeState().process.told.undecided
 
 /** Subscribe to undecided calls; returns a function that unsubscribes. @internal */
 export function onUndecided(listener: UndecidedListener): () => void {

@@ -1,6 +1,6 @@
 import type { PreparedSchema } from '../judge/output-schema'
 import type { JudgeCall, ScorerStepName } from '../records/records'
-import { stateSlot } from '../runtime/state'
+import { runtimeState } from '../runtime/state'
 import type { PromptStep, ScorerJudgeOptions } from './types'
 
 /** One chained step, as the pipeline runs it. @internal */
@@ -16,8 +16,9 @@ export type StepDefinition =
     }
 
 // The internals of each function step's context, beside it rather than on it: invisible to
-// Mastra-shaped step code (no key, no symbol), and one table for every copy of the module.
-const lent = stateSlot('step-internals', () => new WeakMap<object, StepInternals>())
+// Mastra-shaped step code (no key, no symbol), and one table for every copy of the module (the
+// runtime's process part, which types a value as `unknown`: only this file writes it).
+const lent = runtimeState().process.stepInternals
 
 /** Lend `context` its internals, for the function step it is handed to. @internal */
 export function lendStepInternals(context: object, internals: StepInternals): void {
@@ -37,7 +38,7 @@ export interface StepInternals {
 
 /** The internals of a step context, or a bug error if the context did not come from a scorer. @internal */
 export function stepInternals(context: object): StepInternals {
-  const internals = lent.get(context)
+  const internals = lent.get(context) as StepInternals | undefined
   if (!internals) throw new Error('step context without internals: this is a bug in rubricate')
   return internals
 }

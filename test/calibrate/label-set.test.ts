@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { loadLabelSet, parseLabelText } from '../../src/calibrate/label-set'
-import { getState } from '../../src/runtime/state'
+import { runtimeState } from '../../src/runtime/state'
 import { rejectionOf } from '../judge/helpers'
 import { linked, linkedPattern } from '../support/error-page'
 import { tempDir } from '../support/temp-dir'
@@ -146,7 +146,7 @@ test('inside a test a relative path is read from the test file’s folder; one t
     '{"output": "x", "criterion": "A", "label": true}\n',
   )
   const testFile = join(root, 'evals', 'judge', 'calibration.test.ts')
-  getState().run.root = root
+  runtimeState().run.root = root
   try {
     const beside = await loadLabelSet('../labels.jsonl', testFile)
     expect(beside.examples).toHaveLength(1)
@@ -162,6 +162,6 @@ test('inside a test a relative path is read from the test file’s folder; one t
       ),
     )
   } finally {
-    getState().run.root = undefined
+    runtimeState().run.root = undefined
   }
 })

@@ -5,7 +5,7 @@ import { afterAll, afterEach, expect, test } from 'vitest'
 import { configureRubricate, createScorer } from '../../src'
 import { attachRubricate } from '../../src/cassettes'
 import { listenOptions } from '../../src/cassettes/agents/msw-compat'
-import { cassetteSession } from '../../src/cassettes/run/cassette-session'
+import { currentRuntime } from '../../src/runtime/runtime'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, filesUnder, listen, useCassetteFolder } from './support'
 
@@ -43,7 +43,7 @@ let fake: FakeOpenAI | undefined
 
 afterEach(async () => {
   server.resetHandlers()
-  await cassetteSession().flush()
+  await currentRuntime().session.flush()
   await fake?.close()
   fake = undefined
   unhandled.length = 0

@@ -11,7 +11,7 @@ import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { decodeValue, encodeValue } from '../../src/cassettes/store/entry-encoding'
 import { rootCause } from '../../src/errors'
 import { withCallContext } from '../../src/runtime/call-context'
-import { getState } from '../../src/runtime/state'
+import { runtimeState } from '../../src/runtime/state'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
 import { judgeBy } from '../support/rubric-judge'
@@ -23,7 +23,7 @@ let server: FakeOpenAI | undefined
 afterEach(async () => {
   await server?.close()
   server = undefined
-  getState().run.configFile = undefined
+  runtimeState().run.configFile = undefined
 })
 
 const FILE = 'test/cassettes/cassette-format.test.ts'
@@ -160,7 +160,7 @@ test('cassettes.normalize makes a date in the prompt constant: the next day repl
   expect(nextDay.verdicts).toEqual(recorded.verdicts)
 
   configureRubricate({ cassettes: { mode: 'replay', normalize: undefined } })
-  getState().run.configFile = join(process.cwd(), 'vitest.nightly.config.ts')
+  runtimeState().run.configFile = join(process.cwd(), 'vitest.nightly.config.ts')
   const message = (
     rootCause(
       await rejectionOf(judgeRefund(judge, 'Today is 2026-12-02. I was charged twice.')),

@@ -2,9 +2,9 @@ import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, createScorer } from '../../src'
 import { isMswActive } from '../../src/cassettes/agents/msw-compat'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
-import { cassetteSession, setCassetteRunFacts } from '../../src/cassettes/run/cassette-session'
+import { setCassetteRunFacts } from '../../src/cassettes/run/cassette-session'
 import { withCallContext } from '../../src/runtime/call-context'
-import { setPluginConfig } from '../../src/runtime/runtime'
+import { currentRuntime, setPluginConfig } from '../../src/runtime/runtime'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { testIn, useCassetteFolder } from './support'
 
@@ -13,7 +13,7 @@ let server: FakeOpenAI | undefined
 
 afterEach(async () => {
   stopCassetteServer()
-  cassetteSession().takeUsage()
+  currentRuntime().session.takeUsage()
   await server?.close()
   server = undefined
 })
@@ -50,7 +50,7 @@ test('the session lists the keys used and the misses of the file, then starts af
   await withCallContext({ test: testIn('misses once') }, () => ask(judge, 'c')).catch(
     () => undefined,
   )
-  const session = cassetteSession()
+  const session = currentRuntime().session
   const keys = [a, b].map((result) => result.judgeCalls[0]?.cassetteKey)
   expect(session.usedKeys().sort()).toEqual([...keys].sort())
   expect(session.misses()).toEqual([

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { configureRubricate, createScorer } from '../../src'
 import { rootCause } from '../../src/errors'
 import { runAsTest } from '../../src/runtime/call-context'
-import { getState } from '../../src/runtime/state'
+import { runtimeState } from '../../src/runtime/state'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
 import { linked } from '../support/error-page'
@@ -19,7 +19,7 @@ let root = ''
 beforeEach(async () => {
   root = tempDir('rubricate-root-')
   await mkdir(join(root, 'node_modules'))
-  getState().run.root = root
+  runtimeState().run.root = root
 })
 
 afterEach(async () => {
@@ -36,7 +36,7 @@ function ask(judge: object, prompt: string) {
 }
 
 test('maxLiveCalls stops the live call past the limit with RUBRICATE_LIMIT; replayed calls do not count', async () => {
-  getState().run.runId = 'run-limit'
+  runtimeState().run.runId = 'run-limit'
   configureRubricate({ cassettes: { mode: 'auto' }, maxLiveCalls: 2 })
   server = await startFakeOpenAI({ reply: 'ok' })
   const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' }
@@ -59,7 +59,7 @@ test('maxLiveCalls stops the live call past the limit with RUBRICATE_LIMIT; repl
 })
 
 test('maxLiveCalls counts the live calls of every worker of the run', async () => {
-  getState().run.runId = 'run-shared'
+  runtimeState().run.runId = 'run-shared'
   const scratch = join(root, 'node_modules/.cache/rubricate/run-shared')
   await mkdir(scratch, { recursive: true })
   await writeFile(join(scratch, 'live-99999-1.log'), 'call\ncall\ncall\n')

@@ -1,5 +1,5 @@
 // A judge request has one path to the cassettes: the engine's exchange keys it once and serves,
-// misses or records it. The SDK builds it, except in replay mode, where `replayRequest` builds the
+// misses or records it. The SDK builds it, except in replay mode, where `replayCompletion` builds the
 // same request without loading the SDK (a suite figure, openai-judge.ts). A replay finds the entry
 // the SDK's request was recorded under, however the judge is set up (key, headers and query that
 // hold secrets, base URLs with a path or a trailing slash), and never reaches the server.
@@ -9,7 +9,7 @@ import { afterEach, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
 import { judgeFetch } from '../../src/judge/cassette-bridge'
 import { completionReply } from '../../src/judge/completion-reply'
-import { completeWithEndpoint, replayRequest } from '../../src/judge/openai-judge'
+import { completeWithEndpoint, replayCompletion } from '../../src/judge/openai-judge'
 import type { OpenAICompatibleJudge } from '../../src/records/records'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, useCassetteFolder } from './support'
@@ -146,7 +146,7 @@ test.each([
   const [sent] = server.requests
   // Sent live (mode off) to compare: what the cassettes see of a request is its method, URL,
   // body and the headers that carry secrets.
-  const completion = await replayRequest(
+  const completion = await replayCompletion(
     judge.baseURL,
     judge.apiKey,
     headers,

@@ -5,7 +5,7 @@ import { configureRubricate, createScorer } from '../../src'
 import { placeholderOf } from '../../src/cassettes/redaction/secret-patterns'
 import { rootCause } from '../../src/errors'
 import { withCallContext } from '../../src/runtime/call-context'
-import { getState } from '../../src/runtime/state'
+import { runtimeState } from '../../src/runtime/state'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { rejectionOf } from '../judge/helpers'
 import { linkedPattern } from '../support/error-page'
@@ -138,8 +138,8 @@ test('a replay run and its misses work when no scratch file can be written', asy
   const root = tempDir('rubricate-root-')
   await mkdir(join(root, 'node_modules'))
   await writeFile(join(root, 'node_modules', '.cache'), 'a file where a folder would go')
-  getState().run.root = root
-  getState().run.runId = 'run-1'
+  runtimeState().run.root = root
+  runtimeState().run.runId = 'run-1'
   configureRubricate({ cassettes: { mode: 'replay' }, maxLiveCalls: 5 })
   expect((await scorerFor(judge, 'Score it').run({ output: 'x' })).reason).toBe('{"score":1}')
   const miss = rootCause(

@@ -11,8 +11,8 @@ import OpenAI from 'openai'
 import { afterEach, expect, onTestFinished, test } from 'vitest'
 import { configureRubricate } from '../../src'
 import { createCassetteFetch } from '../../src/cassettes'
-import { cassetteSession } from '../../src/cassettes/run/cassette-session'
 import { runAsTest } from '../../src/runtime/call-context'
+import { currentRuntime } from '../../src/runtime/runtime'
 import { fakeReply, startFakeOpenAI } from '../../src/testing'
 import { type FakeStatefulOpenAI, startFakeStatefulOpenAI } from '../support/fake-stateful-openai'
 import { filesUnder, useCassetteFolder } from './support'
@@ -25,8 +25,8 @@ let baseURL = ''
 afterEach(async () => {
   await server?.close()
   server = undefined
-  cassetteSession().takeUsage()
-  cassetteSession().takeErrors()
+  currentRuntime().session.takeUsage()
+  currentRuntime().session.takeErrors()
 })
 
 async function serve(options: Parameters<typeof startFakeStatefulOpenAI>[0]): Promise<void> {

@@ -8,7 +8,7 @@ import type { CassetteEntry } from '../../src/cassettes/store/cassette-entry'
 import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { currentRuntime, setPluginConfig } from '../../src/runtime/runtime'
-import { getState } from '../../src/runtime/state'
+import { runtimeState } from '../../src/runtime/state'
 import { tempDir } from '../support/temp-dir'
 
 /** A new empty cassette folder for every test, set with configureRubricate. */
@@ -25,7 +25,7 @@ export function useCassetteFolder(config: RubricateConfig = {}): { dir: string }
   afterEach(() => {
     resetRubricateConfig()
     setPluginConfig(plugin)
-    const { run } = getState()
+    const { run } = runtimeState()
     run.updateSnapshots = false
     run.runId = undefined
     run.root = undefined

@@ -3,13 +3,13 @@ import { configureRubricate, resetRubricateConfig } from '../../src'
 import { modeReason } from '../../src/cassettes/exchange/cassette-mode'
 import { defaultCassetteMode } from '../../src/config/resolve-config'
 import { currentRuntime, resolveJudge, setPluginConfig } from '../../src/runtime/runtime'
-import { getState } from '../../src/runtime/state'
+import { runtimeState } from '../../src/runtime/state'
 import { linked } from '../support/error-page'
 
 afterEach(() => {
   resetRubricateConfig()
   setPluginConfig({})
-  getState().run.updateSnapshots = false
+  runtimeState().run.updateSnapshots = false
 })
 
 test('the judge comes from the plugin when nothing stronger sets one', () => {
@@ -82,7 +82,7 @@ test('the default mode is record under -u (also on CI), replay on CI, auto other
   expect(defaultCassetteMode({ CI: '0' }, false)).toBe('auto')
   expect(defaultCassetteMode({}, true)).toBe('record')
   expect(defaultCassetteMode({}, false)).toBe('auto')
-  getState().run.updateSnapshots = true
+  runtimeState().run.updateSnapshots = true
   expect(currentRuntime().config({}, {}).cassettes).toMatchObject({
     mode: 'record',
     modeSource: 'default',
@@ -113,7 +113,7 @@ test('the miss message names the detected CI provider as the reason for replay',
   expect(reason({ CI: 'true', GITHUB_ACTIONS: 'true' })).toBe(
     'CI detected: github_actions, from GITHUB_ACTIONS',
   )
-  getState().run.updateSnapshots = true
+  runtimeState().run.updateSnapshots = true
   expect(reason({ TEAMCITY_VERSION: '2025.1' })).toBe('vitest runs with -u')
 })
 
@@ -138,21 +138,20 @@ test('configureRubricate rejects unknown options and bad values, and keeps what 
 })
 
 test('relative cassette folders resolve against the project root', () => {
-  getState().run.root = '/project'
+  runtimeState().run.root = '/project'
   try {
     configureRubricate({ cassettes: { dir: 'fixtures/cassettes' } })
     expect(currentRuntime().config({}, {}).cassettes.dir).toBe('/project/fixtures/cassettes')
   } finally {
-    getState().run.root = undefined
+    runtimeState().run.root = undefined
   }
 })
 
 test('the runtime lives on globalThis, so a second copy of the module sees the same configuration', () => {
   configureRubricate({ judge: 'openai/shared' })
-  const state = (globalThis as Record<symbol, { slots: Map<string, unknown> }>)[
-    Symbol.for('rubricate')
+  const runtime = (globalThis as Record<symbol, { layers: { configured: { judge?: unknown } } }>)[
+    Symbol.for('rubricate.runtime')
   ]
-  const runtime = state?.slots.get('runtime') as { layers: { configured: { judge?: unknown } } }
   expect(runtime).toBe(currentRuntime())
-  expect(runtime.layers.configured.judge).toBe('openai/shared')
+  expect(runtime?.layers.configured.judge).toBe('openai/shared')
 })

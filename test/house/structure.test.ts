@@ -145,9 +145,10 @@ const KEPT_UPWARD = new Set([
   // Every message passes the terminal gate once, in format(); the gate redacts with the secrets
   // the cassette layer knows, so it sits above the foundation.
   'src/messages.ts -> src/output-safety/terminal-text.ts',
-  // The worker's runtime creates and holds the cassette stores, the secret registry and the id
-  // aliases: it is where the worker is composed, and only its type crosses back down.
+  // The worker's runtime creates and holds the cassette stores, the session, the secret registry
+  // and the id aliases: it is where the worker is composed, and only its type crosses back down.
   'src/runtime/runtime.ts -> src/cassettes/exchange/id-aliases.ts',
+  'src/runtime/runtime.ts -> src/cassettes/run/cassette-session.ts',
   'src/runtime/runtime.ts -> src/cassettes/redaction/redaction.ts',
   'src/runtime/runtime.ts -> src/cassettes/store/cassette-store.ts',
   // The entry point `rubricate/cassettes` re-exports cached() from the judge (see above).
@@ -181,4 +182,16 @@ test('records/ is a leaf: the shared types import nothing else of the package', 
       : [],
   )
   expect(arrows).toEqual([])
+})
+
+// ARCHITECTURE.md §12: the process's state is one object, the runtime, in named parts with a
+// lifetime each (src/runtime/state.ts). A module keeps no state slot of its own: `stateSlot` is
+// left only to the call context, whose types live in its own file.
+test("no module but the call context keeps a state slot: state lives in the runtime's parts", () => {
+  const slotted = files.filter(
+    (file) =>
+      file !== 'src/runtime/state.ts' &&
+      /\bstateSlot\s*[<(]/.test(readFileSync(join(root, file), 'utf8')),
+  )
+  expect(slotted).toEqual(['src/runtime/call-context.ts'])
 })

@@ -9,7 +9,7 @@ import { computeKey } from '../../src/cassettes/store/cassette-key'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { findNearest } from '../../src/cassettes/store/nearest-entry'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
-import { getState } from '../../src/runtime/state'
+import { runtimeState } from '../../src/runtime/state'
 import { linked } from '../support/error-page'
 import { tempDir } from '../support/temp-dir'
 
@@ -62,9 +62,9 @@ describe('26. The first hour', () => {
   test('the nearest entry of a miss breaks a tie in differing paths by similarity, not by age', async () => {
     const root = tempDir('rubricate-nearest-')
     mkdirSync(join(root, 'node_modules'))
-    getState().run.root = root
+    runtimeState().run.root = root
     onTestFinished(() => {
-      getState().run.root = undefined
+      runtimeState().run.root = undefined
     })
     const store = new CassetteStore(join(root, '__cassettes__'))
     const entry = (content: string, recordedAt: string): CassetteEntry => {

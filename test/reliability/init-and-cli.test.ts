@@ -17,7 +17,7 @@ import { beforeEach, describe, expect, onTestFinished, test } from 'vitest'
 import { configureRubricate, resetRubricateConfig } from '../../src'
 import { rubricateCommand } from '../../src/cli/rubricate-command'
 import { writeAllOrNothing } from '../../src/cli/safe-writes'
-import { getState } from '../../src/runtime/state'
+import { runtimeState } from '../../src/runtime/state'
 import { fakeReply } from '../../src/testing'
 import { linked } from '../support/error-page'
 import { tempDir } from '../support/temp-dir'
@@ -289,12 +289,12 @@ describe('24. The CLI refuses what it cannot do', () => {
   ])(
     "a scratch folder that is $name is explained as the user's to fix, not as a bug",
     async ({ name, make }) => {
-      getState().run.root = cwd
-      getState().run.runId = randomUUID()
+      runtimeState().run.root = cwd
+      runtimeState().run.runId = randomUUID()
       onTestFinished(() => {
         resetRubricateConfig()
-        getState().run.root = undefined
-        getState().run.runId = undefined
+        runtimeState().run.root = undefined
+        runtimeState().run.runId = undefined
       })
       mkdirSync(join(cwd, 'node_modules', '.cache'), { recursive: true })
       const scratch = join(cwd, 'node_modules', '.cache', 'rubricate')

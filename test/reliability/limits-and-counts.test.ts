@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, onTestFinished, test } from 'vitest'
 import { configureRubricate, resetRubricateConfig } from '../../src'
-import { getState } from '../../src/runtime/state'
+import { runtimeState } from '../../src/runtime/state'
 import { type FakeReply, type FakeRequest, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { linked } from '../support/error-page'
 import { userMessage } from '../support/rubric-judge'
@@ -18,14 +18,14 @@ import { failureOf, judgeRubric, judgeServer, SPLIT_VERDICT } from './support'
 beforeEach(() => {
   const root = tempDir('rubricate-limits-')
   mkdirSync(join(root, 'node_modules'))
-  getState().run.root = root
-  getState().run.runId = randomUUID()
+  runtimeState().run.root = root
+  runtimeState().run.runId = randomUUID()
 })
 
 afterEach(() => {
   resetRubricateConfig()
-  getState().run.root = undefined
-  getState().run.runId = undefined
+  runtimeState().run.root = undefined
+  runtimeState().run.runId = undefined
 })
 
 const MILLION_IN = { usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } }

@@ -16,8 +16,8 @@ import { z } from 'zod'
 import { rubricate } from '../../reporters/plugin'
 import { configureRubricate } from '../../src'
 import { createCassetteFetch } from '../../src/cassettes'
-import { cassetteSession } from '../../src/cassettes/run/cassette-session'
 import { runAsTest } from '../../src/runtime/call-context'
+import { currentRuntime } from '../../src/runtime/runtime'
 import { startFakeOpenAI } from '../../src/testing'
 import { filesUnder, useCassetteFolder } from '../cassettes/support'
 import {
@@ -36,8 +36,8 @@ let servers: { close(): Promise<void> }[] = []
 afterEach(async () => {
   for (const server of servers) await server.close()
   servers = []
-  cassetteSession().takeUsage()
-  cassetteSession().takeErrors()
+  currentRuntime().session.takeUsage()
+  currentRuntime().session.takeErrors()
 })
 
 const inTest = <T>(name: string, fn: () => Promise<T>): Promise<T> =>

@@ -11,9 +11,9 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { configureRubricate } from '../../src'
 import { listenOptions } from '../../src/cassettes/agents/msw-compat'
 import { startCassetteServer, stopCassetteServer } from '../../src/cassettes/agents/msw-server'
-import { cassetteSession } from '../../src/cassettes/run/cassette-session'
 import { messages } from '../../src/messages'
 import { withCallContext } from '../../src/runtime/call-context'
+import { currentRuntime } from '../../src/runtime/runtime'
 import { onUndecided } from '../../src/runtime/undecided-hooks'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
 import { entriesUnder, listen, testIn, useCassetteFolder } from '../cassettes/support'
@@ -116,7 +116,7 @@ describe('9. Silent live calls', () => {
     expect(swallowed).toBeInstanceOf(Error)
     if (!ON_MSW_3) expect((swallowed?.cause as Error | undefined)?.message).toBe(expected)
     expect(refused.map((error) => error.message)).toEqual([expected])
-    expect(cassetteSession().errors()).toEqual([])
+    expect(currentRuntime().session.errors()).toEqual([])
     expect(expected).toContain('attachRubricate(server)')
     // Loopback stays open (local fakes, databases), and so does everything outside replay mode.
     fake = await startFakeOpenAI({ reply: 'local' })

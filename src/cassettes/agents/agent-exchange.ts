@@ -3,7 +3,7 @@ import { logModelCall } from '../../runtime/model-call-log'
 import type { Runtime } from '../../runtime/runtime'
 import { exchange } from '../exchange/exchange'
 import { type PreparedRequest, prepareRequest } from '../exchange/prepared-request'
-import { type AgentCallOutcome, cassetteSession } from '../run/cassette-session'
+import type { AgentCallOutcome, CassetteSession } from '../run/cassette-session'
 import type { ModelEndpoint } from '../store/model-endpoint'
 import { replyTokens } from '../store/reply-formats'
 import { modelCallRecord } from './model-call-record'
@@ -41,7 +41,7 @@ export async function runAgentExchange(
     })
     return prepared
   }
-  const session = cassetteSession()
+  const session = runtime.session
   const test = runningTest()
   const { onModelCall, onModelCallPending, modelCallsAsJudge: asJudge } = context
   // With cassettes off the request is never prepared: a scorer that counts the call still learns
@@ -104,7 +104,7 @@ export async function runAgentExchange(
 }
 
 /** Count an agent call's tokens, from its format's usage fields, into the run's Agents line. */
-function countTokens(session: ReturnType<typeof cassetteSession>, event: ExchangeEvent): void {
+function countTokens(session: CassetteSession, event: ExchangeEvent): void {
   const tokens = replyTokens(event.reply?.())
   if (tokens !== undefined)
     session.countAgentTokens(event.source === 'replayed' ? 'replayed' : 'live', tokens)

@@ -1,6 +1,6 @@
 import http from 'node:http'
 import https from 'node:https'
-import { stateSlot } from '../../runtime/state'
+import { type DeferredGate as Gate, runtimeState } from '../../runtime/state'
 import { isMswActive } from './msw-compat'
 import { isRubricateLive } from './rubricate-live'
 
@@ -24,21 +24,9 @@ import { isRubricateLive } from './rubricate-live'
  * environment with `XMLHttpRequest` (jsdom), the setup file starts the server at once.
  */
 
-interface Gate {
-  target: object
-  name: string
-  /** What the gate replaced: msw patches this one, and the gate falls back to it. */
-  below: (...args: any[]) => unknown
-  gate: (...args: any[]) => unknown
-  /** What rubricate's server put in its place when it started. */
-  patched?: unknown
-}
-
-const slot = stateSlot('cassette-deferred-server', () => ({
-  /** The start still to run, or `undefined` once it ran or was given up. */
-  pending: undefined as (() => void) | undefined,
-  gates: [] as Gate[],
-}))
+// The start still to run (`undefined` once it ran or was given up) and the gates, in the runtime's
+// process part: one set of gates per worker, whichever copy of the module installed them.
+const slot = runtimeState().process.deferredServer
 
 /**
  * Run `start` at the first request made through `fetch`, `http` or `https` in this worker,

@@ -55,7 +55,7 @@ export function cassetteFetchOf(
       return await runAgentExchange(request, url, endpoint, runtime, base)
     } catch (error) {
       if (isLiveFailure(error)) throw error
-      return errorReply(error)
+      return errorReply(error, runtime.session)
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Runtime } from '../../runtime/runtime'
-import { stateSlot } from '../../runtime/state'
+import { runtimeState } from '../../runtime/state'
 import { cassetteFetchOf } from './fetch-adapter'
 import { isMswActive, releaseInterceptedClones } from './msw-compat'
 import { loadMswVersion } from './msw-loader'
@@ -20,8 +20,8 @@ import { isRubricateLive } from './rubricate-live'
  * handlers' recordings) are marked (rubricate-live.ts) and pass straight on.
  */
 
-// In the shared state: two copies of rubricate in one worker wrap `fetch` once.
-const slot = stateSlot('cassette-fetch-fallback', () => ({ installed: false }))
+// The runtime's run-once guard: two copies of rubricate in one worker wrap `fetch` once.
+const { installed } = runtimeState().process
 
 /**
  * Wrap `globalThis.fetch` once per worker, before msw patches it. Nothing is installed when msw
@@ -29,7 +29,7 @@ const slot = stateSlot('cassette-fetch-fallback', () => ({ installed: false }))
  * @internal
  */
 export function installFetchFallback(runtime: Runtime): void {
-  if (slot.installed || isMswActive() || typeof globalThis.fetch !== 'function') return
+  if (installed.fetchFallback || isMswActive() || typeof globalThis.fetch !== 'function') return
   // msw 2 only: msw 3 patches no `fetch`, so this wrapper would sit above every msw 3 server.
   if (!loadMswVersion("the agents' cassettes").startsWith('2.')) return
   const original = globalThis.fetch
@@ -43,5 +43,5 @@ export function installFetchFallback(runtime: Runtime): void {
     return response
   }
   globalThis.fetch = fallback
-  slot.installed = true
+  installed.fetchFallback = true
 }

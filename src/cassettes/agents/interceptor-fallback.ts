@@ -1,5 +1,5 @@
 import type { Runtime } from '../../runtime/runtime'
-import { stateSlot } from '../../runtime/state'
+import { runtimeState } from '../../runtime/state'
 import { cassetteFetchOf } from './fetch-adapter'
 import { isModelCallUrl } from './msw-handlers'
 import { isRubricateLive } from './rubricate-live'
@@ -38,21 +38,17 @@ interface InterceptorLike {
 // A request controller that nothing has answered yet (interceptors' RequestController.PENDING).
 const PENDING = 0
 
-// In the shared state: two copies of rubricate in one worker listen once.
-const slot = stateSlot('cassette-interceptor-fallback', () => ({
-  installed: false,
-  // One request may be emitted by more than one interceptor (fetch over a socket): answered once.
-  seen: new WeakSet<Request>(),
-  listener: undefined as ((event: RequestEvent) => Promise<void>) | undefined,
-}))
+// In the runtime's process part: two copies of rubricate in one worker listen once; the listener,
+// once set, is the run-once guard.
+const slot = runtimeState().process.interceptorFallback
 
 /**
  * Turn the msw 3 fallback on in this worker, and subscribe it. Idempotent. @internal
  */
 export function installInterceptorFallback(runtime: Runtime): void {
-  if (!slot.installed) {
+  if (!slot.listener) {
     const cassetteFetch = cassetteFetchOf(runtime)
-    slot.listener = async ({ request, controller }) => {
+    slot.listener = async ({ request, controller }: RequestEvent) => {
       if (controller.readyState !== PENDING || isRubricateLive() || slot.seen.has(request)) return
       if (!isModelCallUrl(request.url, runtime)) return
       slot.seen.add(request)
@@ -66,7 +62,6 @@ export function installInterceptorFallback(runtime: Runtime): void {
         else throw error
       }
     }
-    slot.installed = true
   }
   ensureInterceptorFallback()
 }

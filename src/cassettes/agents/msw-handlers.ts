@@ -3,7 +3,7 @@ import type { HttpHandler } from 'msw'
 import { isRubricateError } from '../../errors'
 import { messages } from '../../messages'
 import { currentRuntime, type Runtime } from '../../runtime/runtime'
-import { type CassetteSession, cassetteSession } from '../run/cassette-session'
+import type { CassetteSession } from '../run/cassette-session'
 import {
   type HeaderReader,
   isTelemetry,
@@ -60,7 +60,7 @@ export function cassetteHandlersOf(
       ? ({ request }: { request: Request }) => isModelCall(request.url)
       : new UrlPredicate(isModelCall)) as Parameters<typeof http.all>[0],
     async ({ request }) => {
-      const session = cassetteSession()
+      const session = runtime.session
       // Loaded at the first model call, not with the setup file (ARCHITECTURE.md §10).
       const [{ isLiveFailure }, { runAgentExchange }] = await Promise.all([
         import('../exchange/exchange'),
@@ -140,7 +140,7 @@ export function modelCallEndpoint(
 ): ModelEndpoint | undefined {
   const { match, providerHosts, matchAnyHost } = runtime.config().cassettes
   const found = modelEndpoint(url, [...match, ...extra], providerHosts, matchAnyHost, headers)
-  if (found) cassetteSession().notePatternUse(found, url)
+  if (found) runtime.session.notePatternUse(found, url)
   return found
 }
 
@@ -149,7 +149,7 @@ export function modelCallEndpoint(
  * The session keeps the error so the test file fails even if user code swallows the reply.
  * @internal
  */
-export function errorReply(error: unknown, session: CassetteSession = cassetteSession()): Response {
+export function errorReply(error: unknown, session: CassetteSession): Response {
   const known = isRubricateError(error)
   const failure = known
     ? error

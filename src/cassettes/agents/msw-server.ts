@@ -6,11 +6,10 @@
 /** The parts of an msw `setupServer()` server that rubricate uses. */
 import { messages } from '../../messages'
 import { currentRuntime, type Runtime } from '../../runtime/runtime'
-import { stateSlot } from '../../runtime/state'
+import { runtimeState } from '../../runtime/state'
 import {
   type CassetteRunFacts,
   type CassetteSession,
-  cassetteSession,
   setCassetteRunFacts,
 } from '../run/cassette-session'
 import { cancelDeferredServer, deferUntilFirstRequest } from './deferred-server'
@@ -33,23 +32,10 @@ export interface MswServerLike {
 
 type OwnServer = MswServerLike & { listen(options: object): void; close(): void }
 
-interface ServerSlot {
-  server: OwnServer | undefined
-  /** msw 3's shared interceptor source is followed (its servers' starts and stops). */
-  followed: boolean
-  /** Inside rubricate's own restart or stop of its server. */
-  busy: boolean
-  /** The notice that msw is missing was printed in this worker. */
-  announced: boolean
-}
-
 const ATTACHED: unique symbol = Symbol.for('rubricate.attached') as never
-const slot = stateSlot<ServerSlot>('cassette-msw-server', () => ({
-  server: undefined,
-  followed: false,
-  busy: false,
-  announced: false,
-}))
+// The server and its run-once guard live in the runtime's process part (ARCHITECTURE.md §12),
+// shared by every copy of the module in the worker.
+const { mswServer: slot, installed } = runtimeState().process
 
 /** Options of {@link startCassetteServer}. @internal */
 export interface StartCassetteServerOptions {
@@ -89,9 +75,9 @@ export function startCassetteServer(
   if (msw) installFetchFallback(runtime)
   installNetworkGuard(runtime)
   if (!msw) {
-    if (options.announceMissingMsw !== false && !slot.announced)
+    if (options.announceMissingMsw !== false && !slot.mswAbsentTold)
       console.warn(messages.mswAbsentNotice())
-    slot.announced = true
+    slot.mswAbsentTold = true
   } else if (!slot.server && runtime.config().cassettes.server !== 'external') {
     if (options.deferServer && !isMsw3() && typeof globalThis.XMLHttpRequest === 'undefined') {
       deferUntilFirstRequest(() => startOwnServer(runtime))
@@ -104,7 +90,7 @@ export function startCassetteServer(
     followServers()
   }
   ensureAgentInterception()
-  return cassetteSession()
+  return runtime.session
 }
 
 function startOwnServer(runtime: Runtime): void {
@@ -137,7 +123,7 @@ export function stopCassetteServer(): void {
 export function ensureAgentInterception(): void {
   if (slot.busy) return
   const server = slot.server
-  if (server && !isMswActive() && slot.followed) {
+  if (server && !isMswActive() && installed.serverFollower) {
     slot.busy = true
     try {
       server.close()
@@ -158,8 +144,8 @@ function isMsw3(): boolean {
  * source `msw/node` exports, so its two methods are wrapped, once.
  */
 function followServers(): void {
-  if (slot.followed) return
-  slot.followed = true
+  if (installed.serverFollower) return
+  installed.serverFollower = true
   const node = loadMswNode("the agents' cassettes") as unknown as {
     defaultNetworkOptions?: {
       sources?: { enable(...args: unknown[]): unknown; disable(...args: unknown[]): unknown }[]
@@ -197,7 +183,7 @@ export function attachRubricate(server: MswServerLike, options: CassetteHandlerO
   // Before touching the server: without an msw that rubricate can load, say so by this name.
   loadMsw('attachRubricate(server)')
   cancelDeferredServer()
-  if (slot.server && slot.server !== server) stopCassetteServer()
+  if (slot.server && (slot.server as object) !== server) stopCassetteServer()
   const ours = createCassetteHandlers(options)
   const reset = server.resetHandlers.bind(server)
   reset(...server.listHandlers(), ...ours)

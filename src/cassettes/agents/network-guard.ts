@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { getSystemErrorMap } from 'node:util'
 import type { Runtime } from '../../runtime/runtime'
-import { stateSlot } from '../../runtime/state'
+import { runtimeState } from '../../runtime/state'
 import { isHostIn, isProviderHost, TELEMETRY_HOSTS } from '../store/model-endpoint'
 import { type RefusalKind, refuseConnection } from './network-refusal'
 import { isRubricateLive } from './rubricate-live'
@@ -29,16 +29,11 @@ import { isRubricateLive } from './rubricate-live'
  * - An address is judged where the connection really opens: the TCP handle's `connect` and
  *   `connect6`, which msw 3 replaces on the handles it mocks. The handle's socket gives the name
  *   asked for (`allowHosts`, the message).
- * Installed once per worker by the setup file; the configuration is read at each connection.
+ * Installed once per worker by the setup file (the runtime's `installed.networkGuard`); the
+ * configuration of the runtime it was installed with is read at each connection.
  */
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
-const slot = stateSlot('cassette-network-guard', () => ({
-  installed: false,
-  /** The TCP handles' `connect` is guarded (done at the first connection, which makes one). */
-  handles: false,
-  runtime: undefined as Runtime | undefined,
-}))
 
 type Lookup = (
   hostname: string,
@@ -56,18 +51,18 @@ type HandleConnect = (this: Handle, request: unknown, address: string, ...rest: 
 
 /** Guard `net.Socket.prototype.connect` and the TCP handles it connects. @internal */
 export function installNetworkGuard(runtime: Runtime): void {
-  slot.runtime = runtime
-  if (slot.installed) return
-  slot.installed = true
+  const { installed } = runtimeState().process
+  if (installed.networkGuard) return
+  installed.networkGuard = true
   const connect = net.Socket.prototype.connect as (...a: unknown[]) => net.Socket
   net.Socket.prototype.connect = function rubricateNetworkGuard(
     this: net.Socket,
     ...args: unknown[]
   ): net.Socket {
-    const guard = guarding()
+    const guard = guarding(runtime)
     if (guard !== 'off') guardLookup(args, guard)
     const socket = connect.apply(this, args)
-    if (!slot.handles) guardHandles(this)
+    if (!installed.networkHandles) guardHandles(this, runtime)
     return socket
   }
 }
@@ -110,7 +105,7 @@ function guardLookup(args: unknown[], guard: Guard): void {
  * Guard the prototype of the TCP handle `socket` connects with (a TLS socket's handle wraps one),
  * once: every TCP connection that opens goes through its `connect` or `connect6`.
  */
-function guardHandles(socket: net.Socket): void {
+function guardHandles(socket: net.Socket, runtime: Runtime): void {
   const own = (socket as unknown as { _handle?: Handle | null })._handle
   const handle = own?._parent ?? own
   if (handle?.constructor?.name !== 'TCP') return
@@ -119,7 +114,7 @@ function guardHandles(socket: net.Socket): void {
     const open = prototype[method]
     if (typeof open !== 'function') continue
     prototype[method] = function rubricateHandleGuard(this: Handle, request, address, ...rest) {
-      const refusal = refusalAt(this, address)
+      const refusal = refusalAt(this, address, runtime)
       if (!refusal) return open.call(this, request, address, ...rest)
       const error = refuseConnection(refusal)
       const owner = ownerOf(this)
@@ -129,13 +124,13 @@ function guardHandles(socket: net.Socket): void {
       return 0
     }
   }
-  slot.handles = true
+  runtimeState().process.installed.networkHandles = true
 }
 
 /** The refusal for a TCP connection about to open to `address`, or `undefined` to open it. */
-function refusalAt(handle: Handle, address: string): RefusalKind | undefined {
+function refusalAt(handle: Handle, address: string, runtime: Runtime): RefusalKind | undefined {
   if (LOOPBACK.test(address)) return undefined
-  const guard = guarding()
+  const guard = guarding(runtime)
   if (guard === 'off') return undefined
   const name = (ownerOf(handle) as { _host?: unknown } | undefined)?._host
   return refusalFor(typeof name === 'string' && name !== '' ? name : address, guard)
@@ -165,11 +160,10 @@ interface Guard {
  * in replay mode every host outside loopback that `allowHosts` does not name, or with
  * `blockNetwork: false` the provider hosts (the extra ones are returned) and tracing services'.
  */
-function guarding(): 'off' | Guard {
+function guarding(runtime: Runtime): 'off' | Guard {
   if (isRubricateLive()) return 'off'
   try {
-    const cassettes = slot.runtime?.config().cassettes
-    if (!cassettes) return 'off'
+    const cassettes = runtime.config().cassettes
     if (cassettes.mode !== 'replay') return 'off'
     return {
       providers: cassettes.providerHosts,

@@ -2,7 +2,7 @@ import { testLabel } from '../../config/paths'
 import { NetworkBlockedError } from '../../errors'
 import { messages } from '../../messages'
 import { runningTest } from '../../runtime/call-context'
-import { stateSlot } from '../../runtime/state'
+import { runtimeState } from '../../runtime/state'
 import { reportUndecided } from '../../runtime/undecided-hooks'
 import { isMswInstalled } from './msw-loader'
 
@@ -15,8 +15,8 @@ import { isMswInstalled } from './msw-loader'
 
 // One refusal per run of a test and message: an SDK retries a refused connection, and a tracer
 // posts every batch; the test fails once for each host. Keyed by the run's sequence map, which
-// `runAsTest` makes afresh for every run of a test.
-const told = stateSlot('network-refusals-told', () => new WeakMap<object, Set<string>>())
+// `runAsTest` makes afresh for every run of a test (the runtime's test part).
+const told = runtimeState().test.refusalsTold
 
 /** What a refusal is about: a model provider's host, a tracing export, or any other host. */
 export type RefusalKind =

@@ -12,7 +12,7 @@ import { messages } from '../../messages'
 import type { CassetteMissRecord, TestIdentity } from '../../records/records'
 import { currentCallContext } from '../../runtime/call-context'
 import { currentRuntime, type Runtime } from '../../runtime/runtime'
-import { getState } from '../../runtime/state'
+import { runtimeState } from '../../runtime/state'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { firstTextChange } from '../store/json-diff'
 import { findNearest, type NearestEntry } from '../store/nearest-entry'
@@ -191,7 +191,7 @@ export function recordCommand(test: TestIdentity, withName: boolean): string {
  * the project root (a `vitest.failing.config.ts`, one in another folder), else nothing.
  */
 function configOption(): string {
-  const file = getState().run.configFile
+  const file = runtimeState().run.configFile
   if (!file) return ''
   const found = /^(vitest|vite)\.config\.[cm]?[jt]s$/.test(basename(file))
   if (found && dirname(file) === projectRoot()) return ''

@@ -12,7 +12,6 @@ import type { TestIdentity } from '../../records/records'
 /** @internal */
 import { type ExchangeEvent, type Occurrences, runningTest } from '../../runtime/call-context'
 import type { Runtime } from '../../runtime/runtime'
-import { stateSlot } from '../../runtime/state'
 import { reportUndecided } from '../../runtime/undecided-hooks'
 import {
   findSecret,
@@ -24,7 +23,6 @@ import {
   secretSet,
 } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
-import { cassetteSession } from '../run/cassette-session'
 import {
   type CassetteEntry,
   type CassetteResponse,
@@ -204,7 +202,7 @@ async function miss(
     promptVersion: input.promptVersion,
     occurrence: request.occurrence,
   })
-  cassetteSession().recordMiss(record)
+  input.runtime.session.recordMiss(record)
   // Told before it is thrown: the agent's client or the code under test may swallow it.
   reportUndecided(error)
   throw error
@@ -222,8 +220,9 @@ function serve(
 
 function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore): ExchangeReply {
   warnIfOld(entry, store.file(entry.key, entry.recordedBy), input.config.cassettes.maxAge)
-  if (input.warnReplayedErrors && !isSuccess(entry.response.status)) warnReplayedError(entry, store)
-  cassetteSession().markUsed(entry.key)
+  if (input.warnReplayedErrors && !isSuccess(entry.response.status))
+    warnReplayedError(entry, store, input.runtime.process.told.replayedErrors)
+  input.runtime.session.markUsed(entry.key)
   input.onExchange?.({
     source: 'replayed',
     key: entry.key,
@@ -294,13 +293,13 @@ function recordStream(
       finish(call, false)
       if (endedBy !== undefined) {
         const label = `${request.method} ${redactUrl(input.url.href)}`
-        cassetteSession().recordError(new Error(messages.streamOutlivedTest(label, endedBy)))
+        input.runtime.session.recordError(new Error(messages.streamOutlivedTest(label, endedBy)))
       }
       return
     }
     await recordEndedStream(call, live, chunks)
   })
-  cassetteSession().trackStream(done, input.test, (ended) => {
+  input.runtime.session.trackStream(done, input.test, (ended) => {
     endedBy = ended
     stop()
   })
@@ -328,7 +327,7 @@ async function recordEndedStream(call: LiveCall, live: Response, chunks: SseChun
     finish(call, written !== undefined, written?.key, usage)
   } catch (error) {
     finish(call, false)
-    cassetteSession().recordError(error as Error)
+    input.runtime.session.recordError(error as Error)
   }
 }
 
@@ -391,15 +390,13 @@ function isSuccess(status: number): boolean {
   return status >= 200 && status < 300
 }
 
-const warnedErrors = stateSlot('cassette-replayed-error-warned', () => new Set<string>())
-
 /**
- * Say once per entry that an agent's call was answered with a recorded HTTP error: an app that
- * swallows the error would otherwise pass its test on a failed call.
+ * Say once per entry and process (`told`, the runtime's) that an agent's call was answered with a
+ * recorded HTTP error: an app that swallows the error would otherwise pass its test on a failed call.
  */
-function warnReplayedError(entry: CassetteEntry, store: CassetteStore): void {
-  if (warnedErrors.has(entry.key)) return
-  warnedErrors.add(entry.key)
+function warnReplayedError(entry: CassetteEntry, store: CassetteStore, told: Set<string>): void {
+  if (told.has(entry.key)) return
+  told.add(entry.key)
   console.warn(
     messages.cassetteReplayedError(
       displayPath(store.file(entry.key, entry.recordedBy)),
@@ -495,7 +492,7 @@ async function record(
     return undefined
   }
   const written = await store.record(entry, options)
-  cassetteSession().markUsed(entry.key)
+  input.runtime.session.markUsed(entry.key)
   return { key: entry.key, kept: written.kept }
 }
 

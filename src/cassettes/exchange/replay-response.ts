@@ -46,6 +46,8 @@ export function replayResponse(
  */
 export interface ExchangeReply {
   readonly status: number
+  /** Served from a cassette entry ({@link entryReply}), not from the network. */
+  readonly recorded?: boolean | undefined
   /** A header's value by its name, `null` when it has none, as `Headers.get` reads it. */
   header(name: string): string | null
   /** The body as text, as `Response.text()` reads it. */
@@ -92,6 +94,7 @@ export function entryReply(
   if (!wholeJson) {
     return {
       status: recorded.status,
+      recorded: true,
       header: (name) => response().headers.get(name),
       text: async () => response().text(),
       response,
@@ -99,6 +102,7 @@ export function entryReply(
   }
   return {
     status: recorded.status,
+    recorded: true,
     header: (name) => recordedHeader(recorded.headers, name),
     // What `new Response(JSON.stringify(json)).text()` gives back: the text is well formed
     // (JSON.stringify escapes a lone surrogate) and cannot start with a byte-order mark.

@@ -3,7 +3,7 @@
  * time alike, and on every entry before it is written; then a rescan refuses to write an entry
  * that still holds a known secret.
  */
-import { stateSlot } from '../../runtime/state'
+import { runtimeState, type Secret, type SecretRegistry } from '../../runtime/state'
 import { setMember } from '../store/set-member'
 import {
   encodedForms,
@@ -13,15 +13,9 @@ import {
   redactKeyFormats,
 } from './secret-patterns'
 
+// Declared with the runtime's parts, which hold the process's registry.
+export type { Secret, SecretRegistry }
 export { REDACTED }
-
-/** A known secret value and where it came from (an environment variable, a header...). @internal */
-export interface Secret {
-  value: string
-  label: string
-  /** What replaces it; set by {@link secretSet} (the placeholder of the value it encodes). */
-  placeholder?: string | undefined
-}
 
 /** The secrets of one exchange, longest first, with their escaped and encoded forms. @internal */
 export interface SecretSet {
@@ -74,20 +68,6 @@ export function envSecrets(env: NodeJS.ProcessEnv = process.env): Secret[] {
   return out
 }
 
-/**
- * The worker's known secrets: the environment's, read afresh by {@link SecretRegistry.refresh}
- * whenever a request is prepared and before anything is printed or written (never on a clock,
- * so a secret set a moment ago is never printed), and those learnt from the requests of the run
- * (an `Authorization` header whose key is in no variable).
- * @internal
- */
-export interface SecretRegistry {
-  /** Read the environment now; returns its secrets and every secret learnt so far. */
-  refresh(): Secret[]
-  /** Remember secrets a request carried, so output printed later is redacted of them too. */
-  learn(secrets: readonly Secret[]): void
-}
-
 /** A registry of its own (one per worker runtime; tests make their own). @internal */
 export function createSecretRegistry(env: NodeJS.ProcessEnv = process.env): SecretRegistry {
   const learnt = new Map<string, Secret>()
@@ -99,11 +79,15 @@ export function createSecretRegistry(env: NodeJS.ProcessEnv = process.env): Secr
   }
 }
 
-const registry = stateSlot('secret-registry', () => createSecretRegistry())
-
-/** The worker's secret registry (the runtime's `secrets`). @internal */
+/**
+ * The worker's secret registry (the runtime's `secrets`), kept in its process part: the output
+ * gate reaches it from below the runtime.
+ * @internal
+ */
 export function secretRegistry(): SecretRegistry {
-  return registry
+  const part = runtimeState().process
+  part.secrets ??= createSecretRegistry()
+  return part.secrets
 }
 
 /**

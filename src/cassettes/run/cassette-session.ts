@@ -23,19 +23,19 @@
 /** What one of the agent's model calls turned out to be. @internal */
 
 import { testLabel as testLabelOf } from '../../config/paths'
+import type { ResolvedConfig } from '../../config/resolve-config'
 import type {
   AgentCallCounts,
   CassetteMissRecord,
   CassetteUsageRecord,
   TestIdentity,
 } from '../../records/records'
-import { currentRuntime, type Runtime } from '../../runtime/runtime'
-import { getState, stateSlot } from '../../runtime/state'
+import { runtimeState } from '../../runtime/state'
 
 export type AgentCallOutcome = keyof AgentCallCounts
 
 export class CassetteSession {
-  readonly #runtime: Runtime
+  readonly #runtime: { config(): ResolvedConfig }
   #agentCalls: AgentCallCounts = noAgentCalls()
   readonly #patternsMatched = new Set<string>()
   readonly #hostOnlyCalls = new Set<string>()
@@ -45,8 +45,11 @@ export class CassetteSession {
   readonly #pending = new Set<Promise<unknown>>()
   readonly #streams = new Set<OpenStream>()
 
-  /** A session whose usage reports `runtime`'s cassette mode, folder and patterns. */
-  constructor(runtime: Runtime) {
+  /**
+   * A session whose usage reports `runtime`'s cassette mode, folder and patterns. The worker's
+   * runtime creates its one session (`runtime.session`); tests make their own.
+   */
+  constructor(runtime: { config(): ResolvedConfig }) {
     this.#runtime = runtime
   }
 
@@ -237,16 +240,11 @@ export interface CassetteRunFacts {
   configFile?: string | undefined
 }
 
-/** Store the run's facts in the shared state. @internal */
+/** Store the run's facts in the runtime's run part. @internal */
 export function setCassetteRunFacts(facts: CassetteRunFacts): void {
-  const { run } = getState()
+  const { run } = runtimeState()
   if (facts.updateSnapshots !== undefined) run.updateSnapshots = facts.updateSnapshots
   if (facts.runId !== undefined) run.runId = facts.runId
   if (facts.root !== undefined) run.root = facts.root
   if (facts.configFile !== undefined) run.configFile = facts.configFile
-}
-
-/** The session of this worker, shared by every copy of the module. @internal */
-export function cassetteSession(): CassetteSession {
-  return stateSlot('cassette-session', () => new CassetteSession(currentRuntime()))
 }

@@ -1,12 +1,10 @@
 import { parseDuration } from '../../config/duration'
 import { displayPath } from '../../config/paths'
 import { messages } from '../../messages'
-import { stateSlot } from '../../runtime/state'
+import { runtimeState } from '../../runtime/state'
 import type { CassetteEntry } from './cassette-entry'
 
 /** `maxAge` (ARCHITECTURE.md §7.8): a replayed entry older than this gets one warning per process. */
-
-const warned = stateSlot('cassette-max-age-warned', () => new Set<string>())
 
 /** Warn once when a replayed entry is older than `maxAge`. @internal */
 export function warnIfOld(
@@ -15,6 +13,7 @@ export function warnIfOld(
   maxAge: string | number | undefined,
   now: number = Date.now(),
 ): void {
+  const warned = runtimeState().process.told.oldEntries
   if (maxAge === undefined || warned.has(entry.key)) return
   const age = now - Date.parse(entry.recordedAt)
   if (!(age > parseDuration(maxAge))) return

@@ -32,7 +32,6 @@ export interface NearestEntry {
 }
 
 const MAX_CANDIDATES = 400
-const indexes = new Map<string, Map<string, IndexItem>>()
 
 /** Find the nearest entry, or `undefined` when the folder has none for this endpoint and model. @internal */
 export async function findNearest(
@@ -99,11 +98,9 @@ async function refreshIndex(store: CassetteStore): Promise<Map<string, IndexItem
     'nearest-index',
     `${createHash('sha256').update(store.dir).digest('hex').slice(0, 16)}.json`,
   )
-  let index = indexes.get(store.dir)
-  if (!index) {
-    index = await loadIndex(file)
-    indexes.set(store.dir, index)
-  }
+  // Read from its scratch file at every miss: no copy is kept in memory, which no suite figure
+  // asked for (misses are rare, and each one reads the folder's listing anyway).
+  const index = await loadIndex(file)
   const listing = await store.list()
   const present = new Map(listing.entries.map((item) => [item.key, item.file]))
   let changed = false
