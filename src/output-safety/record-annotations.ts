@@ -10,7 +10,7 @@
  * assertion cost a suite. Its message keeps one line per criterion, scorer, loop or error, as
  * the annotations per criterion were worded.
  */
-import { redactOutput } from '../cassettes/redaction/redaction'
+import { outputSecrets, redactOutput, type SecretSet } from '../cassettes/redaction/redaction'
 import type { RubricateRecord, Verdict } from '../records/records'
 import { collapseLines as oneLine, verdictWords } from '../records/verdict-words'
 import { terminalLine } from './terminal-text'
@@ -40,7 +40,10 @@ export const ANNOTATION_LINE_BREAK = '\r\n     '
  * scorer, loop or error. `undefined` when the record has nothing to say.
  * @internal
  */
-export function recordAnnotation(record: RubricateRecord): RecordAnnotation | undefined {
+export function recordAnnotation(
+  record: RubricateRecord,
+  secrets: SecretSet = outputSecrets(),
+): RecordAnnotation | undefined {
   const messages: string[] = []
   const not = record.negated ? '(.not) ' : ''
   if (record.error)
@@ -73,7 +76,7 @@ export function recordAnnotation(record: RubricateRecord): RecordAnnotation | un
   // Each line through the output gate: JUnit writes the message into its file and other reporters
   // print it, where rubricate cannot redact or escape it afterwards (and ESC is not even valid in
   // XML 1.0). The gate makes each line one line; only the breaks joined here are left.
-  const lines = messages.map((message) => terminalLine(redactOutput(message)))
+  const lines = messages.map((message) => terminalLine(redactOutput(message, secrets)))
   return { type: ANNOTATION_TYPE, message: lines.join(ANNOTATION_LINE_BREAK) }
 }
 

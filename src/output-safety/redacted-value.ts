@@ -8,11 +8,11 @@ import { outputSecrets, redactOutput, type SecretSet } from '../cassettes/redact
 /**
  * A JSON value with every string (and every key) passed through {@link redactOutput}. Returns
  * `value` itself when nothing changed, so a record without secrets costs no copy. The secrets are
- * read once, for every string of the value.
+ * read once, for every string of the value, unless the caller passes those it read.
  * @internal
  */
-export function redactedValue<T>(value: T): T {
-  return walk(value, outputSecrets()) as T
+export function redactedValue<T>(value: T, secrets: SecretSet = outputSecrets()): T {
+  return walk(value, secrets) as T
 }
 
 function walk(value: unknown, secrets: SecretSet): unknown {

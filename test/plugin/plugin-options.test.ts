@@ -77,7 +77,9 @@ test('the default export is the named one', () => {
   expect(rubricate().name).toBe('rubricate')
 })
 
-type ConfigHook = (config: { test?: { testTimeout?: number } }) => unknown
+type ConfigHook = (config: {
+  test?: { testTimeout?: number; server?: { deps?: { inline?: true | RegExp[] } } }
+}) => unknown
 
 // The repository's setup file sets RUBRICATE_CASSETTES=off for every test; these tests decide it.
 const hermeticMode = process.env.RUBRICATE_CASSETTES
