@@ -117,3 +117,12 @@ test('a secret set is made again when a secret changes, and kept while the secre
   const relabelled = secretSet([{ value: 'sk-second-0123456789', label: 'B_KEY' }])
   expect(relabelled.secrets[0]?.label).toBe('B_KEY')
 })
+
+test("two sets used in turn, a request's and the output's, are each kept", () => {
+  const env = [{ value: 'sk-env-0123456789', label: 'A_KEY' }]
+  const carried = [{ value: 'sk-carried-0123456789', label: 'the "authorization" header' }]
+  const request = secretSet(env, carried)
+  const output = secretSet(env)
+  expect(secretSet(env, carried)).toBe(request)
+  expect(secretSet(env)).toBe(output)
+})

@@ -202,14 +202,18 @@ export function secretSet(...lists: readonly Secret[][]): SecretSet {
   for (const list of lists)
     for (const { value, label, placeholder } of list)
       key += `${value}\u0000${label}\u0000${placeholder ?? ''}\u0001`
-  if (lastSet?.key === key) return lastSet.set
+  const known = recentSets.get(key)
+  if (known) return known
   const set = buildSecretSet(lists)
-  lastSet = { key, set }
+  recentSets.set(key, set)
+  // A few: a request's set (the environment's and what it carries) alternates with the output's.
+  if (recentSets.size > RECENT_SETS) recentSets.delete(recentSets.keys().next().value as string)
   return set
 }
 
-// The last set made, and what it was made of. One entry: a worker's secrets rarely change.
-let lastSet: { key: string; set: SecretSet } | undefined
+// The sets made last, by what they were made of.
+const recentSets = new Map<string, SecretSet>()
+const RECENT_SETS = 4
 
 function buildSecretSet(lists: readonly (readonly Secret[])[]): SecretSet {
   const seen = new Map<string, Secret>()
