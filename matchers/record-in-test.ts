@@ -3,6 +3,7 @@
 // `annotate()`, so that every reporter (`onTestCaseAnnotate`), the UI and JUnit get them while the
 // test runs.
 import type { RunnerTestCase } from 'vitest'
+import { outputSecrets, type SecretSet } from '../src/cassettes/redaction/redaction'
 import { recordAnnotation } from '../src/output-safety/record-annotations'
 import { redactedValue } from '../src/output-safety/redacted-value'
 import type { RubricateRecord } from '../src/records/records'
@@ -19,26 +20,32 @@ export function recordInTest(
 ): Promise<unknown>[] {
   // Redacted before it is stored: Vitest sends `task.meta` to the main process with each update
   // and its blob reporter writes it to disk, where rubricate could no longer take a secret out.
-  const stored = redactedValue(record)
+  // The secrets are read once for the record and its annotation.
+  const secrets = outputSecrets()
+  const stored = redactedValue(record, secrets)
   const meta = task.meta as { rubricate?: RubricateRecord[] }
   meta.rubricate ??= []
   const records = meta.rubricate
   const index = stored.loopId ? records.findIndex((r) => r.loopId === stored.loopId) : -1
   if (index >= 0) records[index] = stored
   else records.push(stored)
-  return annotate(task, stored)
+  return annotate(task, stored, secrets)
 }
 
 // One annotation per record (`recordAnnotation`), a loop's at each check so the UI follows it. A
 // passing assertion does not wait for the round trip: Vitest awaits it before the test passes.
-function annotate(task: Readonly<RunnerTestCase>, record: RubricateRecord): Promise<unknown>[] {
+function annotate(
+  task: Readonly<RunnerTestCase>,
+  record: RubricateRecord,
+  secrets: SecretSet,
+): Promise<unknown>[] {
   // Vitest refuses an annotation once the test body has ended (a record made in afterEach or
   // onTestFinished, such as the not-awaited guard's): that record still reaches every reporter
   // through `task.meta`, and the test's failure, if any, carries its message.
   if (task.result?.state !== 'run') return []
   const annotate = task.context?.annotate
   if (!annotate) return []
-  const annotation = recordAnnotation(record)
+  const annotation = recordAnnotation(record, secrets)
   if (!annotation) return []
   // Vitest places an annotation at the test file's frame of the stack it captures in annotate():
   // under the matcher's and the loop's frames, that one is past the default limit of ten.

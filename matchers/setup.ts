@@ -11,6 +11,7 @@ import { messages } from '../src/messages'
 import type { RubricateRecord } from '../src/records/records'
 import { onRecord } from '../src/runtime/record-hooks'
 import { currentRuntime } from '../src/runtime/runtime'
+import { runtimeState } from '../src/runtime/state'
 import { onUndecided } from '../src/runtime/undecided-hooks'
 import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
 import { toBeGroundedIn, toBePreferredOver } from './grounding-matchers'
@@ -29,24 +30,30 @@ import { toStayWithinBudget } from './to-stay-within-budget'
 import { closeTest, missKey, noteUndecided, openTest, takeFileUndecided } from './undecided-calls'
 import './augment'
 
-expect.extend({
-  toSatisfyRubric,
-  toPassScorer,
-  toHaveCalledTool,
-  toHaveToolCalls,
-  toHaveBeenInterrupted,
-  toHaveStructuredResponse,
-  toHaveToolResult,
-  toMatchTrajectory,
-})
-expect.extend({ toAgreeWithLabels })
-expect.extend({
-  toBeSemanticallySimilarTo,
-  toBeSimilarByEditDistance,
-  toStayWithinBudget,
-  toBeGroundedIn,
-  toBePreferredOver,
-})
+// Once per `expect`: files that share a worker share Vitest's `expect`, and extending it again
+// before each file is work the suite figure of shared workers shows (docs/guide/benchmarks.md).
+const extended = runtimeState().process.extendedExpects
+if (!extended.has(expect)) {
+  expect.extend({
+    toSatisfyRubric,
+    toPassScorer,
+    toHaveCalledTool,
+    toHaveToolCalls,
+    toHaveBeenInterrupted,
+    toHaveStructuredResponse,
+    toHaveToolResult,
+    toMatchTrajectory,
+  })
+  expect.extend({ toAgreeWithLabels })
+  expect.extend({
+    toBeSemanticallySimilarTo,
+    toBeSimilarByEditDistance,
+    toStayWithinBudget,
+    toBeGroundedIn,
+    toBePreferredOver,
+  })
+  extended.add(expect)
+}
 
 // The worker's runtime (ARCHITECTURE.md §12): configuration, cassette stores and secrets, handed
 // to the cassette server below. A setup file of the user's that ran before this one and called

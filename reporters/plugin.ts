@@ -35,6 +35,11 @@ export type RubricatePluginOptions = Omit<RubricateConfig, 'judge' | 'cassettes'
 }
 
 const SETUP_FILE = fileURLToPath(new URL('./setup.js', import.meta.url))
+// Vitest reads a string in `server.deps.inline` as a package name: the file is named by a pattern,
+// over the path as Vite writes module ids (forward slashes, on Windows too).
+const SETUP_FILE_PATTERN = new RegExp(
+  `^${SETUP_FILE.replaceAll('\\', '/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
+)
 /** Test timeout in live modes, where a judge call may take seconds. */
 const LIVE_TEST_TIMEOUT = 60_000
 /** Vitest's own default test timeout (Node), which nobody changed when the timeout still has it. */
@@ -73,9 +78,19 @@ export function rubricate(given: RubricatePluginOptions = {}): Vite.Plugin {
         path === cassettes || path.startsWith(`${cassettes}${sep}`)
       timeoutUnset = userConfig.test?.testTimeout === undefined
       const raiseTimeout = timeoutUnset && mayGoLive(options)
+      // The setup file is run by Vite's module runner, not Node's import(): Vitest evaluates a
+      // setup file again before each test file that shares a worker (`isolate: false`), but only
+      // if it is inlined, and it inlines only the setup files listed before this plugin adds its
+      // own. Loaded from node_modules by Node, it would run once per worker, and its hooks (the
+      // undecided-call rule, the file's cassette usage) would hold for the worker's first file
+      // alone (ARCHITECTURE.md §8.1). Its imports stay Node's, loaded once per worker.
+      const inlineAll = userConfig.test?.server?.deps?.inline === true
       return {
         server: { watch: { ignored: [ignored] } },
-        ...(raiseTimeout ? { test: { testTimeout: LIVE_TEST_TIMEOUT } } : {}),
+        test: {
+          ...(raiseTimeout ? { testTimeout: LIVE_TEST_TIMEOUT } : {}),
+          ...(inlineAll ? {} : { server: { deps: { inline: [SETUP_FILE_PATTERN] } } }),
+        },
       }
     },
     configureVitest({ project, vitest }) {

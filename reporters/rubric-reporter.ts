@@ -11,6 +11,7 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node'
+import { outputSecrets } from '../src/cassettes/redaction/redaction'
 import { rejectUnknownKeys } from '../src/config/known-keys'
 import { messages } from '../src/messages'
 import { colouredLine } from '../src/output-safety/terminal-text'
@@ -81,7 +82,8 @@ export class RubricateReporter implements Reporter {
     if (nodes.length === 0) return
     // Verdict lines quote outputs, reasonings and test names, which may echo a key or hold a
     // line that would command the CI runner: each passes the terminal gate.
-    for (const line of renderTestBlock(nodes, colorsFor())) this.log(colouredLine(line))
+    const secrets = outputSecrets()
+    for (const line of renderTestBlock(nodes, colorsFor())) this.log(colouredLine(line, secrets))
   }
 
   async onTestRunEnd(
@@ -99,7 +101,8 @@ export class RubricateReporter implements Reporter {
     // After Vitest's summary, which ends with a blank line.
     const lines = renderSummary(finished.summary, colorsFor())
     if (lines.length === 0) return
-    for (const line of lines) this.log(colouredLine(line))
+    const secrets = outputSecrets()
+    for (const line of lines) this.log(colouredLine(line, secrets))
     this.log('')
   }
 

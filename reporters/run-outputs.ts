@@ -116,7 +116,8 @@ export class RunOutputs {
       writeArtifacts ? this.writeHtml(report, summary, history) : undefined,
       writeArtifacts
         ? this.writeJobSummary(
-            renderMarkdown(report, summary) +
+            async () =>
+              renderMarkdown(report, summary) +
               (summary.judge.recorded > 0 ? await recordedVerdictChanges(root, used) : ''),
           )
         : undefined,
@@ -264,9 +265,12 @@ export class RunOutputs {
     }
   }
 
-  private async writeJobSummary(markdown: string): Promise<void> {
+  // Rendered only when it is written: off GitHub Actions its cells' redaction was work for nothing.
+  private async writeJobSummary(render: () => Promise<string>): Promise<void> {
     const path = process.env.GITHUB_STEP_SUMMARY
-    if (!path || !markdown || this.options.jobSummary === false) return
+    if (!path || this.options.jobSummary === false) return
+    const markdown = await render()
+    if (!markdown) return
     try {
       await appendFile(path, redactOutput(markdown))
     } catch (error) {

@@ -9,6 +9,7 @@ import type {
   TestSpecification,
   Vitest,
 } from 'vitest/node'
+import { outputSecrets } from '../src/cassettes/redaction/redaction'
 import { colouredLine } from '../src/output-safety/terminal-text'
 import { annotateEvalGates } from './eval-gate-annotations'
 import { colorsFor } from './figures'
@@ -52,6 +53,7 @@ export class RubricateSummaryReporter implements Reporter {
     const finished = await this.outputs.finish(testModules, unhandledErrors, reason)
     const lines = renderSummary(finished.summary, colorsFor())
     if (lines.length === 0) return
-    this.ctx!.logger.error(['', ...lines.map(colouredLine), ''].join('\n'))
+    const secrets = outputSecrets()
+    this.ctx!.logger.error(['', ...lines.map((line) => colouredLine(line, secrets)), ''].join('\n'))
   }
 }

@@ -4,7 +4,7 @@
  * a line per criterion, scorer, loop or error: each annotation is a round trip to the main process
  * (docs/guide/benchmarks.md).
  */
-import { redactOutput } from '../cassettes/redaction/redaction'
+import { outputSecrets, redactOutput, type SecretSet } from '../cassettes/redaction/redaction'
 import { oneLine } from '../records/one-line'
 import type { RubricateRecord, Verdict } from '../records/records'
 import { type CriterionMedium, criterionLine, STATE_WORD } from '../records/verdict-words'
@@ -35,7 +35,10 @@ export const ANNOTATION_LINE_BREAK = '\r\n     '
  * scorer, loop or error. `undefined` when the record has nothing to say.
  * @internal
  */
-export function recordAnnotation(record: RubricateRecord): RecordAnnotation | undefined {
+export function recordAnnotation(
+  record: RubricateRecord,
+  secrets: SecretSet = outputSecrets(),
+): RecordAnnotation | undefined {
   const messages: string[] = []
   const not = record.negated ? '(.not) ' : ''
   if (record.error)
@@ -68,7 +71,7 @@ export function recordAnnotation(record: RubricateRecord): RecordAnnotation | un
   // Each line through the output gate: JUnit writes the message into its file and other reporters
   // print it, where rubricate cannot redact or escape it afterwards (and ESC is not even valid in
   // XML 1.0). The gate makes each line one line; only the breaks joined here are left.
-  const lines = messages.map((message) => terminalLine(redactOutput(message)))
+  const lines = messages.map((message) => terminalLine(redactOutput(message, secrets)))
   return { type: ANNOTATION_TYPE, message: lines.join(ANNOTATION_LINE_BREAK) }
 }
 

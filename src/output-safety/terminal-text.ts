@@ -4,7 +4,7 @@
  * workflow command. Everything rubricate prints passes through here: the reporter's lines, the
  * matchers' failure messages, every `[rubricate]` message and the CLI's output.
  */
-import { redactOutput } from '../cassettes/redaction/redaction'
+import { outputSecrets, redactOutput, type SecretSet } from '../cassettes/redaction/redaction'
 import { oneLine } from '../records/one-line'
 
 // C0 controls but tab and line feed, DEL, and C1 controls (U+009B is a one-character CSI on some
@@ -74,8 +74,9 @@ export function terminalLine(text: string): string {
  * A line rubricate built itself, coloured, whose untrusted pieces went through
  * {@link terminalLine}: redacted as a whole and kept from starting a workflow command. Its own
  * colour codes are kept, which is why control characters are escaped in the pieces, not here.
+ * A block of lines printed at once reads the secrets once and passes them (`outputSecrets()`).
  * @internal
  */
-export function colouredLine(line: string): string {
-  return escapeWorkflowCommands(redactOutput(line))
+export function colouredLine(line: string, secrets: SecretSet = outputSecrets()): string {
+  return escapeWorkflowCommands(redactOutput(line, secrets))
 }

@@ -38,6 +38,8 @@ export interface ProcessPart {
     /** msw 3's interceptor source is followed (msw-server.ts). */
     serverFollower: boolean
   }
+  /** The `expect`s the setup file has extended: files that share a worker share one. */
+  extendedExpects: WeakSet<object>
   /** rubricate's own msw server (msw-server.ts). */
   mswServer: {
     server: OwnMswServer | undefined
@@ -201,6 +203,7 @@ function createState(): RuntimeState {
         fetchFallback: false,
         serverFollower: false,
       },
+      extendedExpects: new WeakSet(),
       mswServer: { server: undefined, busy: false, mswAbsentTold: false },
       deferredServer: { pending: undefined, gates: [] },
       interceptorFallback: { listener: undefined, seen: new WeakSet() },

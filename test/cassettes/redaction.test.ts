@@ -106,3 +106,23 @@ test('a changed key, another header or another text is redacted with the secrets
   for (let i = 0; i < 100; i++) redactText(`${instructions} ${i} env-secret-AAAA1111`, first)
   expect(redactText(text, first)).toContain(placeholderOf('env-secret-AAAA1111'))
 })
+
+test('a secret set is made again when a secret changes, and kept while the secrets are the same', () => {
+  const first = secretSet([{ value: 'sk-first-0123456789', label: 'A_KEY' }])
+  expect(secretSet([{ value: 'sk-first-0123456789', label: 'A_KEY' }])).toBe(first)
+  const changed = secretSet([{ value: 'sk-second-0123456789', label: 'A_KEY' }])
+  expect(changed).not.toBe(first)
+  expect(redactText('sk-second-0123456789', changed)).not.toContain('sk-second')
+  // A new label is a new set: a refusal names where the secret came from.
+  const relabelled = secretSet([{ value: 'sk-second-0123456789', label: 'B_KEY' }])
+  expect(relabelled.secrets[0]?.label).toBe('B_KEY')
+})
+
+test("two sets used in turn, a request's and the output's, are each kept", () => {
+  const env = [{ value: 'sk-env-0123456789', label: 'A_KEY' }]
+  const carried = [{ value: 'sk-carried-0123456789', label: 'the "authorization" header' }]
+  const request = secretSet(env, carried)
+  const output = secretSet(env)
+  expect(secretSet(env, carried)).toBe(request)
+  expect(secretSet(env)).toBe(output)
+})

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import rubricatePlugin, { rubricate } from '../../reporters/plugin'
 import { deserializePluginOptions, serializePluginOptions } from '../../src/config/plugin-options'
@@ -76,7 +77,9 @@ test('the default export is the named one', () => {
   expect(rubricate().name).toBe('rubricate')
 })
 
-type ConfigHook = (config: { test?: { testTimeout?: number } }) => unknown
+type ConfigHook = (config: {
+  test?: { testTimeout?: number; server?: { deps?: { inline?: true | RegExp[] } } }
+}) => unknown
 
 // The repository's setup file sets RUBRICATE_CASSETTES=off for every test; these tests decide it.
 const hermeticMode = process.env.RUBRICATE_CASSETTES
@@ -90,22 +93,39 @@ afterEach(() => {
 })
 const configHook = (plugin: ReturnType<typeof rubricate>) => plugin.config as unknown as ConfigHook
 
-const testPart = (result: unknown) => (result as { test?: unknown }).test
+const testPart = (result: unknown) =>
+  (result as { test?: { testTimeout?: number; server?: { deps?: { inline?: unknown } } } }).test
+const timeoutOf = (result: unknown) => testPart(result)?.testTimeout
 
 test('the test timeout becomes 60 s when judge calls may go live and none is set', () => {
-  expect(testPart(configHook(rubricate())({}))).toEqual({ testTimeout: 60_000 })
-  expect(testPart(configHook(rubricate({ cassettes: { mode: 'record' } }))({ test: {} }))).toEqual({
-    testTimeout: 60_000,
-  })
+  expect(timeoutOf(configHook(rubricate())({}))).toBe(60_000)
+  expect(timeoutOf(configHook(rubricate({ cassettes: { mode: 'record' } }))({ test: {} }))).toBe(
+    60_000,
+  )
 })
 
 test('a test timeout the user set, or a replaying run, keeps the test timeout as it is', () => {
-  expect(testPart(configHook(rubricate())({ test: { testTimeout: 1_000 } }))).toBeUndefined()
-  expect(testPart(configHook(rubricate({ cassettes: { mode: 'replay' } }))({}))).toBeUndefined()
+  expect(timeoutOf(configHook(rubricate())({ test: { testTimeout: 1_000 } }))).toBeUndefined()
+  expect(timeoutOf(configHook(rubricate({ cassettes: { mode: 'replay' } }))({}))).toBeUndefined()
   process.env.CI = 'true'
-  expect(testPart(configHook(rubricate())({}))).toBeUndefined()
+  expect(timeoutOf(configHook(rubricate())({}))).toBeUndefined()
   process.env.RUBRICATE_CASSETTES = 'auto'
-  expect(testPart(configHook(rubricate())({}))).toEqual({ testTimeout: 60_000 })
+  expect(timeoutOf(configHook(rubricate())({}))).toBe(60_000)
+})
+
+test("the setup file is inlined, so that Vitest runs it before every file a worker shares, and nothing else of rubricate's is", () => {
+  const inline = testPart(configHook(rubricate())({}))?.server?.deps?.inline as RegExp[]
+  expect(inline).toHaveLength(1)
+  const setupFile = fileURLToPath(new URL('../../dist/setup.js', import.meta.url))
+  // The plugin under test is the source, whose setup file sits beside it in reporters/.
+  const besidePlugin = fileURLToPath(new URL('../../reporters/setup.js', import.meta.url))
+  expect(inline[0]?.test(besidePlugin.replaceAll('\\', '/'))).toBe(true)
+  expect(inline[0]?.test(setupFile.replaceAll('\\', '/'))).toBe(false)
+  expect(inline[0]?.test(`${besidePlugin}x`)).toBe(false)
+  // A project that inlines everything already is left as it is.
+  expect(
+    testPart(configHook(rubricate())({ test: { server: { deps: { inline: true } } } }))?.server,
+  ).toBeUndefined()
 })
 
 test('cassettes.providerHosts crosses to the workers, and anything but a list of host names is a usage error', () => {

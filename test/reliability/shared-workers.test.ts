@@ -2,11 +2,11 @@
 // worker runs every file of the `shared-workers` fixture in turn, under both pools and in shuffled
 // orders, and each file's outcome must be the one it has alone: its replays served as its own,
 // its misses failing its own test (or itself), nothing of it failing a later file.
-import { readFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
-import { copyFixture, removeCopy, runVitest } from '../support/run-vitest'
+import { copyFixture, removeCopy, repoRoot, runVitest } from '../support/run-vitest'
 
 const GREETS = {
   criteria: { c1: { reasoning: 'It greets.', satisfied: true } },
@@ -15,6 +15,8 @@ const GREETS = {
 
 let server: FakeOpenAI
 let dir = ''
+// The same project with rubricate installed in its node_modules, as npm installs it.
+let installed = ''
 
 // The cassettes are recorded now, isolated, by the two files that replay: a prompt change
 // elsewhere cannot leave this fixture with stale recordings.
@@ -28,11 +30,25 @@ beforeAll(async () => {
   // Two identical calls in each test: two recordings each, in order.
   expect(server.requests).toHaveLength(4)
   server.clearRequests()
+  // Under node_modules Vitest loads a package's files with Node's own import(), once per worker,
+  // unless they are inlined: the setup file's hooks would then hold for the worker's first file only.
+  installed = await copyFixture('shared-workers')
+  // A package.json of its own, or `rubricate` would resolve to this repository (a self-reference).
+  await writeFile(
+    join(installed, 'package.json'),
+    JSON.stringify({ name: 'shared-workers-installed', private: true, type: 'module' }),
+  )
+  await cp(join(dir, '__cassettes__'), join(installed, '__cassettes__'), { recursive: true })
+  const pkg = join(installed, 'node_modules', 'rubricate')
+  await mkdir(pkg, { recursive: true })
+  await cp(join(repoRoot, 'package.json'), join(pkg, 'package.json'))
+  await cp(join(repoRoot, 'dist'), join(pkg, 'dist'), { recursive: true })
 }, 120_000)
 
 afterAll(async () => {
   await server?.close()
   if (dir) await removeCopy(dir)
+  if (installed) await removeCopy(installed)
 })
 
 interface FileResult {
@@ -44,10 +60,14 @@ interface FileResult {
 }
 
 // One shared-worker run under CI (replay), and what each file did, in the order the worker ran them.
-async function sharedRun(pool: 'forks' | 'threads', seed: number): Promise<FileResult[]> {
-  const report = join(dir, `report-${pool}-${seed}.json`)
+async function sharedRun(
+  pool: 'forks' | 'threads',
+  seed: number,
+  root = dir,
+): Promise<FileResult[]> {
+  const report = join(root, `report-${pool}-${seed}.json`)
   const run = await runVitest(
-    dir,
+    root,
     [
       '--no-isolate',
       `--pool=${pool}`,
@@ -64,7 +84,7 @@ async function sharedRun(pool: 'forks' | 'threads', seed: number): Promise<FileR
     testResults: FileResult[]
   }
   return testResults
-    .map((file) => ({ ...file, name: file.name.slice(dir.length + 1) }))
+    .map((file) => ({ ...file, name: file.name.slice(root.length + 1) }))
     .sort((a, b) => a.startTime - b.startTime)
 }
 
@@ -124,6 +144,18 @@ describe('28. Shared workers', () => {
       const beforeAllMiss = files.find((file) => file.name === 'miss-in-before-all.test.ts')
       expect(beforeAllMiss?.message).toContain('Not recorded in beforeAll')
       // No judge request left the worker: every call replayed or missed.
+      expect(server.requests).toHaveLength(0)
+    },
+  )
+
+  // Seed 8 runs the file of caught misses after others (checked below).
+  test.for(['forks', 'threads'] as const)(
+    'with rubricate installed under node_modules, every file sharing the worker (pool %s) has its own outcome',
+    { timeout: 120_000 },
+    async (pool) => {
+      const files = await sharedRun(pool, 8, installed)
+      expect(outcomes(files)).toEqual(EXPECTED)
+      expect(files[0]?.name).not.toBe('caught-miss.test.ts')
       expect(server.requests).toHaveLength(0)
     },
   )
