@@ -12,12 +12,13 @@ import type {
   StructuredOutputMode,
   TokenUsage,
 } from '../records/records'
-import { type ExchangeEvent, withCallContext } from '../runtime/call-context'
+import { currentCallContext, type ExchangeEvent } from '../runtime/call-context'
 import { reportUndecided } from '../runtime/undecided-hooks'
 import { callSignal, raceAbort } from './call-signal'
-import { cached, replayedFrom } from './cassette-bridge'
+import { completeInCall, replayedFrom } from './cassette-bridge'
 import { type Answer, chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
+import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
 import { judgeText } from './judge-protocol'
 import {
@@ -116,6 +117,14 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
     return call
   }
   const signal = callSignal(options.signal)
+  const scope = judgeCallScope({
+    cassetteMode: currentCallContext().cassetteMode,
+    promptVersion: options.promptVersion,
+    onExchange: (event) => exchanges.push(event),
+    onLiveRequest: () => {
+      liveRequests++
+    },
+  })
   try {
     // Without input processors, nothing is awaited: every promise costs on the replay path.
     const processed = options.inputProcessors?.length
@@ -124,31 +133,21 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
           ...(await processJudgeInput(options.inputProcessors, options.system, options.prompt)),
         }
       : options
-    const result = await withCallContext(
-      {
-        promptVersion: options.promptVersion,
-        onExchange: (event) => exchanges.push(event),
-        onLiveRequest: () => {
-          liveRequests++
-        },
+    const result = await attemptLoop(parsed, processed, signal, scope, usage, {
+      setAttempts: (n) => {
+        attempts = n
       },
-      () =>
-        attemptLoop(parsed, processed, signal, usage, {
-          setAttempts: (n) => {
-            attempts = n
-          },
-          onRequest: () => {
-            requests++
-          },
-        }),
-    )
+      onRequest: () => {
+        requests++
+      },
+    })
     return { ...result, call: finish('success') }
   } catch (error) {
-    const call = finish('failed')
+    const record = finish('failed')
     let failure = error
     // A reply replayed from a cassette fails the same way on every replay: say where it is.
-    if (error instanceof JudgeOutputError && call.source === 'replayed' && call.cassetteKey) {
-      const { file, command } = replayedFrom(call.cassetteKey)
+    if (error instanceof JudgeOutputError && record.source === 'replayed' && record.cassetteKey) {
+      const { file, command } = replayedFrom(record.cassetteKey, scope)
       // No `cause`: the same failure, told in full, not a wrapper that rootCause() would look past.
       failure = new JudgeOutputError(
         messages.judgeOutputReplayed(error.message, file, command),
@@ -167,6 +166,7 @@ async function attemptLoop(
   judge: ParsedJudge,
   options: JudgeCallOptions,
   signal: AbortSignal,
+  call: JudgeCallScope,
   usage: TokenUsage[],
   counters: Counters,
 ): Promise<{ value: unknown; text: string }> {
@@ -181,7 +181,7 @@ async function attemptLoop(
   let repair: { reply: string; problem: string } | undefined
   for (let attempt = 1; ; attempt++) {
     counters.setAttempts(attempt)
-    const once = () => send(judge, options, mode, repair, signal, counters.onRequest)
+    const once = () => send(judge, options, mode, repair, signal, call, counters.onRequest)
     // An endpoint that rejects structured output is asked again with the schema in the prompt.
     const fallback = (error: unknown) => {
       if (!(error instanceof StructuredOutputRejected)) throw error
@@ -259,6 +259,7 @@ function send(
   mode: Mode,
   repair: { reply: string; problem: string } | undefined,
   signal: AbortSignal,
+  call: JudgeCallScope,
   onRequest: () => void,
 ): JudgeReply | Promise<JudgeReply> {
   const label = judgeLabel(judge)
@@ -302,12 +303,11 @@ function send(
     }
     const prepared = prepareCompletion(endpoint, request)
     return raceAbort(
-      liveCompletion(endpoint, request, prepared, signal, onRequest),
+      liveCompletion(endpoint, request, prepared, signal, onRequest, call),
       signal,
       aborted,
     )
   }
-  const model = cached(judge.model)
   const request = {
     prompt:
       repair && instruction
@@ -320,7 +320,7 @@ function send(
   }
   onRequest()
   const pending = Promise.resolve()
-    .then(() => model.complete(request, { signal }))
+    .then(() => completeInCall(judge.model, request, { signal }, call))
     .then(checkReply, (error: unknown) => {
       if (isRubricateError(error) || signal.aborted) throw error
       throw new JudgeRequestError(messages.customJudgeFailed(label, error), undefined, {

@@ -1,5 +1,4 @@
 /** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
-import { AsyncLocalStorage } from 'node:async_hooks'
 import * as timers from 'node:timers'
 import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
@@ -14,6 +13,7 @@ import {
   responseReply,
 } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
+import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
 import { isStructuredOutputRejection } from './structured-output'
 
@@ -61,12 +61,15 @@ export const DEFAULT_DEADLINE_MS = 120_000
 // the provider) work with no key; a live call then gets a 401 that we explain.
 const NO_KEY = 'rubricate-no-api-key'
 
-// Errors of rubricate's own transport (a cassette miss, a limit) must not be retried by the SDK
-// as if they were connection errors: the fetch wrapper parks them here and answers with a
-// non-retryable response, and the call rethrows them as they were.
-const transportErrors = new AsyncLocalStorage<RequestScope>()
-
+/**
+ * One completion's requests, as its client's `fetch` sees them. Errors of rubricate's own
+ * transport (a cassette miss, a limit) must not be retried by the SDK as if they were connection
+ * errors: the fetch parks them here and answers with a non-retryable response, and the call
+ * rethrows them as they were.
+ */
 interface RequestScope {
+  /** The judge call the requests belong to. */
+  call: JudgeCallScope
   /** HTTP requests attempted (connection failures included). */
   requests: number
   onRequest: () => void
@@ -74,21 +77,19 @@ interface RequestScope {
 }
 
 // One request of the judge, counted, with a rubricate error parked and answered as above. The SDK
-// takes it as a `Response` (`ownFetch`); `replayRequest` reads the reply as it is, so a replayed
+// takes it as a `Response` (`fetchFor`); `replayRequest` reads the reply as it is, so a replayed
 // one builds no `Response` (docs/guide/benchmarks.md).
 async function ownExchange(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
+  scope: RequestScope,
 ): Promise<ExchangeReply> {
-  const scope = transportErrors.getStore()
-  if (scope) {
-    scope.requests++
-    scope.onRequest()
-  }
+  scope.requests++
+  scope.onRequest()
   try {
-    return await judgeExchange(input, init)
+    return await judgeExchange(input, init, scope.call)
   } catch (error) {
-    if (!isRubricateError(error) || !scope) throw error
+    if (!isRubricateError(error)) throw error
     scope.error = error
     return responseReply(
       new Response('{"error":{"message":"rubricate transport error"}}', {
@@ -99,14 +100,15 @@ async function ownExchange(
   }
 }
 
-const ownFetch: typeof fetch = async (input, init) =>
-  wholeBody((await ownExchange(input, init)).response())
+function fetchFor(scope: RequestScope): typeof fetch {
+  return async (input, init) => wholeBody((await ownExchange(input, init, scope)).response())
+}
 
 /**
  * Send one chat completion to an OpenAI-compatible endpoint through the official SDK, retry what
  * is worth retrying (bounded by `maxRetries`), and turn every failure into a rubricate error that
  * says what to do. `onRequest` is told about every HTTP request attempted, retries and failed
- * connections included.
+ * connections included; `call` is the judge call they belong to.
  *
  * rubricate retries, not the SDK (which is built with `maxRetries: 0`): the SDK sleeps between
  * retries on the global `setTimeout`, which `vi.useFakeTimers()` replaces, so under fake timers a
@@ -120,8 +122,16 @@ export async function completeWithEndpoint(
   request: EndpointRequest,
   signal: AbortSignal,
   onRequest: () => void,
+  call: JudgeCallScope = judgeCallScope(),
 ): Promise<JudgeReply> {
-  return liveCompletion(endpoint, request, prepareCompletion(endpoint, request), signal, onRequest)
+  return liveCompletion(
+    endpoint,
+    request,
+    prepareCompletion(endpoint, request),
+    signal,
+    onRequest,
+    call,
+  )
 }
 
 /** A completion request checked and built, as the SDK will send it. @internal */
@@ -168,11 +178,12 @@ export async function liveCompletion(
   prepared: PreparedCompletion,
   signal: AbortSignal,
   onRequest: () => void,
+  call: JudgeCallScope,
 ): Promise<JudgeReply> {
   const { baseURL, apiKey, params } = prepared
   // Only now, not when the judge was named: a replayed call needs no key, and in replay mode a
   // miss is reported as a miss.
-  if (request.missingKey && apiKey === undefined && judgeMayGoLive()) {
+  if (request.missingKey && apiKey === undefined && judgeMayGoLive(call)) {
     throw new UsageError(messages.judgeKeyMissing(endpoint.model, request.missingKey))
   }
   const timeoutMs = endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -194,11 +205,11 @@ export async function liveCompletion(
     boundMs: number,
   ): Promise<JudgeReply> {
     // Replay mode: nothing may reach the network, so no SDK client is built (see replayRequest).
-    const replay = !judgeMayGoLive() && endpoint.query === undefined
+    const replay = !judgeMayGoLive(call) && endpoint.query === undefined
+    const scope: RequestScope = { call, requests: 0, onRequest }
     const client = replay
       ? undefined
-      : await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
-    const scope: RequestScope = { requests: 0, onRequest }
+      : await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs, fetchFor(scope))
     const context = {
       endpoint,
       baseURL,
@@ -221,15 +232,13 @@ export async function liveCompletion(
       // Loaded on a failure only: a replayed call that succeeds never loads the SDK.
       let sdk: typeof import('openai')
       try {
-        const completion = await transportErrors.run(scope, () =>
-          untilAborted(
-            client
-              ? client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs })
-              : replayRequest(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt),
-            // Rubricate's own bounds end the wait even if the abort never reaches the
-            // transport; the test's signal ends it through the transport, as the SDK reports it.
-            [bound, timeout.signal],
-          ),
+        const completion = await untilAborted(
+          client
+            ? client.chat.completions.create(params, { signal: attempt, timeout: timeoutMs })
+            : replayRequest(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt, scope),
+          // Rubricate's own bounds end the wait even if the abort never reaches the
+          // transport; the test's signal ends it through the transport, as the SDK reports it.
+          [bound, timeout.signal],
         )
         const reply = completionReply(completion as unknown)
         if (!reply) {
@@ -296,22 +305,27 @@ export async function replayRequest(
   headers: Record<string, string> | undefined,
   params: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
   signal: AbortSignal,
+  scope: RequestScope = { call: judgeCallScope(), requests: 0, onRequest: () => {} },
 ): Promise<unknown> {
   const url = `${baseURL}${baseURL.endsWith('/') ? '' : '/'}chat/completions`
   let response: ExchangeReply
   let text: string
   try {
-    response = await ownExchange(url, {
-      method: 'POST',
-      headers: {
-        accept: 'application/json',
-        'content-type': 'application/json',
-        authorization: `Bearer ${apiKey}`,
-        ...headers,
+    response = await ownExchange(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          authorization: `Bearer ${apiKey}`,
+          ...headers,
+        },
+        body: JSON.stringify(params),
+        signal,
       },
-      body: JSON.stringify(params),
-      signal,
-    })
+      scope,
+    )
     // Read here, as the SDK's fetch reads a live body whole (`wholeBody`): a body that breaks off
     // is a failed connection.
     text = await response.text()
@@ -324,7 +338,7 @@ export async function replayRequest(
     })
   }
   // rubricate's own error (a miss), parked by the fetch: the call rethrows it as it was.
-  const parked = transportErrors.getStore()?.error
+  const parked = scope.error
   if (parked !== undefined) throw parked
   if (response.status < 200 || response.status > 299) {
     const { APIError } = await import('openai')
@@ -377,6 +391,7 @@ async function clientFor(
   baseURL: string,
   apiKey: string,
   timeoutMs: number,
+  fetch: typeof globalThis.fetch,
 ): Promise<OpenAI> {
   const { default: OpenAIClient } = await import('openai')
   return new OpenAIClient({
@@ -384,7 +399,7 @@ async function clientFor(
     apiKey,
     // rubricate retries (see completeWithEndpoint); the SDK's timeout is a backstop.
     maxRetries: 0,
-    fetch: ownFetch,
+    fetch,
     timeout: timeoutMs,
     ...(endpoint.headers && { defaultHeaders: endpoint.headers }),
     ...(endpoint.query && { defaultQuery: endpoint.query }),

@@ -50,15 +50,6 @@ export interface CallContext {
   trial?: number | undefined
   /** The `describeEval` row being judged, by its test's name: named in a score-contract error. */
   evalRow?: string | undefined
-  /** Version of the prompt template that produced the request, stored in judge cassettes. */
-  promptVersion?: string | undefined
-  /** Told about every HTTP exchange of the current judge call (its retries included). */
-  onExchange?: ((event: ExchangeEvent) => void) | undefined
-  /**
-   * Told each time the current judge call sends a request live (to the provider, or to a custom
-   * model), as it is sent: retries and requests that then fail included.
-   */
-  onLiveRequest?: (() => void) | undefined
   /**
    * Told about every model call recorded or replayed through msw or `createCassetteFetch` (the
    * agent path) while set: an adapted scorer counts its own model calls as judge calls with it.
