@@ -144,7 +144,7 @@ async function embedWith(
     return cachedEmbedder(
       id,
       (values) =>
-        withCallContext({ judgeTransport: true }, async () => {
+        withCallContext({ transport: 'judge-model' }, async () => {
           const result = await embedder.doEmbed({ values, abortSignal: signal })
           return {
             embeddings: result.embeddings.map((vector) => Array.from(vector)),

@@ -67,10 +67,13 @@ export interface CallContext {
    */
   modelCallsAsJudge?: ModelCallsAsJudge | undefined
   /**
-   * Set while a judge model makes its own HTTP request (an AI SDK model's provider call): the
-   * judge call is recorded as one entry already, so the agents' path lets the request through.
+   * Whose HTTP request is being made, when it is rubricate's and not the agent's (Vitest and the
+   * SDKs hand the network layer no caller). `'rubricate-live'`: one rubricate sends live itself
+   * (a judge request, an agent call being recorded), which the fetch fallback and the network
+   * guard leave alone. `'judge-model'`: a judge model's own provider request (an AI SDK model's),
+   * whose judge call is its cassette entry already, so the agents' path lets it through.
    */
-  judgeTransport?: boolean | undefined
+  transport?: 'rubricate-live' | 'judge-model' | undefined
   /**
    * Set by whatever records the scorer runs beneath it (a matcher, a loop check, an outer scorer
    * run): a plain `scorer.run()` records itself only when this is unset.

@@ -25,7 +25,7 @@ export async function runAgentExchange(
   const config = runtime.config()
   // A judge model's own request: its judge call is the cassette entry; recording this too would
   // count one judge call as an agent call as well, and replay would need the provider package.
-  if (context.judgeTransport) return live(request)
+  if (context.transport === 'judge-model') return live(request)
   const body = await request.clone().text()
   let prepared: PreparedRequest | undefined
   const prepare = (rewrite?: (text: string) => string) => {
