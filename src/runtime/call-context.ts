@@ -51,21 +51,11 @@ export interface CallContext {
   /** The `describeEval` row being judged, by its test's name: named in a score-contract error. */
   evalRow?: string | undefined
   /**
-   * Told about every model call recorded or replayed through msw or `createCassetteFetch` (the
-   * agent path) while set: an adapted scorer counts its own model calls as judge calls with it.
+   * Set while a scorer runs (`withModelCallsAsJudgeCalls`): the model calls it makes through the
+   * agents' path (msw, `createCassetteFetch`) are its judge's, heard of here. Ambient because a
+   * Mastra or autoevals scorer's judge is a model client of its own, which rubricate hands nothing.
    */
-  onModelCall?: ((event: ModelCallEvent) => void) | undefined
-  /**
-   * Told of a model call whose event comes after its reply was returned (a stream, reported when
-   * it ends and is written): the promise settles once {@link onModelCall} has heard of it.
-   */
-  onModelCallPending?: ((settled: Promise<void>) => void) | undefined
-  /**
-   * Set while a scorer runs (`runCountingModelCalls`): the model calls it makes through the agents'
-   * path are its judge's (a Mastra scorer's judge is an agent of its own), so the judge's live
-   * limits wrap them, their cost counts against `maxCost`, and the agents' count leaves them out.
-   */
-  modelCallsAsJudge?: ModelCallsAsJudge | undefined
+  modelCalls?: ModelCallCapture | undefined
   /**
    * Whose HTTP request is being made, when it is rubricate's and not the agent's (Vitest and the
    * SDKs hand the network layer no caller). `'rubricate-live'`: one rubricate sends live itself
@@ -96,13 +86,35 @@ export function withCallContext<T>(patch: CallContext, fn: () => T): T {
   return storage.run({ ...storage.getStore(), ...defined }, fn)
 }
 
-/** One model call of the agents' path, as {@link CallContext.onModelCall} hears of it. @internal */
+/** One model call of the agents' path, as {@link ModelCallCapture.onModelCall} hears of it. @internal */
 export interface ModelCallEvent extends ExchangeEvent {
   endpoint: string
   model?: string | undefined
 }
 
-/** The judge's side of a scorer's model calls: see {@link CallContext.modelCallsAsJudge}. @internal */
+/**
+ * Who hears of the model calls a scorer makes through the agents' path, and the judge's side of
+ * them: see {@link CallContext.modelCalls}. @internal
+ */
+export interface ModelCallCapture {
+  /**
+   * Told about every model call recorded or replayed: an adapted scorer counts its own model
+   * calls as judge calls with it.
+   */
+  onModelCall(event: ModelCallEvent): void
+  /**
+   * Told of a model call whose event comes after its reply was returned (a stream, reported when
+   * it ends and is written): the promise settles once {@link onModelCall} has heard of it.
+   */
+  onModelCallPending(settled: Promise<void>): void
+  /**
+   * The judge's live limits wrap the calls, their cost counts against `maxCost`, and the agents'
+   * count leaves them out.
+   */
+  asJudge: ModelCallsAsJudge
+}
+
+/** The judge's side of a scorer's model calls: see {@link ModelCallCapture.asJudge}. @internal */
 export interface ModelCallsAsJudge {
   /** Wrap one live request in the judge's limits (concurrency, `maxLiveCalls`, `maxCost`). */
   limit(
