@@ -5,9 +5,10 @@ import { messages } from '../src/messages'
 import { isThenable, outputText, recordedTexts } from '../src/output'
 import { terminalText } from '../src/output-safety/terminal-text'
 import type { RubricateRecord } from '../src/records/records'
-import { currentCallContext, withCallContext } from '../src/runtime/call-context'
+import { withCallContext } from '../src/runtime/call-context'
 import { reportUndecided } from '../src/runtime/undecided-hooks'
 import { currentTest, identityOf } from './current-test'
+import type { EvalAssertion } from './eval-assertion'
 import type { Evaluation } from './failure-message'
 import { recordInTest } from './record-in-test'
 
@@ -40,6 +41,8 @@ export interface Assertion {
    * Read whatever the options hold: a value that is no option object gives none. Default: none.
    */
   input?: (() => unknown) | undefined
+  /** The eval row and turn the assertion judges, when `describeEval` made it. Default: none. */
+  eval?: EvalAssertion | undefined
   /**
    * The scorer's id as known before it runs, so an assertion that errors still names its scorer.
    * Must not throw. Default: none.
@@ -103,7 +106,7 @@ export async function runAssertion(assertion: Assertion): Promise<MatcherResult>
     }
     if (entry.status !== 'pass') entry.location = locationIn(site, task.file?.filepath)
     // The turn of a multi-turn eval row, which the reporter and the annotations name.
-    const { turn } = currentCallContext()
+    const turn = assertion.eval?.turn
     if (turn !== undefined) entry.turn = turn
     return recordInTest(task, stripUndefined(entry))
   }

@@ -3,7 +3,7 @@ import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { mastraAgentRun, textPreview } from '../src/output'
 import type { JudgeCall, Verdict } from '../src/records/records'
-import { currentCallContext, withCallContext } from '../src/runtime/call-context'
+import { withCallContext } from '../src/runtime/call-context'
 import {
   checkScore,
   checkScoreRange,
@@ -20,6 +20,7 @@ import {
   rejectUnscored,
   scorerName,
 } from './check-options'
+import { evalAssertionOf } from './eval-assertion'
 import { type ScorerPart, scorerFailure } from './failure-message'
 import { runAssertion } from './run-assertion'
 import type { ScorerLike } from './types'
@@ -85,6 +86,7 @@ export function toPassScorer(
     // list of its own items): the preview of a value with no text is empty, not an error.
     preview: textPreview,
     scorerId: () => knownScorerIds(scorer),
+    eval: evalAssertionOf(options),
     async evaluate() {
       const scorers = checkScorers(scorer)
       const opts = checkOptions('toPassScorer', options, OPTIONS)
@@ -107,7 +109,7 @@ export function toPassScorer(
         opts.range === undefined
           ? undefined
           : checkScoreRange('toPassScorer() option "range"', opts.range)
-      const row = currentCallContext().evalRow
+      const row = evalAssertionOf(options)?.row
       const onNotScorable = choice('notScorable', opts.notScorable ?? 'error', NOT_SCORABLE)
       const cassetteMode = cassetteOption('toPassScorer', opts.cassettes)
       const run: Record<string, unknown> = {

@@ -12,6 +12,7 @@ import {
   rejectUnscored,
   scorerName,
 } from './check-options'
+import { evalAssertionOf } from './eval-assertion'
 import { rubricFailure } from './failure-message'
 import { runAssertion } from './run-assertion'
 
@@ -51,6 +52,7 @@ export function toSatisfyRubric(
     state: this,
     received,
     input: () => inputOption(options),
+    eval: evalAssertionOf(options),
     expectedLabel: 'criteria',
     async evaluate() {
       const opts = checkOptions('toSatisfyRubric', options, OPTIONS)

@@ -48,8 +48,6 @@ export interface CallContext {
    * otherwise, so that no other key changes.
    */
   trial?: number | undefined
-  /** The `describeEval` row being judged, by its test's name: named in a score-contract error. */
-  evalRow?: string | undefined
   /**
    * Set while a scorer runs (`withModelCallsAsJudgeCalls`): the model calls it makes through the
    * agents' path (msw, `createCassetteFetch`) are its judge's, heard of here. Ambient because a
@@ -69,8 +67,6 @@ export interface CallContext {
    * run): a plain `scorer.run()` records itself only when this is unset.
    */
   recordsScorerRuns?: boolean | undefined
-  /** The turn of a multi-turn `describeEval` row that an assertion judges, put on its record. */
-  turn?: number | undefined
 }
 
 // One storage per process, shared by every copy of the module: a context set by the setup file's
