@@ -3,7 +3,7 @@ import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { mastraAgentRun, textPreview } from '../src/output'
 import type { JudgeCall, Verdict } from '../src/records/records'
-import { withCallContext } from '../src/runtime/call-context'
+import { withRunChoices } from '../src/runtime/run-choices'
 import {
   checkScore,
   checkScoreRange,
@@ -127,9 +127,11 @@ export function toPassScorer(
           : run
       // Loaded at the first use, not by the setup file (ARCHITECTURE.md §10).
       const { runCountingModelCalls } = await import('../src/scorer/model-calls')
-      const results: Record<string, any>[] = await withCallContext({ cassetteMode }, () =>
-        // Every scorer's own model calls (a Mastra scorer's judge) count as judge calls.
-        Promise.all(scorers.map((one) => runCountingModelCalls(one, runFor(one)))),
+      // Every scorer's own model calls (a Mastra scorer's judge) count as judge calls.
+      const results: Record<string, any>[] = await Promise.all(
+        scorers.map((one) =>
+          runCountingModelCalls(one, withRunChoices(runFor(one), { cassetteMode })),
+        ),
       )
       const judgeCalls: JudgeCall[] = results.flatMap(
         (result) => (result.judgeCalls as JudgeCall[] | undefined) ?? [],

@@ -1,7 +1,8 @@
+import type { CassetteMode } from '../config/resolve-config'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JudgeCall, ScorerStepName } from '../records/records'
-import { currentCallContext, type ExchangeEvent, withCallContext } from '../runtime/call-context'
+import { type ExchangeEvent, withCallContext } from '../runtime/call-context'
 import { cachedEmbedder, judgeFetch, judgeMayGoLive } from './cassette-bridge'
 import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { usageOf } from './price-table'
@@ -56,13 +57,14 @@ export async function embedTexts(
   texts: string[],
   step: ScorerStepName,
   signal?: AbortSignal | undefined,
+  cassetteMode?: CassetteMode | undefined,
 ): Promise<{ vectors: number[][]; call: JudgeCall }> {
   const events: ExchangeEvent[] = []
   const started = performance.now()
   const label = embedderLabel(embedder)
   // No prompt version: an embedding request holds no prompt of rubricate's.
   const scope = judgeCallScope({
-    cassetteMode: currentCallContext().cassetteMode,
+    cassetteMode,
     onExchange: (event) => events.push(event),
   })
   const vectors = await embedWith(embedder, texts, signal, scope)

@@ -1,5 +1,6 @@
 /** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
 
+import type { CassetteMode } from '../config/resolve-config'
 import { isRubricateError, JudgeOutputError, JudgeRequestError } from '../errors'
 import { messages } from '../messages'
 import type {
@@ -12,7 +13,7 @@ import type {
   StructuredOutputMode,
   TokenUsage,
 } from '../records/records'
-import { currentCallContext, type ExchangeEvent } from '../runtime/call-context'
+import type { ExchangeEvent } from '../runtime/call-context'
 import { reportUndecided } from '../runtime/undecided-hooks'
 import { callSignal, raceAbort } from './call-signal'
 import { completeInCall, replayedFrom } from './cassette-bridge'
@@ -62,6 +63,8 @@ export interface JudgeCallOptions {
   signal?: AbortSignal | undefined
   /** The version of the prompt template, stored with the call's cassette entries. */
   promptVersion?: string | undefined
+  /** The cassette mode chosen at the call site; unset: the configuration's. */
+  cassetteMode?: CassetteMode | undefined
   /** Told about the call's record once it has succeeded or failed. */
   record?: ((call: JudgeCall) => void) | undefined
 }
@@ -118,7 +121,7 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
   }
   const signal = callSignal(options.signal)
   const scope = judgeCallScope({
-    cassetteMode: currentCallContext().cassetteMode,
+    cassetteMode: options.cassetteMode,
     promptVersion: options.promptVersion,
     onExchange: (event) => exchanges.push(event),
     onLiveRequest: () => {

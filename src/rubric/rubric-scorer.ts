@@ -155,6 +155,7 @@ export function createRubricScorer(config: RubricScorerConfig = {}): RubricScore
         return runJudgeCall({
           judge,
           step: internals.step,
+          cassetteMode: internals.choices.cassetteMode,
           system: RUBRIC_INSTRUCTIONS,
           prompt: rubricPrompt(listed, task, output, references, transcript),
           output: rubricReplySchema(listed.length),

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { CassetteMode, ResolvedConfig } from '../config/resolve-config'
+import type { ResolvedConfig } from '../config/resolve-config'
 import type { JudgeCallSource, TestIdentity } from '../records/records'
 import { stateSlot } from './state'
 
@@ -40,8 +40,6 @@ export interface CallContext {
   task?: object | undefined
   /** Aborts the call (the test's signal: fires on timeout). */
   signal?: AbortSignal | undefined
-  /** Cassette mode chosen at the call site (`{ cassettes: 'off' }`). */
-  cassetteMode?: CassetteMode | undefined
   /**
    * The trial of a `describeEval` row run several times (`trials` > 1), from 1. Folded into the
    * cassette key, so that each trial's calls are recorded apart and replay as they were; unset

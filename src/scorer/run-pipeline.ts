@@ -7,6 +7,7 @@ import { isThenable } from '../output'
 import type { JudgeCall, ScorerStepName } from '../records/records'
 import { currentCallContext, withCallContext } from '../runtime/call-context'
 import { emitRecord } from '../runtime/record-hooks'
+import { type RunChoices, runChoicesOf } from '../runtime/run-choices'
 import { resolveJudge } from '../runtime/runtime'
 import { isNotScorable } from './not-scorable'
 import { plainRunRecord } from './plain-run-record'
@@ -43,7 +44,9 @@ export function runPipeline(
   steps: readonly StepDefinition[],
   input: ScorerRun,
 ): Promise<any> {
-  return recordedRun(options.id, input, () => runSteps(options, steps, input))
+  // Read before `prepareRun`, which may hand back a run of its own.
+  const choices = runChoicesOf(input)
+  return recordedRun(options.id, input, () => runSteps(options, steps, input, choices))
 }
 
 /**
@@ -69,6 +72,7 @@ async function runSteps(
   options: ScorerOptions,
   steps: readonly StepDefinition[],
   input: ScorerRun,
+  choices: RunChoices,
 ): Promise<any> {
   if (!steps.some((step) => step.name === 'generateScore')) {
     throw new UsageError(messages.scorerMissingGenerateScore(options.id))
@@ -114,6 +118,7 @@ async function runSteps(
         const internals: StepInternals = {
           step: step.name,
           judge: options.judge ?? {},
+          choices,
           recordJudgeCall: (call) => judgeCalls.push(call),
         }
         lendStepInternals(context, internals)
@@ -121,7 +126,7 @@ async function runSteps(
         const out = step.run(context)
         value = isThenable(out) ? await out : out
       } else {
-        value = await runPromptStep(options.judge, step, context, outputs, judgeCalls)
+        value = await runPromptStep(options.judge, step, context, outputs, judgeCalls, choices)
       }
       if (step.name === 'generateScore' && !isNotScorable(value)) {
         if (typeof value !== 'number' || !Number.isFinite(value)) {
@@ -153,6 +158,7 @@ async function runPromptStep(
   context: Record<string, unknown>,
   outputs: Record<string, unknown>,
   judgeCalls: JudgeCall[],
+  choices: RunChoices,
 ): Promise<unknown> {
   const prompt = await step.step.createPrompt(context)
   outputs[`${step.name}Prompt`] = prompt
@@ -178,6 +184,7 @@ async function runPromptStep(
     outputProcessors: judge.outputProcessors,
     errorProcessors: judge.errorProcessors,
     maxProcessorRetries: judge.maxProcessorRetries,
+    cassetteMode: choices.cassetteMode,
     record: (call) => judgeCalls.push(call),
   })
   if (calculate) return await calculate({ ...context, analyzeStepResult: value })

@@ -3,6 +3,7 @@ import { beforeAll, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
 import type { RubricateRecord } from '../../src/records/records'
 import { currentCallContext } from '../../src/runtime/call-context'
+import { runChoicesOf } from '../../src/runtime/run-choices'
 import { linked } from '../support/error-page'
 
 expect.extend({ toSatisfyRubric, toPassScorer })
@@ -228,7 +229,7 @@ test('the test identity, its abort signal and the call-site cassette mode reach 
   const scorer = fixedScorer({ score: 1, passed: true })
   await expect('x').toSatisfyRubric(scorer, { cassettes: 'off', input: 'q' })
   const { context, run } = scorer.calls[0] ?? {}
-  expect(run).toEqual({ input: 'q', output: 'x' })
+  expect(run).toMatchObject({ input: 'q', output: 'x' })
   expect(context?.test).toEqual({
     file: task.file.filepath,
     name: 'the test identity, its abort signal and the call-site cassette mode reach the scorer',
@@ -237,7 +238,8 @@ test('the test identity, its abort signal and the call-site cassette mode reach 
   // The assertion's own signal, which follows the test's (it fires on a test timeout).
   expect(context?.signal).toBeInstanceOf(AbortSignal)
   expect(context?.signal?.aborted).toBe(signal.aborted)
-  expect(context?.cassetteMode).toBe('off')
+  // The call site's cassette mode travels with the run, for the pipeline to hand its judge calls.
+  expect(runChoicesOf(run)).toEqual({ cassetteMode: 'off' })
 })
 
 test('a record keeps the input and the output judged for the report page, cut at 4,000 characters with the whole length', async ({
