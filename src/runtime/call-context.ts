@@ -24,8 +24,9 @@ export interface ExchangeEvent {
 }
 
 /**
- * Context that travels with an assertion down to the judge's transport, across `await`s and
- * concurrent tests, without every layer passing it by hand.
+ * What must be ambient, because no caller can pass it: the running test, which the agents' msw
+ * handler and the network guard need when the user's code makes an HTTP call, across `await`s and
+ * concurrent tests. What a judge call needs beyond this is an argument (`JudgeCallScope`).
  * @internal
  */
 export interface CallContext {
@@ -67,8 +68,9 @@ export interface CallContext {
   recordsScorerRuns?: boolean | undefined
 }
 
-// One storage per process, shared by every copy of the module: a context set by the setup file's
-// copy must be visible to the copy that the judge runs in.
+// rubricate's one AsyncLocalStorage (ARCHITECTURE.md §12): the user's agent code awaits between the
+// test and its HTTP calls, and Vitest hands the msw handler and the network guard no test. Shared
+// by every copy of the module: the setup file's copy sets it, the judge's copy reads it.
 const storage = stateSlot('call-context', () => new AsyncLocalStorage<CallContext>())
 
 /** Run `fn` with `patch` merged over the current context. @internal */
