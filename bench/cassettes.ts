@@ -84,8 +84,8 @@ export async function benchCassettes(
       body,
     })
     const test = { file: join(process.cwd(), 'bench/cassettes.ts'), name: 'bench' }
-    await withCallContext({ test }, () => judgeFetch(url, init()).then((r) => r.text()))
-    const client = new OpenAI({ baseURL: fake.baseURL, apiKey: 'sk-bench', fetch: judgeFetch })
+    await withCallContext({ test }, () => judgeFetch()(url, init()).then((r) => r.text()))
+    const client = new OpenAI({ baseURL: fake.baseURL, apiKey: 'sk-bench', fetch: judgeFetch() })
     const request = JSON.parse(body)
     await client.chat.completions.create(request)
     const noop = new OpenAI({
@@ -104,7 +104,7 @@ export async function benchCassettes(
     configureRubricate({ cassettes: { mode: 'replay' } })
 
     const judgeReplayMs = await median(iterations, () =>
-      withCallContext({ test }, () => judgeFetch(url, init()).then((r) => r.text())),
+      withCallContext({ test }, () => judgeFetch()(url, init()).then((r) => r.text())),
     )
     const judgeReplayWithSdkMs = await median(iterations, () =>
       client.chat.completions.create(request),

@@ -3,6 +3,7 @@
 // and the reporter's lines are those of any other assertion), then the row's verdict.
 import type { TestContext } from 'vitest'
 import { isScorer } from '../matchers/check-options'
+import { EVAL_ASSERTION, type EvalAssertion } from '../matchers/eval-assertion'
 import type { ScorerLike } from '../matchers/types'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
@@ -56,12 +57,10 @@ export async function runRow(plan: RowPlan, context: TestContext): Promise<RowOu
   let error: unknown
   let errored = false
   for (let trial = 1; trial <= plan.trials && !errored; trial++) {
-    // The trial goes on the cassette key and on each record made in it only when there are
-    // several, so a row run once keys and records its calls as any test does. The row's name goes
-    // with its calls, so that a score that breaks the contract names its row.
-    const outcome = await withCallContext(
-      { trial: plan.trials > 1 ? trial : undefined, evalRow: plan.name },
-      () => runTrial(plan, context, expect),
+    // The trial's number is part of the cassette key only when there are several, so a row run
+    // once keys its calls as any test does. Ambient: the task's own HTTP calls are keyed with it.
+    const outcome = await withCallContext({ trial: plan.trials > 1 ? trial : undefined }, () =>
+      runTrial(plan, context, expect),
     )
     if (outcome.errored) {
       errored = true
@@ -140,15 +139,13 @@ async function runTrial(
           if (rubrics.length === 0) return undefined
           let turnPassed = true
           for (const rubric of rubrics) {
-            const settled = await settle(
-              context,
-              plan.callSite,
-              () =>
-                expect(reply).toSatisfyRubric(rubric, {
-                  input: user,
-                  ...(scripted?.expected !== undefined ? { expected: scripted.expected } : {}),
-                }),
-              turn,
+            const settled = await settle(context, plan.callSite, () =>
+              expect(reply).toSatisfyRubric(rubric, {
+                input: user,
+                ...(scripted?.expected !== undefined ? { expected: scripted.expected } : {}),
+                // The matcher puts the turn on its record (and its annotations) as it stores it.
+                ...inRow(plan, turn),
+              }),
             )
             stopped = take(undefined, settled)
             if (stopped) return undefined
@@ -204,6 +201,7 @@ async function runTrial(
         expect(output).toSatisfyRubric(rubric, {
           input: conversationInput,
           ...(row.expected !== undefined ? { expected: row.expected } : {}),
+          ...inRow(plan),
         }),
       ),
     )
@@ -247,7 +245,7 @@ async function runTrial(
     const stop = take(
       scorer.id,
       await settle(context, plan.callSite, () =>
-        expect(output).toPassScorer(target, scorerOptions(scorer)),
+        expect(output).toPassScorer(target, { ...scorerOptions(scorer), ...inRow(plan) }),
       ),
     )
     if (stop) return stop
@@ -264,6 +262,14 @@ async function runTrial(
   }
 }
 
+/**
+ * The options that tell a matcher it judges this row (and turn): a score that breaks the contract
+ * names the row, a turn's record names its turn.
+ */
+function inRow(plan: RowPlan, turn?: number): { [EVAL_ASSERTION]: EvalAssertion } {
+  return { [EVAL_ASSERTION]: { row: plan.name, ...(turn !== undefined && { turn }) } }
+}
+
 interface Settled {
   status: 'pass' | 'fail' | 'error'
   score: number
@@ -276,15 +282,13 @@ async function settle(
   context: TestContext,
   callSite: Error,
   assert: () => Promise<void>,
-  turn?: number | undefined,
 ): Promise<Settled> {
   const meta = context.task.meta as { rubricate?: RubricateRecord[] }
   const before = meta.rubricate?.length ?? 0
   let thrown: unknown
   let threw = false
   try {
-    // The matcher puts the turn on its record (and its annotations) as it stores it.
-    await withCallContext({ turn }, assert)
+    await assert()
   } catch (error) {
     threw = true
     // The matcher's own frames are rubricate's; the user's code is where describeEval is.

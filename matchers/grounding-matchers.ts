@@ -1,5 +1,6 @@
 import type { MatcherState } from 'vitest'
 import { messages } from '../src/messages'
+import { withRunChoices } from '../src/runtime/run-choices'
 import { checkOptions } from './check-options'
 import { judgeLine, outputLine } from './failure-message'
 import { runScorerMatcher } from './scorer-matcher'
@@ -24,7 +25,7 @@ export function toBeGroundedIn(
     matcher: 'toBeGroundedIn',
     expectedLabel: 'context',
     scorerId: 'faithfulness',
-    async run(opts) {
+    async run(opts, choices) {
       checkOptions('toBeGroundedIn', options, ['input', 'threshold', 'judge', 'cassettes'])
       const { createFaithfulnessScorer } = await import('../src/grounding/grounding-scorers')
       const scorer = createFaithfulnessScorer({
@@ -32,7 +33,7 @@ export function toBeGroundedIn(
         judge: opts.judge as never,
         threshold: opts.threshold as number | undefined,
       })
-      return scorer.run({ input: opts.input, output: received })
+      return scorer.run(withRunChoices({ input: opts.input, output: received }, choices))
     },
   })
 }
@@ -55,7 +56,7 @@ export function toBePreferredOver(
     matcher: 'toBePreferredOver',
     expectedLabel: 'baseline',
     scorerId: 'pairwise-preference',
-    async run(opts) {
+    async run(opts, choices) {
       checkOptions('toBePreferredOver', options, ['input', 'judge', 'allowTie', 'cassettes'])
       const { createPreferenceScorer } = await import('../src/pairwise/preference-scorer')
       const scorer = createPreferenceScorer({
@@ -64,7 +65,7 @@ export function toBePreferredOver(
         judge: opts.judge as never,
         allowTie: opts.allowTie as boolean | undefined,
       })
-      return scorer.run({ input: opts.input, output: received })
+      return scorer.run(withRunChoices({ input: opts.input, output: received }, choices))
     },
     explain(evaluation, negated, preview) {
       const lines = [

@@ -8,6 +8,7 @@ import type { RubricateRecord } from '../src/records/records'
 import { currentCallContext, withCallContext } from '../src/runtime/call-context'
 import { reportUndecided } from '../src/runtime/undecided-hooks'
 import { currentTest, identityOf } from './current-test'
+import type { EvalAssertion } from './eval-assertion'
 import type { Evaluation } from './failure-message'
 import { recordInTest } from './record-in-test'
 
@@ -40,6 +41,8 @@ export interface Assertion {
    * Read whatever the options hold: a value that is no option object gives none. Default: none.
    */
   input?: (() => unknown) | undefined
+  /** The eval row and turn the assertion judges, when `describeEval` made it. Default: none. */
+  eval?: EvalAssertion | undefined
   /**
    * The scorer's id as known before it runs, so an assertion that errors still names its scorer.
    * Must not throw. Default: none.
@@ -141,7 +144,8 @@ function store(run: AssertionRun, fields: Fields): Promise<unknown>[] {
   }
   if (entry.status !== 'pass') entry.location = locationIn(run.site, task.file?.filepath)
   // The eval row's turn and trial that the assertion judges, which the reports name.
-  const { turn, trial } = currentCallContext()
+  const turn = run.assertion.eval?.turn
+  const { trial } = currentCallContext()
   if (turn !== undefined) entry.turn = turn
   if (trial !== undefined) entry.trial = trial
   return recordInTest(task, stripUndefined(entry))

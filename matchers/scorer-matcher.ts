@@ -1,6 +1,6 @@
 import type { MatcherState } from 'vitest'
 import type { JudgeCall } from '../src/records/records'
-import { withCallContext } from '../src/runtime/call-context'
+import type { RunChoices } from '../src/runtime/run-choices'
 import { cassetteOption, inputOption } from './check-options'
 import { type Evaluation, scorerFailure } from './failure-message'
 import { type Assertion, runAssertion } from './run-assertion'
@@ -13,8 +13,11 @@ export interface ScorerMatcher {
   expectedLabel: string
   /** The scorer's id, named before it runs. */
   scorerId: string
-  /** Checks the options and runs the scorer; its result must hold `passed` and `score`. */
-  run(options: Record<string, unknown>): Promise<Record<string, any>>
+  /**
+   * Checks the options and runs the scorer with `choices` for its judge calls; its result must
+   * hold `passed` and `score`.
+   */
+  run(options: Record<string, unknown>, choices: RunChoices): Promise<Record<string, any>>
   /** The failure's body; default: `toPassScorer`'s. */
   explain?: Assertion['explain'] | undefined
 }
@@ -41,7 +44,7 @@ export function runScorerMatcher(
     async evaluate(): Promise<Evaluation> {
       const opts = (options ?? {}) as Record<string, unknown>
       const cassetteMode = cassetteOption(spec.matcher, opts.cassettes)
-      const result = await withCallContext({ cassetteMode }, () => spec.run(opts))
+      const result = await spec.run(opts, { cassetteMode })
       return {
         satisfied: Boolean(result.passed),
         score: typeof result.score === 'number' ? result.score : undefined,

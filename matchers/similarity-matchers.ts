@@ -1,6 +1,7 @@
 import type { MatcherState } from 'vitest'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
+import { withRunChoices } from '../src/runtime/run-choices'
 import { checkOptions } from './check-options'
 import { runScorerMatcher } from './scorer-matcher'
 
@@ -23,7 +24,7 @@ export function toBeSemanticallySimilarTo(
     matcher: 'toBeSemanticallySimilarTo',
     expectedLabel: 'expected',
     scorerId: 'semantic-similarity',
-    async run(opts) {
+    async run(opts, choices) {
       checkOptions('toBeSemanticallySimilarTo', options, ['embedder', 'threshold', 'cassettes'])
       const text = expectedString('toBeSemanticallySimilarTo', expected)
       if (opts.embedder === undefined) {
@@ -37,7 +38,7 @@ export function toBeSemanticallySimilarTo(
         expected: text,
         threshold: opts.threshold as number | undefined,
       })
-      return scorer.run({ output: received })
+      return scorer.run(withRunChoices({ output: received }, choices))
     },
   })
 }
@@ -59,7 +60,7 @@ export function toBeSimilarByEditDistance(
     matcher: 'toBeSimilarByEditDistance',
     expectedLabel: 'expected',
     scorerId: 'edit-distance',
-    async run(opts) {
+    async run(opts, choices) {
       checkOptions('toBeSimilarByEditDistance', options, ['threshold', 'ignoreCase', 'cassettes'])
       const text = expectedString('toBeSimilarByEditDistance', expected)
       const { createEditDistanceScorer } = await import('../src/similarity/similarity-scorer')
@@ -68,7 +69,7 @@ export function toBeSimilarByEditDistance(
         threshold: opts.threshold as number | undefined,
         ignoreCase: opts.ignoreCase as boolean | undefined,
       })
-      return scorer.run({ output: received })
+      return scorer.run(withRunChoices({ output: received }, choices))
     },
   })
 }

@@ -5,7 +5,6 @@ import { UsageError } from '../src/errors'
 import { judgeLabel, parseJudgeInput } from '../src/judge/judge-input'
 import { messages } from '../src/messages'
 import type { CalibrationThresholds, JudgeInput } from '../src/records/records'
-import { withCallContext } from '../src/runtime/call-context'
 import { cassetteOption, checkOptions } from './check-options'
 import { type Evaluation, judgeLine } from './failure-message'
 import { runAssertion } from './run-assertion'
@@ -55,14 +54,15 @@ export function toAgreeWithLabels(
       const cassetteMode = cassetteOption('toAgreeWithLabels', opts.cassettes)
       const thresholds = checkThresholds(opts)
       // Loaded at the first use, not by the setup file (ARCHITECTURE.md §10).
-      const { calibrateJudge } = await import('../src/calibrate/calibrate-judge')
-      const result = await withCallContext({ cassetteMode }, () =>
-        calibrateJudge({
+      const { calibrateJudgeWith } = await import('../src/calibrate/calibrate-judge')
+      const result = await calibrateJudgeWith(
+        {
           judge: received as JudgeInput,
           labels: labels as string,
           samples: opts.samples as number | undefined,
           evaluation: opts.evaluation as 'together' | 'separately' | undefined,
-        }),
+        },
+        { cassetteMode },
       )
       const failures = missedThresholds(result, thresholds)
       return {

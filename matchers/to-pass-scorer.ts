@@ -3,7 +3,7 @@ import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { mastraAgentRun, textPreview } from '../src/output'
 import type { JudgeCall, Verdict } from '../src/records/records'
-import { currentCallContext, withCallContext } from '../src/runtime/call-context'
+import { withRunChoices } from '../src/runtime/run-choices'
 import {
   checkScore,
   checkScoreRange,
@@ -20,6 +20,7 @@ import {
   rejectUnscored,
   scorerName,
 } from './check-options'
+import { evalAssertionOf } from './eval-assertion'
 import { type ScorerPart, scorerFailure } from './failure-message'
 import { runAssertion } from './run-assertion'
 import type { ScorerLike } from './types'
@@ -85,6 +86,7 @@ export function toPassScorer(
     // list of its own items): the preview of a value with no text is empty, not an error.
     preview: textPreview,
     scorerId: () => knownScorerIds(scorer),
+    eval: evalAssertionOf(options),
     async evaluate() {
       const scorers = checkScorers(scorer)
       const opts = checkOptions('toPassScorer', options, OPTIONS)
@@ -107,7 +109,7 @@ export function toPassScorer(
         opts.range === undefined
           ? undefined
           : checkScoreRange('toPassScorer() option "range"', opts.range)
-      const row = currentCallContext().evalRow
+      const row = evalAssertionOf(options)?.row
       const onNotScorable = choice('notScorable', opts.notScorable ?? 'error', NOT_SCORABLE)
       const cassetteMode = cassetteOption('toPassScorer', opts.cassettes)
       const run: Record<string, unknown> = {
@@ -125,9 +127,11 @@ export function toPassScorer(
           : run
       // Loaded at the first use, not by the setup file (ARCHITECTURE.md §10).
       const { runCountingModelCalls } = await import('../src/scorer/model-calls')
-      const results: Record<string, any>[] = await withCallContext({ cassetteMode }, () =>
-        // Every scorer's own model calls (a Mastra scorer's judge) count as judge calls.
-        Promise.all(scorers.map((one) => runCountingModelCalls(one, runFor(one)))),
+      // Every scorer's own model calls (a Mastra scorer's judge) count as judge calls.
+      const results: Record<string, any>[] = await Promise.all(
+        scorers.map((one) =>
+          runCountingModelCalls(one, withRunChoices(runFor(one), { cassetteMode })),
+        ),
       )
       const judgeCalls: JudgeCall[] = results.flatMap(
         (result) => (result.judgeCalls as JudgeCall[] | undefined) ?? [],

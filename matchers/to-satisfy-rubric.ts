@@ -2,7 +2,7 @@ import type { MatcherState } from 'vitest'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import type { JudgeCall, Verdict } from '../src/records/records'
-import { withCallContext } from '../src/runtime/call-context'
+import { withRunChoices } from '../src/runtime/run-choices'
 import {
   cassetteOption,
   checkOptions,
@@ -12,6 +12,7 @@ import {
   rejectUnscored,
   scorerName,
 } from './check-options'
+import { evalAssertionOf } from './eval-assertion'
 import { rubricFailure } from './failure-message'
 import { runAssertion } from './run-assertion'
 
@@ -51,6 +52,7 @@ export function toSatisfyRubric(
     state: this,
     received,
     input: () => inputOption(options),
+    eval: evalAssertionOf(options),
     expectedLabel: 'criteria',
     async evaluate() {
       const opts = checkOptions('toSatisfyRubric', options, OPTIONS)
@@ -68,14 +70,11 @@ export function toSatisfyRubric(
       if (!isScorer(scorer)) throw new UsageError(messages.invalidCriteria(criteria))
       const id = scorerName(scorer)
       const rubric = scorer
-      const run = {
-        input: opts.input,
-        output: received,
-        ...judgeReferences('toSatisfyRubric', opts),
-      }
-      const result: Record<string, any> = await withCallContext({ cassetteMode }, () =>
-        rubric.run(run),
+      const run = withRunChoices(
+        { input: opts.input, output: received, ...judgeReferences('toSatisfyRubric', opts) },
+        { cassetteMode },
       )
+      const result: Record<string, any> = await rubric.run(run)
       rejectUnscored('toSatisfyRubric', id, result)
       const satisfied =
         typeof result.passed === 'boolean'

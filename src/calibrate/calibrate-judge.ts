@@ -7,6 +7,7 @@ import { outputText } from '../output'
 import type { JudgeCall, JudgeInput } from '../records/records'
 import { createRubricScorer } from '../rubric/rubric-scorer'
 import { currentCallContext, withCallContext } from '../runtime/call-context'
+import { type RunChoices, withRunChoices } from '../runtime/run-choices'
 import { resolveJudge } from '../runtime/runtime'
 import {
   type AgreementMetrics,
@@ -115,7 +116,15 @@ interface Judged extends JudgedLabel {
  * result.overall.kappa // Cohen's κ, or null when undefined
  * result.overall.falsePass.value // judged met where the label says unmet
  */
-export async function calibrateJudge(options: CalibrateJudgeOptions): Promise<CalibrationResult> {
+export function calibrateJudge(options: CalibrateJudgeOptions): Promise<CalibrationResult> {
+  return calibrateJudgeWith(options, {})
+}
+
+/** {@link calibrateJudge} with `choices` for its judge calls (`toAgreeWithLabels`'s cassette mode). @internal */
+export async function calibrateJudgeWith(
+  options: CalibrateJudgeOptions,
+  choices: RunChoices,
+): Promise<CalibrationResult> {
   if (typeof options !== 'object' || options === null) {
     throw new UsageError(messages.configNotObject('calibrateJudge()', options))
   }
@@ -144,7 +153,12 @@ export async function calibrateJudge(options: CalibrateJudgeOptions): Promise<Ca
         options: { samples, evaluation: options.evaluation },
       })
       const result = await scorer
-        .run({ input: example.input, output: example.output, groundTruth: example.reference })
+        .run(
+          withRunChoices(
+            { input: example.input, output: example.output, groundTruth: example.reference },
+            choices,
+          ),
+        )
         .catch((error: unknown) => {
           failed = true
           throw error

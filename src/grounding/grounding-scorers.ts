@@ -149,6 +149,7 @@ function groundingScorer(
       const { value } = await runJudgeCall({
         judge: resolveJudge(config.judge),
         step: internals.step,
+        cassetteMode: internals.choices.cassetteMode,
         system: GROUNDING_INSTRUCTIONS,
         prompt,
         output:

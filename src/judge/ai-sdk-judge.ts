@@ -28,8 +28,8 @@ export function isAiSdkModel(value: unknown): value is AiSdkLanguageModel {
  * but the model). Its calls go
  * through `cached()` like any custom model's, so one judge call is one cassette entry (keyed on
  * the judge request and `<provider>/<modelId>`), and a replay never calls the model. The live
- * call runs with `judgeTransport` set in the call context, so the agents' msw handlers let the
- * provider's own HTTP request through instead of recording it a second time as an agent call.
+ * call runs with the call context's `transport` set to `'judge-model'`, so the agents' msw
+ * handlers let the provider's own HTTP request through, not recording it again as an agent call.
  * @internal
  */
 export function aiSdkJudge(model: AiSdkLanguageModel): JudgeModel {
@@ -45,7 +45,7 @@ export function aiSdkJudge(model: AiSdkLanguageModel): JudgeModel {
   return {
     id: `${model.provider}/${model.modelId}`,
     complete: (request, options) =>
-      withCallContext({ judgeTransport: true }, () => generate(model, request, options.signal)),
+      withCallContext({ transport: 'judge-model' }, () => generate(model, request, options.signal)),
   }
 }
 

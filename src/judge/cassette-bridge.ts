@@ -12,14 +12,11 @@ import { storeFor } from '../cassettes/store/cassette-store'
 import { modelEndpoint } from '../cassettes/store/model-endpoint'
 import { testLabel } from '../config/paths'
 import type { ResolvedConfig } from '../config/resolve-config'
-import type { JudgeModel, JudgeReply } from '../records/records'
-import {
-  type CallContext,
-  currentCallContext,
-  type ModelCallsAsJudge,
-} from '../runtime/call-context'
+import type { JudgeCompleteOptions, JudgeModel, JudgeReply, JudgeRequest } from '../records/records'
+import type { ModelCallsAsJudge } from '../runtime/call-context'
 import { logModelCall } from '../runtime/model-call-log'
 import { currentRuntime, type Runtime } from '../runtime/runtime'
+import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
 
@@ -35,36 +32,64 @@ export { canonicalJson } from '../cassettes/store/canonical-json'
 /**
  * The judge's path to the cassettes (ARCHITECTURE.md §7.1): the SDK's `fetch` and `cached()` hand
  * every request to the engine's one `exchange`, never through msw, so no retry hang and no
- * `onUnhandledRequest` surprise. Both read the mode, the test, the prompt version and the
- * exchange listener from `currentCallContext()`.
+ * `onUnhandledRequest` surprise. Both are handed the call's {@link JudgeCallScope}: its mode, test,
+ * prompt version and listeners.
  */
 
 /**
  * Marks a judge model that serves its own calls from cassettes (or needs none) and reports its
- * own exchanges, so the judge does not wrap it in {@link cached} a second time.
+ * own exchanges, so the judge does not wrap it in {@link cached} a second time. Its value is the
+ * model's {@link CompleteInCall}: how the judge hands such a model the call it serves.
  * @internal
  */
 export const CASSETTE_AWARE: unique symbol = Symbol.for('rubricate.cassetteAware') as never
 
+/** A cassette-aware model's completion within one judge call. @internal */
+export type CompleteInCall = (
+  request: JudgeRequest,
+  options: JudgeCompleteOptions,
+  call: JudgeCallScope,
+) => Promise<JudgeReply>
+
 /** True when `model` came from {@link cached} (or otherwise handles cassettes itself). @internal */
 export function isCassetteAware(model: JudgeModel): boolean {
-  return (model as JudgeModel & { [CASSETTE_AWARE]?: unknown })[CASSETTE_AWARE] === true
+  return typeof ownCompletion(model) === 'function'
 }
 
 /**
- * The `fetch` that a judge's OpenAI client is built with: {@link judgeExchange}'s reply as a
- * `Response`.
- * @internal
+ * Complete `request` with `model` as part of `call`: recorded and replayed like {@link cached},
+ * unless the model handles cassettes itself. @internal
  */
-export const judgeFetch: typeof fetch = async (input, init) =>
-  (await judgeExchange(input, init)).response()
+export function completeInCall(
+  model: JudgeModel,
+  request: JudgeRequest,
+  options: JudgeCompleteOptions,
+  call: JudgeCallScope,
+): Promise<JudgeReply> {
+  const own = ownCompletion(model)
+  return own ? own(request, options, call) : cachedCompletion(model, request, options, call)
+}
+
+function ownCompletion(model: JudgeModel): CompleteInCall | undefined {
+  const own = (model as JudgeModel & { [CASSETTE_AWARE]?: unknown })[CASSETTE_AWARE]
+  return typeof own === 'function' ? (own as CompleteInCall) : undefined
+}
 
 /**
- * One HTTP request of the judge through the cassettes. It serves the current call from the
- * cassette store or makes it live, as the mode of the current call context allows, and reports
- * every HTTP exchange (each retry is one: the SDK is built with `maxRetries: 0`, rubricate
- * retries through it) to `currentCallContext().onExchange`. The SDK takes the reply as a
- * `Response` (`ownFetch` in `openai-judge.ts`, {@link judgeFetch}); in replay mode the judge reads
+ * The `fetch` that a judge's OpenAI client is built with, for one call: {@link judgeExchange}'s
+ * reply as a `Response`.
+ * @internal
+ */
+export function judgeFetch(call: JudgeCallScope = judgeCallScope()): typeof fetch {
+  return async (input, init) => (await judgeExchange(input, init, call)).response()
+}
+
+/**
+ * One HTTP request of the judge through the cassettes. It serves `call` from the cassette store
+ * or makes it live, as the call's mode allows, and reports every HTTP exchange (each retry is
+ * one: the SDK is built with `maxRetries: 0`, rubricate retries through it) to
+ * `call.onExchange`. The SDK takes the reply as a
+ * `Response` (`fetchFor` in `openai-judge.ts`, {@link judgeFetch}); in replay mode the judge reads
  * it itself (`replayCompletion`), so a replayed call builds no `Response` and loads no undici.
  *
  * A replay-mode miss, a limit or a refused recording is thrown as the rubricate error; the
@@ -74,18 +99,18 @@ export const judgeFetch: typeof fetch = async (input, init) =>
  */
 export async function judgeExchange(
   input: RequestInfo | URL,
-  init?: RequestInit | undefined,
+  init: RequestInit | undefined,
+  call: JudgeCallScope,
 ): Promise<ExchangeReply> {
-  const context = currentCallContext()
   const runtime = currentRuntime()
-  const config = runtime.config({ cassettes: context.cassetteMode })
+  const config = runtime.config({ cassettes: call.cassetteMode })
   const url = new URL(
     typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
   )
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
   const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
   const live = async (rewrite?: (text: string) => string): Promise<Response> => {
-    context.onLiveRequest?.()
+    call.onLiveRequest()
     try {
       const body = rewrite && bodyText !== '' ? rewrite(bodyText) : bodyText
       const request = new Request(rewrite ? rewrite(url.href) : input, {
@@ -95,7 +120,7 @@ export async function judgeExchange(
       })
       return await asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(request)))
     } catch (error) {
-      context.onExchange?.({ source: 'live' })
+      call.onExchange({ source: 'live' })
       throw error
     }
   }
@@ -118,7 +143,7 @@ export async function judgeExchange(
     return model
   }
   return exchange({
-    ...judgeSide(runtime, config, context, modelOf, found?.endpoint ?? url.pathname),
+    ...judgeSide(runtime, config, call, modelOf, found?.endpoint ?? url.pathname),
     // A request no cassette endpoint matches goes live as it is.
     mode: found ? undefined : 'off',
     prepare: (rewrite) =>
@@ -133,6 +158,7 @@ export async function judgeExchange(
         ),
         redact: config.cassettes.redact,
         normalize: config.cassettes.normalize,
+        trial: call.trial,
       }),
     url,
     live,
@@ -143,13 +169,12 @@ export async function judgeExchange(
 
 /**
  * What the judge hands the exchange engine beside the request: its limits around every live
- * request, its cost counted from each live reply, its prompt version, and its test and listener
- * from the call context.
+ * request, its cost counted from each live reply, and the call's prompt version, test and listener.
  */
 function judgeSide(
   runtime: Runtime,
   config: ResolvedConfig,
-  context: CallContext,
+  call: JudgeCallScope,
   modelOf: () => string | undefined,
   endpoint: string,
 ): Pick<
@@ -168,16 +193,16 @@ function judgeSide(
     caller: 'judge',
     runtime,
     config,
-    test: context.test,
+    test: call.test,
     testIsExact: true,
-    promptVersion: context.promptVersion,
+    promptVersion: call.promptVersion,
     limit: (send) => withLiveLimits(config, modelOf(), send),
     onLiveJson:
       config.maxCost === undefined ? undefined : (json) => countLiveCost(config, modelOf(), json),
     onExchange: (event) => {
       // Every judge exchange, its retries included, goes into the test's log for budgets.
       logModelCall(modelCallRecord('judge', endpoint, modelOf(), event))
-      context.onExchange?.(event)
+      call.onExchange(event)
     },
   }
 }
@@ -203,10 +228,9 @@ function countLiveCost(config: ResolvedConfig, model: string | undefined, json: 
   addLiveCost(config, model ?? named, usageOf(json))
 }
 
-/** False when the current call's cassette mode is `replay`: nothing may reach the network. @internal */
-export function judgeMayGoLive(): boolean {
-  const context = currentCallContext()
-  return currentRuntime().config({ cassettes: context.cassetteMode }).cassettes.mode !== 'replay'
+/** False when `call`'s cassette mode is `replay`: nothing may reach the network. @internal */
+export function judgeMayGoLive(call: JudgeCallScope): boolean {
+  return currentRuntime().config({ cassettes: call.cassetteMode }).cassettes.mode !== 'replay'
 }
 
 /**
@@ -220,55 +244,65 @@ export function judgeMayGoLive(): boolean {
  */
 export function cached(model: JudgeModel): JudgeModel {
   if (isCassetteAware(model)) return model
+  const inCall: CompleteInCall = (request, options, call) =>
+    cachedCompletion(model, request, options, call)
   return {
     id: model.id,
-    [CASSETTE_AWARE]: true,
-    async complete(judgeRequest, options) {
-      const context = currentCallContext()
-      const runtime = currentRuntime()
-      const config = runtime.config({ cassettes: context.cassetteMode })
-      const live = async (): Promise<Response> => {
-        context.onLiveRequest?.()
-        try {
-          return Response.json(judgeReply(await model.complete(judgeRequest, options)))
-        } catch (error) {
-          context.onExchange?.({ source: 'live' })
-          throw error
-        }
-      }
-      const prepare = () =>
-        prepareRequest({
-          method: 'CALL',
-          endpoint: 'judge-model',
-          body: { model: model.id, ...judgeRequest },
-          redact: config.cassettes.redact,
-          normalize: config.cassettes.normalize,
-        })
-      // The key the exchange served: with its occurrence in the test, which `prepare` alone
-      // does not know, so a bad entry is named by its own file.
-      let served: string | undefined
-      const side = judgeSide(runtime, config, context, () => model.id, 'judge-model')
-      const response = await exchange({
-        ...side,
-        prepare,
-        url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
-        live,
-        onExchange: (event) => {
-          served = event.key
-          side.onExchange?.(event)
-        },
-      })
-      const reply = JSON.parse(await response.text()) as JudgeReply
-      if (typeof reply?.text !== 'string') {
-        const store = storeFor(runtime.stores, config.cassettes.dir)
-        throw store.corrupt(
-          store.file(served ?? prepare().key, side.test && testLabel(side.test)),
-          'its "response.json" is not a judge reply with a "text" string',
-        )
-      }
-      return reply
-    },
+    [CASSETTE_AWARE]: inCall,
+    // Called on its own, outside a judge call: the call is the running test's, with no listener.
+    complete: (request, options) => inCall(request, options, judgeCallScope()),
   } as JudgeModel
+}
+
+async function cachedCompletion(
+  model: JudgeModel,
+  judgeRequest: JudgeRequest,
+  options: JudgeCompleteOptions,
+  call: JudgeCallScope,
+): Promise<JudgeReply> {
+  const runtime = currentRuntime()
+  const config = runtime.config({ cassettes: call.cassetteMode })
+  const live = async (): Promise<Response> => {
+    call.onLiveRequest()
+    try {
+      return Response.json(judgeReply(await model.complete(judgeRequest, options)))
+    } catch (error) {
+      call.onExchange({ source: 'live' })
+      throw error
+    }
+  }
+  const prepare = () =>
+    prepareRequest({
+      method: 'CALL',
+      endpoint: 'judge-model',
+      body: { model: model.id, ...judgeRequest },
+      redact: config.cassettes.redact,
+      normalize: config.cassettes.normalize,
+      trial: call.trial,
+    })
+  // The key the exchange served: with its occurrence in the test, which `prepare` alone
+  // does not know, so a bad entry is named by its own file.
+  let served: string | undefined
+  const side = judgeSide(runtime, config, call, () => model.id, 'judge-model')
+  const response = await exchange({
+    ...side,
+    prepare,
+    url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
+    live,
+    onExchange: (event) => {
+      served = event.key
+      side.onExchange?.(event)
+    },
+  })
+  const reply = JSON.parse(await response.text()) as JudgeReply
+  if (typeof reply?.text !== 'string') {
+    const store = storeFor(runtime.stores, config.cassettes.dir)
+    throw store.corrupt(
+      store.file(served ?? prepare().key, side.test && testLabel(side.test)),
+      'its "response.json" is not a judge reply with a "text" string',
+    )
+  }
+  return reply
 }
 
 /**
@@ -280,17 +314,17 @@ export function cached(model: JudgeModel): JudgeModel {
 export function cachedEmbedder(
   id: string,
   embed: (texts: string[]) => Promise<{ embeddings: number[][]; usage?: unknown }>,
+  call: JudgeCallScope,
 ): (texts: string[]) => Promise<number[][]> {
   return async (texts) => {
-    const context = currentCallContext()
     const runtime = currentRuntime()
-    const config = runtime.config({ cassettes: context.cassetteMode })
+    const config = runtime.config({ cassettes: call.cassetteMode })
     const live = async (): Promise<Response> => {
-      context.onLiveRequest?.()
+      call.onLiveRequest()
       try {
         return Response.json(await embed(texts))
       } catch (error) {
-        context.onExchange?.({ source: 'live' })
+        call.onExchange({ source: 'live' })
         throw error
       }
     }
@@ -301,9 +335,10 @@ export function cachedEmbedder(
         body: { model: id, input: texts },
         redact: config.cassettes.redact,
         normalize: config.cassettes.normalize,
+        trial: call.trial,
       })
     let served: string | undefined
-    const side = judgeSide(runtime, config, context, () => id, 'embed-model')
+    const side = judgeSide(runtime, config, call, () => id, 'embed-model')
     const response = await exchange({
       ...side,
       prepare,

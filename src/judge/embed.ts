@@ -1,8 +1,10 @@
+import type { CassetteMode } from '../config/resolve-config'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JudgeCall, ScorerStepName } from '../records/records'
 import { type ExchangeEvent, withCallContext } from '../runtime/call-context'
 import { cachedEmbedder, judgeFetch, judgeMayGoLive } from './cassette-bridge'
+import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { usageOf } from './price-table'
 
 /** An OpenAI-compatible `/embeddings` endpoint, called through the `openai` SDK. */
@@ -55,14 +57,17 @@ export async function embedTexts(
   texts: string[],
   step: ScorerStepName,
   signal?: AbortSignal | undefined,
+  cassetteMode?: CassetteMode | undefined,
 ): Promise<{ vectors: number[][]; call: JudgeCall }> {
   const events: ExchangeEvent[] = []
   const started = performance.now()
   const label = embedderLabel(embedder)
-  const vectors = await withCallContext(
-    { onExchange: (event) => events.push(event), promptVersion: undefined },
-    () => embedWith(embedder, texts, signal),
-  )
+  // No prompt version: an embedding request holds no prompt of rubricate's.
+  const scope = judgeCallScope({
+    cassetteMode,
+    onExchange: (event) => events.push(event),
+  })
+  const vectors = await embedWith(embedder, texts, signal, scope)
   if (vectors.length !== texts.length || vectors.some((vector) => vector.length === 0)) {
     throw new UsageError(messages.embedderBadReply(label, texts.length, vectors.length))
   }
@@ -118,11 +123,12 @@ async function embedWith(
   embedder: EmbedderInput,
   texts: string[],
   signal: AbortSignal | undefined,
+  call: JudgeCallScope,
 ): Promise<number[][]> {
   if (typeof embedder === 'string') {
     const [provider, ...rest] = embedder.split('/')
     if (provider !== 'openai') throw new UsageError(messages.invalidEmbedder('embedder', embedder))
-    return embedEndpoint({ model: rest.join('/') }, texts, signal)
+    return embedEndpoint({ model: rest.join('/') }, texts, signal, call)
   }
   if (isAiSdkEmbeddingModel(embedder)) {
     if (!AI_SDK_VERSIONS.includes(embedder.specificationVersion)) {
@@ -137,36 +143,44 @@ async function embedWith(
     const id = embedderLabel(embedder)
     // The provider's own request is the AI SDK's: the cassette entry is this call, so the agents'
     // path lets the request through rather than count it as an agent's call too.
-    return cachedEmbedder(id, (values) =>
-      withCallContext({ judgeTransport: true }, async () => {
-        const result = await embedder.doEmbed({ values, abortSignal: signal })
-        return {
-          embeddings: result.embeddings.map((vector) => Array.from(vector)),
-          ...(result.usage?.tokens === undefined
-            ? {}
-            : { usage: { input_tokens: result.usage.tokens, output_tokens: 0 } }),
-        }
-      }),
+    return cachedEmbedder(
+      id,
+      (values) =>
+        withCallContext({ transport: 'judge-model' }, async () => {
+          const result = await embedder.doEmbed({ values, abortSignal: signal })
+          return {
+            embeddings: result.embeddings.map((vector) => Array.from(vector)),
+            ...(result.usage?.tokens === undefined
+              ? {}
+              : { usage: { input_tokens: result.usage.tokens, output_tokens: 0 } }),
+          }
+        }),
+      call,
     )(texts)
   }
   if ('embed' in embedder) {
-    return cachedEmbedder(embedder.id, async (values) => ({
-      embeddings: (await embedder.embed(values)).map((vector) => Array.from(vector)),
-    }))(texts)
+    return cachedEmbedder(
+      embedder.id,
+      async (values) => ({
+        embeddings: (await embedder.embed(values)).map((vector) => Array.from(vector)),
+      }),
+      call,
+    )(texts)
   }
-  return embedEndpoint(embedder, texts, signal)
+  return embedEndpoint(embedder, texts, signal, call)
 }
 
 async function embedEndpoint(
   endpoint: EmbeddingEndpoint,
   texts: string[],
   signal: AbortSignal | undefined,
+  call: JudgeCallScope,
 ): Promise<number[][]> {
   const baseURL = endpoint.baseURL ?? nonEmpty(process.env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL
   let apiKey = endpoint.apiKey ?? nonEmpty(process.env.OPENAI_API_KEY)
   if (apiKey === undefined) {
     // Replayed, the request never leaves: the SDK only needs a key to build its client.
-    if (judgeMayGoLive()) throw new UsageError(messages.embedderNoKey(endpoint.model))
+    if (judgeMayGoLive(call)) throw new UsageError(messages.embedderNoKey(endpoint.model))
     apiKey = 'replay'
   }
   const { default: OpenAIClient } = await import('openai')
@@ -174,7 +188,7 @@ async function embedEndpoint(
     baseURL,
     apiKey,
     maxRetries: 0,
-    fetch: judgeFetch,
+    fetch: judgeFetch(call),
     ...(endpoint.headers && { defaultHeaders: endpoint.headers }),
   })
   const reply = await client.embeddings.create(

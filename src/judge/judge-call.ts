@@ -1,5 +1,6 @@
 /** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
 
+import type { CassetteMode } from '../config/resolve-config'
 import { isRubricateError, JudgeOutputError, JudgeRequestError } from '../errors'
 import { messages } from '../messages'
 import type {
@@ -12,12 +13,13 @@ import type {
   StructuredOutputMode,
   TokenUsage,
 } from '../records/records'
-import { type ExchangeEvent, withCallContext } from '../runtime/call-context'
+import type { ExchangeEvent } from '../runtime/call-context'
 import { reportUndecided } from '../runtime/undecided-hooks'
 import { callSignal, raceAbort } from './call-signal'
-import { cached, replayedFrom } from './cassette-bridge'
+import { completeInCall, replayedFrom } from './cassette-bridge'
 import { type Answer, chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
+import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
 import { judgeText } from './judge-protocol'
 import {
@@ -61,6 +63,8 @@ export interface JudgeCallOptions {
   signal?: AbortSignal | undefined
   /** The version of the prompt template, stored with the call's cassette entries. */
   promptVersion?: string | undefined
+  /** The cassette mode chosen at the call site; unset: the configuration's. */
+  cassetteMode?: CassetteMode | undefined
   /** Told about the call's record once it has succeeded or failed. */
   record?: ((call: JudgeCall) => void) | undefined
 }
@@ -116,6 +120,14 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
     return call
   }
   const signal = callSignal(options.signal)
+  const scope = judgeCallScope({
+    cassetteMode: options.cassetteMode,
+    promptVersion: options.promptVersion,
+    onExchange: (event) => exchanges.push(event),
+    onLiveRequest: () => {
+      liveRequests++
+    },
+  })
   try {
     // Without input processors, nothing is awaited: every promise costs on the replay path.
     const processed = options.inputProcessors?.length
@@ -124,31 +136,21 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
           ...(await processJudgeInput(options.inputProcessors, options.system, options.prompt)),
         }
       : options
-    const result = await withCallContext(
-      {
-        promptVersion: options.promptVersion,
-        onExchange: (event) => exchanges.push(event),
-        onLiveRequest: () => {
-          liveRequests++
-        },
+    const result = await attemptLoop(parsed, processed, signal, scope, usage, {
+      setAttempts: (n) => {
+        attempts = n
       },
-      () =>
-        attemptLoop(parsed, processed, signal, usage, {
-          setAttempts: (n) => {
-            attempts = n
-          },
-          onRequest: () => {
-            requests++
-          },
-        }),
-    )
+      onRequest: () => {
+        requests++
+      },
+    })
     return { ...result, call: finish('success') }
   } catch (error) {
-    const call = finish('failed')
+    const record = finish('failed')
     let failure = error
     // A reply replayed from a cassette fails the same way on every replay: say where it is.
-    if (error instanceof JudgeOutputError && call.source === 'replayed' && call.cassetteKey) {
-      const { file, command } = replayedFrom(call.cassetteKey)
+    if (error instanceof JudgeOutputError && record.source === 'replayed' && record.cassetteKey) {
+      const { file, command } = replayedFrom(record.cassetteKey, scope)
       // No `cause`: the same failure, told in full, not a wrapper that rootCause() would look past.
       failure = new JudgeOutputError(
         messages.judgeOutputReplayed(error.message, file, command),
@@ -167,6 +169,7 @@ async function attemptLoop(
   judge: ParsedJudge,
   options: JudgeCallOptions,
   signal: AbortSignal,
+  call: JudgeCallScope,
   usage: TokenUsage[],
   counters: Counters,
 ): Promise<{ value: unknown; text: string }> {
@@ -181,7 +184,7 @@ async function attemptLoop(
   let repair: { reply: string; problem: string } | undefined
   for (let attempt = 1; ; attempt++) {
     counters.setAttempts(attempt)
-    const once = () => send(judge, options, mode, repair, signal, counters.onRequest)
+    const once = () => send(judge, options, mode, repair, signal, call, counters.onRequest)
     // An endpoint that rejects structured output is asked again with the schema in the prompt.
     const fallback = (error: unknown) => {
       if (!(error instanceof StructuredOutputRejected)) throw error
@@ -259,6 +262,7 @@ function send(
   mode: Mode,
   repair: { reply: string; problem: string } | undefined,
   signal: AbortSignal,
+  call: JudgeCallScope,
   onRequest: () => void,
 ): JudgeReply | Promise<JudgeReply> {
   const label = judgeLabel(judge)
@@ -302,12 +306,11 @@ function send(
     }
     const prepared = prepareCompletion(endpoint, request)
     return raceAbort(
-      sendCompletion(endpoint, request, prepared, signal, onRequest),
+      sendCompletion(endpoint, request, prepared, signal, onRequest, call),
       signal,
       aborted,
     )
   }
-  const model = cached(judge.model)
   const request = {
     prompt:
       repair && instruction
@@ -320,7 +323,7 @@ function send(
   }
   onRequest()
   const pending = Promise.resolve()
-    .then(() => model.complete(request, { signal }))
+    .then(() => completeInCall(judge.model, request, { signal }, call))
     .then(checkReply, (error: unknown) => {
       if (isRubricateError(error) || signal.aborted) throw error
       throw new JudgeRequestError(messages.customJudgeFailed(label, error), undefined, {

@@ -1,5 +1,4 @@
 /** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
-import { AsyncLocalStorage } from 'node:async_hooks'
 import * as timers from 'node:timers'
 import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
@@ -14,6 +13,7 @@ import {
   responseReply,
 } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
+import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
 import { isStructuredOutputRejection } from './structured-output'
 
@@ -61,14 +61,16 @@ export const DEFAULT_DEADLINE_MS = 120_000
 // the provider) work with no key; a live call then gets a 401 that we explain.
 const NO_KEY = 'rubricate-no-api-key'
 
-// What the exchange decided without the provider is not the SDK's to read. Errors of rubricate's
-// own transport (a cassette miss, a limit) must not be retried by the SDK as if they were
-// connection errors, and a cassette hit is read by the one reader of hits (`readCompletion`): the
-// SDK's fetch parks either here and answers with a non-retryable response; the live route then
-// returns the hit, or rethrows the error as it was.
-const transportErrors = new AsyncLocalStorage<RequestScope>()
-
+/**
+ * One completion's requests, as its client's `fetch` sees them. What the exchange decided without
+ * the provider is not the SDK's to read: an error of rubricate's own transport (a cassette miss, a
+ * limit) must not be retried by the SDK as a connection error, and a cassette hit is read by the
+ * one reader of hits (`readCompletion`). The fetch parks either here and answers with a
+ * non-retryable response; the live route then returns the hit, or rethrows the error as it was.
+ */
 interface RequestScope {
+  /** The judge call the requests belong to. */
+  call: JudgeCallScope
   /** HTTP requests attempted (connection failures included). */
   requests: number
   onRequest: () => void
@@ -88,21 +90,19 @@ function stopReply(): ExchangeReply {
 }
 
 // One request of the judge, counted, with a rubricate error parked and answered as above. The SDK
-// takes it as a `Response` (`ownFetch`); `replayCompletion` reads the reply as it is, so a replayed
+// takes it as a `Response` (`fetchFor`); `replayCompletion` reads the reply as it is, so a replayed
 // one builds no `Response` (docs/guide/benchmarks.md).
 async function ownExchange(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
+  scope: RequestScope,
 ): Promise<ExchangeReply> {
-  const scope = transportErrors.getStore()
-  if (scope) {
-    scope.requests++
-    scope.onRequest()
-  }
+  scope.requests++
+  scope.onRequest()
   try {
-    return await judgeExchange(input, init)
+    return await judgeExchange(input, init, scope.call)
   } catch (error) {
-    if (!isRubricateError(error) || !scope) throw error
+    if (!isRubricateError(error)) throw error
     scope.error = error
     return stopReply()
   }
@@ -110,14 +110,15 @@ async function ownExchange(
 
 // The live route's fetch: a live reply as a whole `Response` for the SDK; a cassette hit parked
 // for `readCompletion`, as the replay route reads it.
-const ownFetch: typeof fetch = async (input, init) => {
-  const reply = await ownExchange(input, init)
-  const scope = transportErrors.getStore()
-  if (!scope || !reply.recorded) return wholeBody(reply.response())
-  scope.hit = readCompletion(reply)
-  // Handled where it is awaited (`sendLiveCompletion`); not unhandled in between.
-  scope.hit.catch(() => {})
-  return stopReply().response()
+function fetchFor(scope: RequestScope): typeof fetch {
+  return async (input, init) => {
+    const reply = await ownExchange(input, init, scope)
+    if (!reply.recorded) return wholeBody(reply.response())
+    scope.hit = readCompletion(reply)
+    // Handled where it is awaited (`sendLiveCompletion`); not unhandled in between.
+    scope.hit.catch(() => {})
+    return stopReply().response()
+  }
 }
 
 /**
@@ -138,8 +139,16 @@ export async function completeWithEndpoint(
   request: EndpointRequest,
   signal: AbortSignal,
   onRequest: () => void,
+  call: JudgeCallScope = judgeCallScope(),
 ): Promise<JudgeReply> {
-  return sendCompletion(endpoint, request, prepareCompletion(endpoint, request), signal, onRequest)
+  return sendCompletion(
+    endpoint,
+    request,
+    prepareCompletion(endpoint, request),
+    signal,
+    onRequest,
+    call,
+  )
 }
 
 /** A completion request checked and built, as the SDK will send it. @internal */
@@ -188,11 +197,12 @@ export async function sendCompletion(
   prepared: PreparedCompletion,
   signal: AbortSignal,
   onRequest: () => void,
+  call: JudgeCallScope,
 ): Promise<JudgeReply> {
   const { baseURL, apiKey, params } = prepared
   // Only now, not when the judge was named: a replayed call needs no key, and in replay mode a
   // miss is reported as a miss.
-  if (request.missingKey && apiKey === undefined && judgeMayGoLive()) {
+  if (request.missingKey && apiKey === undefined && judgeMayGoLive(call)) {
     throw new UsageError(messages.judgeKeyMissing(endpoint.model, request.missingKey))
   }
   const timeoutMs = endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -215,15 +225,15 @@ export async function sendCompletion(
   ): Promise<JudgeReply> {
     // Replay mode: nothing may reach the network, so no SDK client is built (replayCompletion).
     // A default query is the SDK's to place: such a judge takes the live route in every mode.
-    const replay = !judgeMayGoLive() && endpoint.query === undefined
+    const replay = !judgeMayGoLive(call) && endpoint.query === undefined
+    const scope: RequestScope = { call, requests: 0, onRequest }
     const client = replay
       ? undefined
-      : await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs)
-    const scope: RequestScope = { requests: 0, onRequest }
+      : await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs, fetchFor(scope))
     const route = (attempt: AbortSignal) =>
       client
         ? sendLiveCompletion(client, params, attempt, timeoutMs, scope)
-        : replayCompletion(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt)
+        : replayCompletion(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt, scope)
     const context = {
       endpoint,
       baseURL,
@@ -246,13 +256,11 @@ export async function sendCompletion(
       // Loaded on a failure only: a replayed call that succeeds never loads the SDK.
       let sdk: typeof import('openai')
       try {
-        const completion = await transportErrors.run(scope, () =>
-          untilAborted(
-            route(attempt),
-            // Rubricate's own bounds end the wait even if the abort never reaches the
-            // transport; the test's signal ends it through the transport, as the SDK reports it.
-            [bound, timeout.signal],
-          ),
+        const completion = await untilAborted(
+          route(attempt),
+          // Rubricate's own bounds end the wait even if the abort never reaches the transport;
+          // the test's signal ends it through the transport, as the SDK reports it.
+          [bound, timeout.signal],
         )
         const reply = completionReply(completion as unknown)
         if (!reply) {
@@ -303,7 +311,7 @@ export async function sendCompletion(
   }
 }
 
-// The live route: the request through the SDK, whose fetch (`ownFetch`) hands it to the judge's
+// The live route: the request through the SDK, whose fetch (`fetchFor`) hands it to the judge's
 // exchange. The SDK reads a live reply; a cassette hit (mode `auto`) it never reads: the fetch
 // parks it, read by `readCompletion` as the replay route reads every hit.
 async function sendLiveCompletion(
@@ -327,9 +335,9 @@ async function sendLiveCompletion(
  * sends for `chat.completions.create(params)` (its URL, method, body and the headers that carry
  * secrets) handed to the judge's fetch, and its reply read by {@link readCompletion}. In replay
  * mode nothing reaches the network, so all the SDK does is build that request and read its
- * reply, and loading it cost 154 modules, about 90 ms of CPU in every test file that replays a
- * judge call (the suite figure "every test a replayed rubric assertion",
- * docs/guide/benchmarks.md). test/cassettes/judge-one-path.test.ts holds the two requests equal.
+ * reply, and loading it costs every test file that replays a judge call (the suite figure "every
+ * test a replayed rubric assertion", docs/guide/benchmarks.md).
+ * test/cassettes/judge-one-path.test.ts holds the two requests equal.
  * @internal
  */
 export async function replayCompletion(
@@ -338,26 +346,31 @@ export async function replayCompletion(
   headers: Record<string, string> | undefined,
   params: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
   signal: AbortSignal,
+  scope: RequestScope = { call: judgeCallScope(), requests: 0, onRequest: () => {} },
 ): Promise<unknown> {
   const url = `${baseURL}${baseURL.endsWith('/') ? '' : '/'}chat/completions`
   let response: ExchangeReply
   try {
-    response = await ownExchange(url, {
-      method: 'POST',
-      headers: {
-        accept: 'application/json',
-        'content-type': 'application/json',
-        authorization: `Bearer ${apiKey}`,
-        ...headers,
+    response = await ownExchange(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          authorization: `Bearer ${apiKey}`,
+          ...headers,
+        },
+        body: JSON.stringify(params),
+        signal,
       },
-      body: JSON.stringify(params),
-      signal,
-    })
+      scope,
+    )
   } catch (error) {
     throw await connectionFailure(error, signal)
   }
   // rubricate's own error (a miss), parked by the fetch: the call rethrows it as it was.
-  const parked = transportErrors.getStore()?.error
+  const parked = scope.error
   if (parked !== undefined) throw parked
   return readCompletion(response, signal)
 }
@@ -440,6 +453,7 @@ async function clientFor(
   baseURL: string,
   apiKey: string,
   timeoutMs: number,
+  fetch: typeof globalThis.fetch,
 ): Promise<OpenAI> {
   const { default: OpenAIClient } = await import('openai')
   return new OpenAIClient({
@@ -447,7 +461,7 @@ async function clientFor(
     apiKey,
     // rubricate retries (see completeWithEndpoint); the SDK's timeout is a backstop.
     maxRetries: 0,
-    fetch: ownFetch,
+    fetch,
     timeout: timeoutMs,
     ...(endpoint.headers && { defaultHeaders: endpoint.headers }),
     ...(endpoint.query && { defaultQuery: endpoint.query }),

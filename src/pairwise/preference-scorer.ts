@@ -98,6 +98,7 @@ export function createPreferenceScorer(config: PreferenceScorerConfig): Preferen
         runJudgeCall({
           judge,
           step: internals.step,
+          cassetteMode: internals.choices.cassetteMode,
           system: PAIRWISE_INSTRUCTIONS,
           prompt: pairwisePrompt(criteria, task === '' ? undefined : task, a, b),
           output: pairwiseReplySchema(),

@@ -221,6 +221,7 @@ function judgeGroups(
       return runJudgeCall({
         judge,
         step: internals.step,
+        cassetteMode: internals.choices.cassetteMode,
         system: RUBRIC_INSTRUCTIONS,
         prompt: rubricPrompt(listed, task, output, references, transcript),
         output: rubricReplySchema(listed.length),

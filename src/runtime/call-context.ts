@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { CassetteMode, ResolvedConfig } from '../config/resolve-config'
+import type { ResolvedConfig } from '../config/resolve-config'
 import type { JudgeCallSource, TestIdentity } from '../records/records'
 import { stateSlot } from './state'
 
@@ -24,8 +24,9 @@ export interface ExchangeEvent {
 }
 
 /**
- * Context that travels with an assertion down to the judge's transport, across `await`s and
- * concurrent tests, without every layer passing it by hand.
+ * What must be ambient, because no caller can pass it: the running test, which the agents' msw
+ * handler and the network guard need when the user's code makes an HTTP call, across `await`s and
+ * concurrent tests. What a judge call needs beyond this is an argument (`JudgeCallScope`).
  * @internal
  */
 export interface CallContext {
@@ -40,57 +41,36 @@ export interface CallContext {
   task?: object | undefined
   /** Aborts the call (the test's signal: fires on timeout). */
   signal?: AbortSignal | undefined
-  /** Cassette mode chosen at the call site (`{ cassettes: 'off' }`). */
-  cassetteMode?: CassetteMode | undefined
   /**
    * The trial of a `describeEval` row run several times (`trials` > 1), from 1. Folded into the
    * cassette key, so that each trial's calls are recorded apart and replay as they were; unset
    * otherwise, so that no other key changes.
    */
   trial?: number | undefined
-  /** The `describeEval` row being judged, by its test's name: named in a score-contract error. */
-  evalRow?: string | undefined
-  /** Version of the prompt template that produced the request, stored in judge cassettes. */
-  promptVersion?: string | undefined
-  /** Told about every HTTP exchange of the current judge call (its retries included). */
-  onExchange?: ((event: ExchangeEvent) => void) | undefined
   /**
-   * Told each time the current judge call sends a request live (to the provider, or to a custom
-   * model), as it is sent: retries and requests that then fail included.
+   * Set while a scorer runs (`withModelCallsAsJudgeCalls`): the model calls it makes through the
+   * agents' path (msw, `createCassetteFetch`) are its judge's, heard of here. Ambient because a
+   * Mastra or autoevals scorer's judge is a model client of its own, which rubricate hands nothing.
    */
-  onLiveRequest?: (() => void) | undefined
+  modelCalls?: ModelCallCapture | undefined
   /**
-   * Told about every model call recorded or replayed through msw or `createCassetteFetch` (the
-   * agent path) while set: an adapted scorer counts its own model calls as judge calls with it.
+   * Whose HTTP request is being made, when it is rubricate's and not the agent's (Vitest and the
+   * SDKs hand the network layer no caller). `'rubricate-live'`: one rubricate sends live itself
+   * (a judge request, an agent call being recorded), which the fetch fallback and the network
+   * guard leave alone. `'judge-model'`: a judge model's own provider request (an AI SDK model's),
+   * whose judge call is its cassette entry already, so the agents' path lets it through.
    */
-  onModelCall?: ((event: ModelCallEvent) => void) | undefined
-  /**
-   * Told of a model call whose event comes after its reply was returned (a stream, reported when
-   * it ends and is written): the promise settles once {@link onModelCall} has heard of it.
-   */
-  onModelCallPending?: ((settled: Promise<void>) => void) | undefined
-  /**
-   * Set while a scorer runs (`runCountingModelCalls`): the model calls it makes through the agents'
-   * path are its judge's (a Mastra scorer's judge is an agent of its own), so the judge's live
-   * limits wrap them, their cost counts against `maxCost`, and the agents' count leaves them out.
-   */
-  modelCallsAsJudge?: ModelCallsAsJudge | undefined
-  /**
-   * Set while a judge model makes its own HTTP request (an AI SDK model's provider call): the
-   * judge call is recorded as one entry already, so the agents' path lets the request through.
-   */
-  judgeTransport?: boolean | undefined
+  transport?: 'rubricate-live' | 'judge-model' | undefined
   /**
    * Set by whatever records the scorer runs beneath it (a matcher, a loop check, an outer scorer
    * run): a plain `scorer.run()` records itself only when this is unset.
    */
   recordsScorerRuns?: boolean | undefined
-  /** The turn of a multi-turn `describeEval` row that an assertion judges, put on its record. */
-  turn?: number | undefined
 }
 
-// One storage per process, shared by every copy of the module: a context set by the setup file's
-// copy must be visible to the copy that the judge runs in.
+// rubricate's one AsyncLocalStorage (ARCHITECTURE.md §12): the user's agent code awaits between the
+// test and its HTTP calls, and Vitest hands the msw handler and the network guard no test. Shared
+// by every copy of the module: the setup file's copy sets it, the judge's copy reads it.
 const storage = stateSlot('call-context', () => new AsyncLocalStorage<CallContext>())
 
 /** Run `fn` with `patch` merged over the current context. @internal */
@@ -102,13 +82,35 @@ export function withCallContext<T>(patch: CallContext, fn: () => T): T {
   return storage.run({ ...storage.getStore(), ...defined }, fn)
 }
 
-/** One model call of the agents' path, as {@link CallContext.onModelCall} hears of it. @internal */
+/** One model call of the agents' path, as {@link ModelCallCapture.onModelCall} hears of it. @internal */
 export interface ModelCallEvent extends ExchangeEvent {
   endpoint: string
   model?: string | undefined
 }
 
-/** The judge's side of a scorer's model calls: see {@link CallContext.modelCallsAsJudge}. @internal */
+/**
+ * Who hears of the model calls a scorer makes through the agents' path, and the judge's side of
+ * them: see {@link CallContext.modelCalls}. @internal
+ */
+export interface ModelCallCapture {
+  /**
+   * Told about every model call recorded or replayed: an adapted scorer counts its own model
+   * calls as judge calls with it.
+   */
+  onModelCall(event: ModelCallEvent): void
+  /**
+   * Told of a model call whose event comes after its reply was returned (a stream, reported when
+   * it ends and is written): the promise settles once {@link onModelCall} has heard of it.
+   */
+  onModelCallPending(settled: Promise<void>): void
+  /**
+   * The judge's live limits wrap the calls, their cost counts against `maxCost`, and the agents'
+   * count leaves them out.
+   */
+  asJudge: ModelCallsAsJudge
+}
+
+/** The judge's side of a scorer's model calls: see {@link ModelCallCapture.asJudge}. @internal */
 export interface ModelCallsAsJudge {
   /** Wrap one live request in the judge's limits (concurrency, `maxLiveCalls`, `maxCost`). */
   limit(

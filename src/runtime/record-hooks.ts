@@ -21,13 +21,9 @@ export function onRecord(listener: RecordListener): () => void {
 
 /** Tell every listener about a record. A throwing listener does not stop the others. @internal */
 export function emitRecord(made: RubricateRecord): void {
-  const { test, trial, turn } = currentCallContext()
-  // Complete before any listener stores it: the eval row's trial and turn it was made in.
-  const record = {
-    ...made,
-    ...(turn === undefined ? {} : { turn }),
-    ...(trial === undefined ? {} : { trial }),
-  }
+  const { test, trial } = currentCallContext()
+  // Complete before any listener stores it: the eval row's trial it was made in.
+  const record = trial === undefined ? made : { ...made, trial }
   const context = { test }
   for (const listener of listeners) {
     try {

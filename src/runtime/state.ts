@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { JudgeCallSource, RubricateRecord, TestIdentity } from '../records/records'
 
 // Not `Symbol.for('rubricate')`: that held the state of earlier versions in another shape, and a
@@ -56,8 +55,6 @@ export interface ProcessPart {
     /** One request may be emitted by two interceptors (fetch over a socket): answered once. */
     seen: WeakSet<Request>
   }
-  /** Marks rubricate's own live requests (rubricate-live.ts). */
-  live: AsyncLocalStorage<true>
   /** Live judge calls in flight, waiting, and counted without a run id (live-limits.ts). */
   liveLimits: { active: number; queue: (() => void)[]; calls: number; cost: number }
   /** The secrets known to this process (redaction.ts), created at the first use. */
@@ -207,7 +204,6 @@ function createState(): RuntimeState {
       mswServer: { server: undefined, busy: false, mswAbsentTold: false },
       deferredServer: { pending: undefined, gates: [] },
       interceptorFallback: { listener: undefined, seen: new WeakSet() },
-      live: new AsyncLocalStorage(),
       liveLimits: { active: 0, queue: [], calls: 0, cost: 0 },
       secrets: undefined,
       listeners: { undecided: new Set(), records: new Set() },

@@ -23,26 +23,28 @@ export async function withModelCallsAsJudgeCalls<T>(
   let last = performance.now()
   const value = await withCallContext(
     {
-      modelCallsAsJudge,
-      onModelCallPending: (settled) => pending.push(settled),
-      // The innermost capture keeps each call; an outer one gets it in the result's judgeCalls.
-      onModelCall: (event) => {
-        const now = performance.now()
-        const call: JudgeCall = {
-          step,
-          model: event.model ?? event.endpoint,
-          status: 'success',
-          source: event.source,
-          durationMs: now - last,
-          attemptCount: 1,
-          modelCallCount: 1,
-        }
-        if (event.key !== undefined) call.cassetteKey = event.key
-        if (event.file !== undefined) call.cassetteFile = event.file
-        const usage = usageOf(event.reply?.())
-        if (usage) call.usage = usage
-        judgeCalls.push(call)
-        last = now
+      modelCalls: {
+        asJudge: modelCallsAsJudge,
+        onModelCallPending: (settled) => pending.push(settled),
+        // The innermost capture keeps each call; an outer one gets it in the result's judgeCalls.
+        onModelCall: (event) => {
+          const now = performance.now()
+          const call: JudgeCall = {
+            step,
+            model: event.model ?? event.endpoint,
+            status: 'success',
+            source: event.source,
+            durationMs: now - last,
+            attemptCount: 1,
+            modelCallCount: 1,
+          }
+          if (event.key !== undefined) call.cassetteKey = event.key
+          if (event.file !== undefined) call.cassetteFile = event.file
+          const usage = usageOf(event.reply?.())
+          if (usage) call.usage = usage
+          judgeCalls.push(call)
+          last = now
+        },
       },
     },
     fn,

@@ -7,6 +7,7 @@ import { isThenable } from '../output'
 import type { JudgeCall, ScorerStepName } from '../records/records'
 import { currentCallContext, withCallContext } from '../runtime/call-context'
 import { emitRecord } from '../runtime/record-hooks'
+import { type RunChoices, runChoicesOf } from '../runtime/run-choices'
 import { resolveJudge } from '../runtime/runtime'
 import { isNotScorable } from './not-scorable'
 import { plainRunRecord } from './plain-run-record'
@@ -43,7 +44,9 @@ export function runPipeline(
   steps: readonly StepDefinition[],
   input: ScorerRun,
 ): Promise<any> {
-  return recordedRun(options.id, input, () => runSteps(options, steps, input))
+  // Read before `prepareRun`, which may hand back a run of its own.
+  const choices = runChoicesOf(input)
+  return recordedRun(options.id, input, () => runSteps(options, steps, input, choices))
 }
 
 /**
@@ -69,6 +72,7 @@ async function runSteps(
   options: ScorerOptions,
   steps: readonly StepDefinition[],
   input: ScorerRun,
+  choices: RunChoices,
 ): Promise<any> {
   checkRun(options, steps, input)
   const judgeCalls: JudgeCall[] = []
@@ -106,7 +110,7 @@ async function runSteps(
     let value: unknown
     try {
       // A step that answers at once is not awaited: every promise costs on the replay path.
-      const out = stepValue(options, step, context, outputs, judgeCalls)
+      const out = stepValue(options, step, context, outputs, judgeCalls, choices)
       value = isThenable(out) ? await out : out
       checkStepValue(options, step, value)
     } catch (error) {
@@ -151,13 +155,15 @@ function stepValue(
   context: Record<string, unknown>,
   outputs: Record<string, unknown>,
   judgeCalls: JudgeCall[],
+  choices: RunChoices,
 ): unknown {
   if (step.kind !== 'function') {
-    return runPromptStep(options.judge, step, context, outputs, judgeCalls)
+    return runPromptStep(options.judge, step, context, outputs, judgeCalls, choices)
   }
   const internals: StepInternals = {
     step: step.name,
     judge: options.judge ?? {},
+    choices,
     recordJudgeCall: (call) => judgeCalls.push(call),
   }
   lendStepInternals(context, internals)
@@ -178,6 +184,7 @@ async function runPromptStep(
   context: Record<string, unknown>,
   outputs: Record<string, unknown>,
   judgeCalls: JudgeCall[],
+  choices: RunChoices,
 ): Promise<unknown> {
   const prompt = await step.step.createPrompt(context)
   outputs[`${step.name}Prompt`] = prompt
@@ -203,6 +210,7 @@ async function runPromptStep(
     outputProcessors: judge.outputProcessors,
     errorProcessors: judge.errorProcessors,
     maxProcessorRetries: judge.maxProcessorRetries,
+    cassetteMode: choices.cassetteMode,
     record: (call) => judgeCalls.push(call),
   })
   if (calculate) return await calculate({ ...context, analyzeStepResult: value })

@@ -1,5 +1,6 @@
 import type { PreparedSchema } from '../judge/output-schema'
 import type { JudgeCall, ScorerStepName } from '../records/records'
+import type { RunChoices } from '../runtime/run-choices'
 import { runtimeState } from '../runtime/state'
 import type { PromptStep, ScorerJudgeOptions } from './types'
 
@@ -27,12 +28,14 @@ export function lendStepInternals(context: object, internals: StepInternals): vo
 
 /**
  * What the pipeline lends a function step that makes its own judge calls (the rubric scorer):
- * the step's name, the scorer's judge options, and where to record each call.
+ * the step's name, the scorer's judge options, the run's choices, and where to record each call.
  * @internal
  */
 export interface StepInternals {
   step: ScorerStepName
   judge: ScorerJudgeOptions
+  /** What the run's edge chose for its judge calls (the matcher's `cassettes` option). */
+  choices: RunChoices
   recordJudgeCall(call: JudgeCall): void
 }
 

@@ -71,7 +71,13 @@ export function createSimilarityScorer(config: SimilarityScorerConfig): Similari
         outputText(context.run.output),
         expectedText(where, config.expected, context.run),
       ]
-      const { vectors, call } = await embedTexts(config.embedder, texts, internals.step)
+      const { vectors, call } = await embedTexts(
+        config.embedder,
+        texts,
+        internals.step,
+        undefined,
+        internals.choices.cassetteMode,
+      )
       internals.recordJudgeCall(call)
       const cosine = cosineSimilarity(vectors[0] as number[], vectors[1] as number[])
       if (cosine === undefined) {

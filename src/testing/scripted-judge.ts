@@ -1,7 +1,7 @@
-import { CASSETTE_AWARE } from '../judge/cassette-bridge'
+import { CASSETTE_AWARE, type CompleteInCall } from '../judge/cassette-bridge'
+import { judgeCallScope } from '../judge/judge-call-scope'
 import { messages } from '../messages'
 import type { JudgeCompleteOptions, JudgeModel, JudgeReply, JudgeRequest } from '../records/records'
-import { currentCallContext } from '../runtime/call-context'
 
 /**
  * One scripted answer: a string is the reply's text as it is (malformed JSON included), an object
@@ -47,21 +47,23 @@ export function scriptedJudge(
           index < script.length
             ? (script[index] as ScriptedReply)
             : new Error(messages.scriptedJudgeExhausted(script.length, index))
+  // Told of the call it serves, as `cached()` is: the script is the recording, so nothing goes
+  // to the cassettes, but each answer counts as a live model call.
+  const inCall: CompleteInCall = async (request, _options, call) => {
+    const index = requests.length
+    requests.push(request)
+    call.onLiveRequest()
+    call.onExchange({ source: 'live' })
+    const reply = await answer(request, index)
+    if (reply instanceof Error) throw reply
+    return { text: typeof reply === 'string' ? reply : JSON.stringify(reply) }
+  }
   const judge = {
     id: options.id ?? 'scripted-judge',
     requests,
-    // Not recorded to cassettes: the script is the recording. Calls still count as model calls.
-    [CASSETTE_AWARE]: true,
-    async complete(request: JudgeRequest, _options: JudgeCompleteOptions): Promise<JudgeReply> {
-      const index = requests.length
-      requests.push(request)
-      const context = currentCallContext()
-      context.onLiveRequest?.()
-      context.onExchange?.({ source: 'live' })
-      const reply = await answer(request, index)
-      if (reply instanceof Error) throw reply
-      return { text: typeof reply === 'string' ? reply : JSON.stringify(reply) }
-    },
+    [CASSETTE_AWARE]: inCall,
+    complete: (request: JudgeRequest, options: JudgeCompleteOptions): Promise<JudgeReply> =>
+      inCall(request, options, judgeCallScope()),
   }
   return judge
 }

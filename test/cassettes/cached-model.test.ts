@@ -5,6 +5,8 @@ import { configureRubricate, createScorer, type JudgeModel, type JudgeRequest } 
 import { cached } from '../../src/cassettes'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { rootCause } from '../../src/errors'
+import { completeInCall } from '../../src/judge/cassette-bridge'
+import { judgeCallScope } from '../../src/judge/judge-call-scope'
 import { type ExchangeEvent, runAsTest, withCallContext } from '../../src/runtime/call-context'
 import { rejectionOf } from '../judge/helpers'
 import { entriesUnder, entryFilesUnder, testIn, useCassetteFolder } from './support'
@@ -32,15 +34,19 @@ test('a custom judge model is recorded keyed on its request and id, and replayed
   const judge = cached(model)
   const request = { system: 'Be strict.', prompt: 'Is it right?', seed: 1 }
   const events: ExchangeEvent[] = []
-  const first = await withCallContext(
-    { test: testIn('judges'), promptVersion: '2', onExchange: (e) => events.push(e) },
-    () => judge.complete(request, {}),
-  )
+  // The judge call hands the model its prompt version and listener.
+  const inCall = (asked: typeof request) =>
+    withCallContext({ test: testIn('judges') }, () =>
+      completeInCall(
+        judge,
+        asked,
+        {},
+        judgeCallScope({ promptVersion: '2', onExchange: (e) => events.push(e) }),
+      ),
+    )
+  const first = await inCall(request)
   // The same test again (a later run of it): a reply is served to the test that recorded it.
-  const again = await withCallContext(
-    { test: testIn('judges'), promptVersion: '2', onExchange: (e) => events.push(e) },
-    () => judge.complete({ seed: 1, prompt: 'Is it right?', system: 'Be strict.' }, {}),
-  )
+  const again = await inCall({ seed: 1, prompt: 'Is it right?', system: 'Be strict.' })
   expect(model.calls).toHaveLength(1)
   expect(again).toEqual(first)
   const [entry] = await entriesUnder(folder.dir)

@@ -200,7 +200,7 @@ test('a judge request to a path that a string pattern names after a ":" is keyed
   await new Promise<void>((resolve) => grader.listen(0, '127.0.0.1', resolve))
   const { port } = grader.address() as AddressInfo
   const post = (model: string) =>
-    judgeFetch(`http://127.0.0.1:${port}/v1/tuned/${model}:grade`, {
+    judgeFetch()(`http://127.0.0.1:${port}/v1/tuned/${model}:grade`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ messages: [{ role: 'user', content: 'Grade it.' }] }),

@@ -4,6 +4,7 @@ import { afterEach, expect, test } from 'vitest'
 import { z } from 'zod'
 import { configureRubricate, createScorer, type ScorerResult } from '../../src'
 import { rootCause } from '../../src/errors'
+import { runJudgeCall } from '../../src/judge/judge-call'
 import type { OpenAICompatibleJudge } from '../../src/records/records'
 import { withCallContext } from '../../src/runtime/call-context'
 import { setPluginConfig } from '../../src/runtime/runtime'
@@ -58,6 +59,19 @@ async function score(
   )
 }
 
+// A judge call under a prompt version, as the rubric scorer makes one: the version is the call's
+// own option, never inherited from around it.
+function judgeUnder(
+  promptVersion: string,
+  judge: OpenAICompatibleJudge,
+  prompt: string,
+  system = 'You check facts.',
+) {
+  return withCallContext({ test: testIn('checks facts', FILE) }, () =>
+    runJudgeCall({ judge, step: 'generateReason', system, prompt, promptVersion }),
+  )
+}
+
 const stable = (result: ScorerResult) => ({
   ...result,
   judgeCalls: result.judgeCalls.map(({ durationMs: _, ...call }) => call),
@@ -102,8 +116,10 @@ test('a run recorded against a live judge replays with the same result and no re
 test('each recorded entry names its test and stores the redacted request and the reply', async () => {
   configureRubricate({ cassettes: { mode: 'auto' } })
   server = await startFakeOpenAI({ reply: judgeReply })
-  await withCallContext({ promptVersion: '3' }, () =>
-    score({ model: 'gpt-test', baseURL: server!.baseURL, apiKey: 'sk-test' }),
+  await judgeUnder(
+    '3',
+    { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'sk-test' },
+    'Explain the score 1.',
   )
   const entries = await entriesUnder(folder.dir)
   const reason = entries.find((entry) =>
@@ -181,23 +197,10 @@ test('a miss whose nearest entry was recorded with another prompt version says t
   configureRubricate({ cassettes: { mode: 'auto' } })
   server = await startFakeOpenAI({ reply: judgeReply })
   const judge = { model: 'gpt-test', baseURL: server.baseURL, apiKey: 'sk-test' }
-  await withCallContext({ promptVersion: '1' }, () => score(judge))
+  await judgeUnder('1', judge, 'Score these facts: Paris is in France')
   configureRubricate({ cassettes: { mode: 'replay' } })
   const error = await rejectionOf(
-    withCallContext({ promptVersion: '2' }, () =>
-      withCallContext({ test: testIn('checks facts', FILE) }, () =>
-        createScorer({
-          id: 'f',
-          description: 'f',
-          judge: { model: judge, instructions: 'You check facts, v2.' },
-        })
-          .generateScore({
-            description: 's',
-            createPrompt: () => 'Score these facts: Paris is in France',
-          })
-          .run({ output: 'x' }),
-      ),
-    ),
+    judgeUnder('2', judge, 'Score these facts: Paris is in France', 'You check facts, v2.'),
   )
   const message = (rootCause(error) as Error).message
   expect(message).toContain('(set with configureRubricate)')
@@ -214,7 +217,7 @@ test('a miss whose nearest entry has no prompt version (an agent call, a scorer 
   await score(judge)
   configureRubricate({ cassettes: { mode: 'replay' } })
   const error = await rejectionOf(
-    withCallContext({ promptVersion: 'rubric-v1' }, () => score(judge, 'Rome is in Italy')),
+    judgeUnder('rubric-v1', judge, 'List the facts in: Rome is in Italy'),
   )
   const message = (rootCause(error) as Error).message
   expect(message).toContain('  differs:  messages[1].content\n')

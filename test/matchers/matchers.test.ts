@@ -1,8 +1,10 @@
 import { stripVTControlCharacters } from 'node:util'
 import { beforeAll, expect, test } from 'vitest'
 import { toPassScorer, toSatisfyRubric } from '../../matchers'
+import { EVAL_ASSERTION } from '../../matchers/eval-assertion'
 import type { RubricateRecord } from '../../src/records/records'
 import { currentCallContext, withCallContext } from '../../src/runtime/call-context'
+import { runChoicesOf } from '../../src/runtime/run-choices'
 import { linked } from '../support/error-page'
 
 expect.extend({ toSatisfyRubric, toPassScorer })
@@ -228,7 +230,7 @@ test('the test identity, its abort signal and the call-site cassette mode reach 
   const scorer = fixedScorer({ score: 1, passed: true })
   await expect('x').toSatisfyRubric(scorer, { cassettes: 'off', input: 'q' })
   const { context, run } = scorer.calls[0] ?? {}
-  expect(run).toEqual({ input: 'q', output: 'x' })
+  expect(run).toMatchObject({ input: 'q', output: 'x' })
   expect(context?.test).toEqual({
     file: task.file.filepath,
     name: 'the test identity, its abort signal and the call-site cassette mode reach the scorer',
@@ -237,7 +239,8 @@ test('the test identity, its abort signal and the call-site cassette mode reach 
   // The assertion's own signal, which follows the test's (it fires on a test timeout).
   expect(context?.signal).toBeInstanceOf(AbortSignal)
   expect(context?.signal?.aborted).toBe(signal.aborted)
-  expect(context?.cassetteMode).toBe('off')
+  // The call site's cassette mode travels with the run, for the pipeline to hand its judge calls.
+  expect(runChoicesOf(run)).toEqual({ cassetteMode: 'off' })
 })
 
 test('a record keeps the input and the output judged for the report page, cut at 4,000 characters with the whole length', async ({
@@ -405,8 +408,12 @@ test("an assertion made in an eval row's trial and turn stores its record with b
     }
   }
   meta.rubricate = new Watched()
-  await withCallContext({ trial: 2, turn: 3 }, () =>
-    expect('x').toPassScorer(fixedScorer({ score: 1 })),
+  // The trial is ambient (the task's own calls are keyed with it); describeEval gives the turn
+  // in the matcher's options.
+  await withCallContext({ trial: 2 }, () =>
+    expect('x').toPassScorer(fixedScorer({ score: 1 }), {
+      [EVAL_ASSERTION]: { row: 'row 1', turn: 3 },
+    } as never),
   )
   expect(stored).toHaveLength(1)
   meta.rubricate = [...meta.rubricate]

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from 'vitest'
 import { createRubricScorer, type JudgeModel } from '../../src'
 import { rootCause } from '../../src/errors'
-import { currentCallContext } from '../../src/runtime/call-context'
+import { CASSETTE_AWARE, type CompleteInCall } from '../../src/judge/cassette-bridge'
 import { type FakeOpenAI, type FakeReplyFunction, startFakeOpenAI } from '../../src/testing'
 import { judgeBy, listedCriteria, userMessage } from '../support/rubric-judge'
 
@@ -243,15 +243,17 @@ test('samples: 2 with a split counts the criterion as unsatisfied', async () => 
   expect(result).toMatchObject({ passed: false, score: 0 })
 })
 
-test('the rubric judge call carries the prompt version in its call context, for cassettes', async () => {
+test('the rubric judge call hands its transport the prompt version, for cassettes', async () => {
   const versions: (string | undefined)[] = []
-  const model: JudgeModel = {
-    id: 'context-reader',
-    async complete() {
-      versions.push(currentCallContext().promptVersion)
-      return { text: JSON.stringify({ criteria: { c1: verdict(true) }, overallAssessment: '' }) }
-    },
+  const inCall: CompleteInCall = async (_request, _options, call) => {
+    versions.push(call.promptVersion)
+    return { text: JSON.stringify({ criteria: { c1: verdict(true) }, overallAssessment: '' }) }
   }
+  const model = {
+    id: 'call-reader',
+    [CASSETTE_AWARE]: inCall,
+    complete: () => Promise.reject(new Error('the judge hands a cassette-aware model its call')),
+  } as JudgeModel
   await createRubricScorer({ judge: model, criteria: '- Greets' }).run({ output: 'Hi' })
   expect(versions).toEqual(['rubric-v2'])
 })

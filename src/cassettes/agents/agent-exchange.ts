@@ -25,7 +25,7 @@ export async function runAgentExchange(
   const config = runtime.config()
   // A judge model's own request: its judge call is the cassette entry; recording this too would
   // count one judge call as an agent call as well, and replay would need the provider package.
-  if (context.judgeTransport) return live(request)
+  if (context.transport === 'judge-model') return live(request)
   const body = await request.clone().text()
   let prepared: PreparedRequest | undefined
   const prepare = (rewrite?: (text: string) => string) => {
@@ -43,10 +43,11 @@ export async function runAgentExchange(
   }
   const session = runtime.session
   const test = runningTest()
-  const { onModelCall, onModelCallPending, modelCallsAsJudge: asJudge } = context
+  const capture = context.modelCalls
+  const asJudge = capture?.asJudge
   // With cassettes off the request is never prepared: a scorer that counts the call still learns
   // its model.
-  const offModel = onModelCall && config.cassettes.mode === 'off' ? modelNamed(body) : undefined
+  const offModel = capture && config.cassettes.mode === 'off' ? modelNamed(body) : undefined
   const model = () => prepared?.model ?? offModel
   // Each exchange is counted once, as what it turned out to be: a live stream reports when it
   // ends, after this function has returned; one that throws (a replay miss, a failed connection,
@@ -63,7 +64,8 @@ export async function runAgentExchange(
   let returned = false
   let heard: ExchangeEvent | undefined
   let settle = () => {}
-  const tell = (event: ExchangeEvent) => onModelCall?.({ ...event, endpoint, model: model() })
+  const tell = (event: ExchangeEvent) =>
+    capture?.onModelCall({ ...event, endpoint, model: model() })
   try {
     const reply = await exchange({
       caller: 'agent',
@@ -95,7 +97,7 @@ export async function runAgentExchange(
     })
     returned = true
     if (heard) tell(heard)
-    else if (onModelCall) onModelCallPending?.(new Promise<void>((resolve) => (settle = resolve)))
+    else capture?.onModelCallPending(new Promise<void>((resolve) => (settle = resolve)))
     return reply.response()
   } catch (error) {
     count('failed')

@@ -6,11 +6,10 @@
 /** What is known about a request that missed. @internal */
 import { basename, dirname } from 'node:path'
 import { displayPath, projectRoot, testLabel } from '../../config/paths'
-import type { ResolvedConfig } from '../../config/resolve-config'
+import type { CassetteMode, ResolvedConfig } from '../../config/resolve-config'
 import { CassetteMissError } from '../../errors'
 import { messages } from '../../messages'
 import type { CassetteMissRecord, TestIdentity } from '../../records/records'
-import { currentCallContext } from '../../runtime/call-context'
 import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { runtimeState } from '../../runtime/state'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
@@ -205,18 +204,15 @@ function configOption(): string {
  */
 export function replayedFrom(
   key: string,
+  call: { test: TestIdentity | undefined; cassetteMode: CassetteMode | undefined },
   runtime: Runtime = currentRuntime(),
 ): { file: string; command: string } {
-  const context = currentCallContext()
-  const config = runtime.config({ cassettes: context.cassetteMode })
+  const config = runtime.config({ cassettes: call.cassetteMode })
   const file = displayPath(
-    storeFor(runtime.stores, config.cassettes.dir).file(
-      key,
-      context.test && testLabel(context.test),
-    ),
+    storeFor(runtime.stores, config.cassettes.dir).file(key, call.test && testLabel(call.test)),
   )
-  const command = context.test
-    ? recordCommand(context.test, true).replace(
+  const command = call.test
+    ? recordCommand(call.test, true).replace(
         'RUBRICATE_CASSETTES=auto',
         'RUBRICATE_CASSETTES=record',
       )

@@ -1,0 +1,47 @@
+import type { CassetteMode } from '../config/resolve-config'
+import type { TestIdentity } from '../records/records'
+import { currentCallContext, type ExchangeEvent } from '../runtime/call-context'
+
+/**
+ * What one judge call tells its transport, the cassette bridge: made where the call starts
+ * (`runJudgeCall`, `embedTexts`, a `cached()` model called on its own) and passed down as an
+ * argument, so every field a transport reads shows in a signature (ARCHITECTURE.md §12).
+ * @internal
+ */
+export interface JudgeCallScope {
+  /** The test the call belongs to: named in cassette misses and stored as `recordedBy`. */
+  test: TestIdentity | undefined
+  /** The `describeEval` trial (from 1) when a row runs several: part of the cassette key. */
+  trial: number | undefined
+  /** The cassette mode chosen at the call site (`{ cassettes: 'off' }`); unset: the configuration's. */
+  cassetteMode: CassetteMode | undefined
+  /** The version of the prompt template that produced the request, stored in its entry. */
+  promptVersion: string | undefined
+  /** Told about every HTTP exchange of the call, its retries included. */
+  onExchange(event: ExchangeEvent): void
+  /** Told each time the call sends a request live, as it is sent: retries and failures included. */
+  onLiveRequest(): void
+}
+
+/** The parts of a {@link JudgeCallScope} its maker chooses. @internal */
+export type JudgeCallChoices = Partial<
+  Pick<JudgeCallScope, 'cassetteMode' | 'promptVersion' | 'onExchange' | 'onLiveRequest'>
+>
+
+/**
+ * A judge call's scope: the running test and its trial (the one ambient part, which Vitest hands
+ * no call), and what the maker chose. @internal
+ */
+export function judgeCallScope(choices: JudgeCallChoices = {}): JudgeCallScope {
+  const { test, trial } = currentCallContext()
+  return {
+    test,
+    trial,
+    cassetteMode: choices.cassetteMode,
+    promptVersion: choices.promptVersion,
+    onExchange: choices.onExchange ?? ignore,
+    onLiveRequest: choices.onLiveRequest ?? ignore,
+  }
+}
+
+function ignore(): void {}
