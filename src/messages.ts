@@ -835,6 +835,14 @@ export const messages = {
     format(
       `Scorer "${id}" got ${show(value)} as its ${step} step. Give a function, or a prompt object { description, createPrompt }.`,
     ),
+  toMastraScorerNotScorer: (value: unknown): string =>
+    format(
+      `toMastraScorer() expects a rubricate scorer (an object with run()), such as createScorer(...).generateScore(...) or createRubricScorer(...), but got ${show(value)}. Pass the scorer first and Mastra's createScorer second.`,
+    ),
+  toMastraScorerNoFactory: (value: unknown): string =>
+    format(
+      `toMastraScorer() expects Mastra's createScorer as its second argument, but got ${show(value)}. rubricate does not depend on Mastra, so the Mastra scorer is built with Mastra's own factory: import { createScorer } from '@mastra/core/evals' and pass it.`,
+    ),
   adaptScorerNotFunction: (value: unknown): string =>
     format(
       `adaptScorer() expects a scorer function, ({ input, output, expected }) => number | { score, metadata }, but got ${show(value)}.`,
