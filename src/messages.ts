@@ -753,6 +753,10 @@ export const messages = {
     format(
       `The judge "${model}" at "${url}" rejected the request with HTTP ${status}: ${JSON.stringify(detail)}. This is not retried. ${rejectionHint(status)}`,
     ),
+  judgeNoApiKeyLive: (model: string, url: string): string =>
+    format(
+      `The judge "${model}" was to be called live at "${url}" with no API key, so no request was sent (the provider can only answer 401). Set OPENAI_API_KEY, or give the key in the judge object: { model: "${model}", apiKey }; set OPENAI_BASE_URL (or baseURL in the judge object) when the judge is another OpenAI-compatible endpoint. Cassettes replay without a key; only recording needs one.`,
+    ),
   judgeNoApiKey: (model: string, url: string): string =>
     format(
       `The judge "${model}" at "${url}" answered HTTP 401 because no API key was set. Set OPENAI_API_KEY, or give the key in the judge object: { model: "${model}", apiKey }. Cassettes replay without a key; only live calls need one.`,

@@ -9,9 +9,11 @@ import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-requ
 import type { ExchangeReply } from '../cassettes/exchange/replay-response'
 import { requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
-import { modelEndpoint } from '../cassettes/store/model-endpoint'
+import { isProviderHost, modelEndpoint } from '../cassettes/store/model-endpoint'
 import { testLabel } from '../config/paths'
 import type { ResolvedConfig } from '../config/resolve-config'
+import { JudgeRequestError } from '../errors'
+import { messages } from '../messages'
 import type { JudgeModel, JudgeReply } from '../records/records'
 import {
   type CallContext,
@@ -29,8 +31,11 @@ export {
   isWholeReplay,
   responseReply,
 } from '../cassettes/exchange/replay-response'
-export { redactUrl } from '../cassettes/redaction/redaction'
+
+import { redactUrl } from '../cassettes/redaction/redaction'
+
 export { canonicalJson } from '../cassettes/store/canonical-json'
+export { redactUrl }
 
 /**
  * The judge's path to the cassettes (ARCHITECTURE.md §7.1): the SDK's `fetch` and `cached()` hand
@@ -49,6 +54,33 @@ export const CASSETTE_AWARE: unique symbol = Symbol.for('rubricate.cassetteAware
 /** True when `model` came from {@link cached} (or otherwise handles cassettes itself). @internal */
 export function isCassetteAware(model: JudgeModel): boolean {
   return (model as JudgeModel & { [CASSETTE_AWARE]?: unknown })[CASSETTE_AWARE] === true
+}
+
+/**
+ * The key a judge's OpenAI client is built with when none is set: the SDK refuses to construct
+ * without one, and a replayed call never reaches the provider, so replay needs no key.
+ * @internal
+ */
+export const NO_API_KEY = 'rubricate-no-api-key'
+
+/**
+ * A live judge request to a provider's host (api.openai.com, ...) without a key is refused before
+ * it is sent: the provider can only answer 401, and an unreachable host would be retried until
+ * the deadline. A keyless local server (Ollama, a proxy) is called as it is.
+ */
+function refuseKeylessProviderCall(
+  url: URL,
+  headers: [string, string][],
+  config: ResolvedConfig,
+  model: string | undefined,
+): void {
+  const keyless = headers.some(
+    ([name, value]) =>
+      /^(authorization|api-key|x-api-key)$/i.test(name) && value.includes(NO_API_KEY),
+  )
+  if (!keyless || !isProviderHost(url.hostname, config.cassettes.providerHosts)) return
+  const base = url.href.replace(/\/chat\/completions(?:\?.*)?$/, '')
+  throw new JudgeRequestError(messages.judgeNoApiKeyLive(model ?? 'unknown', redactUrl(base)))
 }
 
 /**
@@ -85,6 +117,12 @@ export async function judgeExchange(
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
   const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
   const live = async (rewrite?: (text: string) => string): Promise<Response> => {
+    refuseKeylessProviderCall(
+      url,
+      headerEntries(init?.headers ?? (input instanceof Request ? input.headers : undefined)),
+      config,
+      modelOf(),
+    )
     context.onLiveRequest?.()
     try {
       const body = rewrite && bodyText !== '' ? rewrite(bodyText) : bodyText

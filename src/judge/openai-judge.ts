@@ -10,6 +10,7 @@ import {
   type ExchangeReply,
   judgeExchange,
   judgeMayGoLive,
+  NO_API_KEY,
   redactUrl,
   responseReply,
 } from './cassette-bridge'
@@ -58,8 +59,9 @@ const clearRealTimeout = timers.clearTimeout
  */
 export const DEFAULT_DEADLINE_MS = 120_000
 // The SDK refuses to construct without a key. A placeholder lets replayed calls (which never reach
-// the provider) work with no key; a live call then gets a 401 that we explain.
-const NO_KEY = 'rubricate-no-api-key'
+// the provider) work with no key; a live call to a provider is refused before it is sent, and one
+// to another server that answers 401 is explained.
+const NO_KEY = NO_API_KEY
 
 // Errors of rubricate's own transport (a cassette miss, a limit) must not be retried by the SDK
 // as if they were connection errors: the fetch wrapper parks them here and answers with a
