@@ -1140,6 +1140,8 @@ export const messages = {
     ),
   cassetteMissOccurrence: (occurrence: number): string =>
     `the test's request number ${occurrence} with this exact body; each identical request of a test is answered by the reply recorded for it, in order, and this one was made more often than it was recorded. Record it again, or set cassettes.repeatReplies to true to answer it with the last recorded reply.`,
+  cassetteMissRecordedAt: (recorded: string, now: string): string =>
+    `at "${recorded}"; this call goes to "${now}" (record against the endpoint that served it, with its base URL set)`,
   cassetteMissKeyFormat: (): string => 'nothing in the body (the key format changed)',
   cassetteMissOtherTest: (recordedBy: string | undefined): string =>
     `nothing: this exact request was recorded by ${recordedBy === undefined ? 'a call outside any test' : `"${recordedBy}"`}, and a test is served only the replies it recorded itself (a renamed or moved test records again)`,

@@ -70,14 +70,10 @@ export const NO_API_KEY = 'rubricate-no-api-key'
  */
 function refuseKeylessProviderCall(
   url: URL,
-  headers: [string, string][],
+  keyless: boolean,
   config: ResolvedConfig,
   model: string | undefined,
 ): void {
-  const keyless = headers.some(
-    ([name, value]) =>
-      /^(authorization|api-key|x-api-key)$/i.test(name) && value.includes(NO_API_KEY),
-  )
   if (!keyless || !isProviderHost(url.hostname, config.cassettes.providerHosts)) return
   const base = url.href.replace(/\/chat\/completions(?:\?.*)?$/, '')
   throw new JudgeRequestError(messages.judgeNoApiKeyLive(model ?? 'unknown', redactUrl(base)))
@@ -116,13 +112,16 @@ export async function judgeExchange(
   )
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
   const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
+  const headers = headerEntries(
+    init?.headers ?? (input instanceof Request ? input.headers : undefined),
+  )
+  // The judge's client carries the placeholder key when none is set (NO_API_KEY).
+  const keyless = headers.some(
+    ([name, value]) =>
+      /^(authorization|api-key|x-api-key)$/i.test(name) && value.includes(NO_API_KEY),
+  )
   const live = async (rewrite?: (text: string) => string): Promise<Response> => {
-    refuseKeylessProviderCall(
-      url,
-      headerEntries(init?.headers ?? (input instanceof Request ? input.headers : undefined)),
-      config,
-      modelOf(),
-    )
+    refuseKeylessProviderCall(url, keyless, config, modelOf())
     context.onLiveRequest?.()
     try {
       const body = rewrite && bodyText !== '' ? rewrite(bodyText) : bodyText
@@ -166,13 +165,12 @@ export async function judgeExchange(
         queryInKey: found?.queryInKey,
         body: rewrite ? rewrite(bodyText) : bodyText,
         url: rewrite ? new URL(rewrite(url.href)) : url,
-        headers: headerEntries(
-          init?.headers ?? (input instanceof Request ? input.headers : undefined),
-        ),
+        headers,
         redact: config.cassettes.redact,
         normalize: config.cassettes.normalize,
       }),
     url,
+    keyless,
     live,
     // A 200 web page (a proxy's login page) is an error the judge reports, never a reply to replay.
     recordable: (body) => body.json !== undefined,
