@@ -20,7 +20,7 @@ import { testRecords } from './collect-run'
 import { annotateEvalGates } from './eval-gate-annotations'
 import { colorsFor } from './figures'
 import { githubAnnotations } from './github-annotations'
-import { renderSummary } from './render-summary'
+import { renderSummary, reportPageLine } from './render-summary'
 import { renderTestBlock, type SuiteWithRecords, type TestWithRecords } from './render-test-block'
 import { type RubricateOutputOptions, RunOutputs, reporterName } from './run-outputs'
 
@@ -98,6 +98,8 @@ export class RubricateReporter implements Reporter {
     }
     // After Vitest's summary, which ends with a blank line.
     const lines = renderSummary(finished.summary, colorsFor())
+    // Where the page is: a new user has no other way to learn that it was written.
+    if (finished.reportPage) lines.push(reportPageLine(finished.reportPage, colorsFor()))
     if (lines.length === 0) return
     for (const line of lines) this.log(colouredLine(line))
     this.log('')

@@ -12,7 +12,7 @@ import type {
 import { colouredLine } from '../src/output-safety/terminal-text'
 import { annotateEvalGates } from './eval-gate-annotations'
 import { colorsFor } from './figures'
-import { renderSummary } from './render-summary'
+import { renderSummary, reportPageLine } from './render-summary'
 import { type RubricateOutputOptions, RunOutputs } from './run-outputs'
 
 /**
@@ -51,6 +51,7 @@ export class RubricateSummaryReporter implements Reporter {
   ): Promise<void> {
     const finished = await this.outputs.finish(testModules, unhandledErrors, reason)
     const lines = renderSummary(finished.summary, colorsFor())
+    if (finished.reportPage) lines.push(reportPageLine(finished.reportPage, colorsFor()))
     if (lines.length === 0) return
     this.ctx!.logger.error(['', ...lines.map(colouredLine), ''].join('\n'))
   }
