@@ -100,6 +100,7 @@ export class RubricateReporter implements Reporter {
     const lines = renderSummary(finished.summary, colorsFor())
     // Where the page is: a new user has no other way to learn that it was written.
     if (finished.reportPage) lines.push(reportPageLine(finished.reportPage, colorsFor()))
+    if (finished.keyHint) lines.push('', finished.keyHint)
     if (lines.length === 0) return
     for (const line of lines) this.log(colouredLine(line))
     this.log('')

@@ -21,6 +21,7 @@ import { messages } from '../src/messages'
 import { currentRuntime } from '../src/runtime/runtime'
 import { collectRun, type RunReport } from './collect-run'
 import { type RubricateJsonReport, toJsonReport } from './json-report'
+import { missingKeyHint } from './missing-key-hint'
 import { moduleTask } from './module-tasks'
 import { previousReportFiles } from './previous-report'
 import { renderCassetteDiffMarkdown } from './render-cassette-diff'
@@ -58,6 +59,19 @@ export interface RubricateOutputOptions {
   history?: boolean | string | undefined
 }
 
+// The messages of every error of the run: the modules', the tests', and those outside tests.
+function errorMessages(
+  testModules: ReadonlyArray<TestModule>,
+  unhandledErrors: ReadonlyArray<SerializedError>,
+): string[] {
+  const errors: { message?: unknown }[] = [...unhandledErrors]
+  for (const module of testModules) {
+    errors.push(...module.errors())
+    for (const test of module.children.allTests()) errors.push(...(test.result().errors ?? []))
+  }
+  return errors.map((error) => error.message).filter((m): m is string => typeof m === 'string')
+}
+
 /** What a finished run produced, for the reporters to print. @internal */
 export interface FinishedRun {
   report: RunReport
@@ -65,6 +79,8 @@ export interface FinishedRun {
   completeness: Completeness
   /** Where the HTML report page was written (relative to the root when inside it), if it was. */
   reportPage?: string | undefined
+  /** Said when errors came from a model client built without an API key (`missingKeyHint`). */
+  keyHint?: string | undefined
 }
 
 /** @internal */
@@ -123,7 +139,11 @@ export class RunOutputs {
           )
         : undefined,
     ])
-    return { report, summary, completeness, reportPage }
+    const keyHint = missingKeyHint(
+      errorMessages(testModules, unhandledErrors),
+      summary.cassettes.modes,
+    )
+    return { report, summary, completeness, reportPage, keyHint }
   }
 
   private async facts(

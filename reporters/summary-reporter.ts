@@ -52,6 +52,7 @@ export class RubricateSummaryReporter implements Reporter {
     const finished = await this.outputs.finish(testModules, unhandledErrors, reason)
     const lines = renderSummary(finished.summary, colorsFor())
     if (finished.reportPage) lines.push(reportPageLine(finished.reportPage, colorsFor()))
+    if (finished.keyHint) lines.push('', finished.keyHint)
     if (lines.length === 0) return
     this.ctx!.logger.error(['', ...lines.map(colouredLine), ''].join('\n'))
   }

@@ -757,6 +757,10 @@ export const messages = {
     format(
       `The judge "${model}" was to be called live at "${url}" with no API key, so no request was sent (the provider can only answer 401). Set OPENAI_API_KEY, or give the key in the judge object: { model: "${model}", apiKey }; set OPENAI_BASE_URL (or baseURL in the judge object) when the judge is another OpenAI-compatible endpoint. Cassettes replay without a key; only recording needs one.`,
     ),
+  missingKeyInReplay: (failures: number, variables: readonly string[]): string =>
+    format(
+      `${failures === 1 ? 'An error' : `${failures} errors`} of this run came from a model client built without an API key (${variables.join(', ')}). Replaying cassettes needs no real key, but the client refuses to start without one: set a dummy value in the test environment, e.g. ${variables.map((name) => `${name}=sk-replay`).join(' ')}, or in vitest.config's test.env: { ${variables.map((name) => `${name}: 'sk-replay'`).join(', ')} }. Replay never sends it; recording needs the real key.`,
+    ),
   judgeNoApiKey: (model: string, url: string): string =>
     format(
       `The judge "${model}" at "${url}" answered HTTP 401 because no API key was set. Set OPENAI_API_KEY, or give the key in the judge object: { model: "${model}", apiKey }. Cassettes replay without a key; only live calls need one.`,
