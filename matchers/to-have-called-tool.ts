@@ -2,6 +2,7 @@ import type { MatcherState } from 'vitest'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { toolCalls } from '../src/output'
+import { recordToolCalls } from './record-tool-calls'
 import { assertArgsReadable, callMatches, type ExpectedCall, sideBySide } from './tool-call-match'
 
 /**
@@ -28,6 +29,7 @@ export function toHaveCalledTool(
   const expected: ExpectedCall = { name, args: rest[0], hasArgs }
   const index = calls.findIndex((call) => callMatches(this, call, expected, 'subset'))
   assertArgsReadable(calls, [expected], [index])
+  recordToolCalls(this, 'toHaveCalledTool', index >= 0, [expected], calls)
   const negated = Boolean(this.isNot)
   return {
     pass: index >= 0,

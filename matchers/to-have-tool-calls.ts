@@ -3,6 +3,7 @@ import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import { toolCalls } from '../src/output'
 import { checkOptions } from './check-options'
+import { recordToolCalls } from './record-tool-calls'
 import {
   type ArgsMode,
   assertArgsReadable,
@@ -47,6 +48,7 @@ export function toHaveToolCalls(
   const pairs = pairCalls(this, calls, wanted, mode, ordered)
   assertArgsReadable(calls, wanted, pairs)
   const pass = calls.length === wanted.length && pairs.every((pair) => pair >= 0)
+  recordToolCalls(this, 'toHaveToolCalls', pass, wanted, calls)
   const negated = Boolean(this.isNot)
   return {
     pass,

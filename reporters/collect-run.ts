@@ -3,7 +3,11 @@
 // shards (`--merge-reports`) yields the same report as one run.
 import { relative } from 'node:path'
 import type { EvalRowRecord, EvalSuiteRecord } from '../src/records/eval-records'
-import type { CassetteUsageRecord, RubricateRecord } from '../src/records/records'
+import type {
+  CassetteUsageRecord,
+  RubricateRecord,
+  ToolCallAssertionRecord,
+} from '../src/records/records'
 
 /** The parts of a Vitest runner task that the report reads (structural, so tests can build one). */
 export interface TaskLike {
@@ -17,6 +21,8 @@ export interface TaskLike {
     rubricateEval?: EvalSuiteRecord | undefined
     /** On a `describeEval` row's test: the row's verdict. */
     rubricateEvalRow?: EvalRowRecord | undefined
+    /** The test's tool-call assertions, for the report page. */
+    rubricateToolCalls?: ToolCallAssertionRecord[] | undefined
   }
   result?: { state?: string | undefined } | undefined
   tasks?: TaskLike[] | undefined
@@ -36,6 +42,8 @@ export interface TestReport {
   /** Vitest's state of the test: `pass`, `fail`, `skip`, ... */
   state: string
   records: RubricateRecord[]
+  /** Its tool-call assertions (`toHaveCalledTool`, `toHaveToolCalls`), shown on the report page. */
+  toolCalls?: ToolCallAssertionRecord[] | undefined
   /** A `describeEval` row's test: the row's outcome (its trials, whether its failure is tolerated). */
   evalRow?: EvalRowRecord | undefined
 }
@@ -96,12 +104,14 @@ export function collectRun(files: readonly FileTaskLike[], root: string): RunRep
         const state = child.result?.state ?? (child.mode === 'run' ? 'pending' : (child.mode ?? ''))
         if (child.mode === 'skip' || child.mode === 'todo' || state === 'skip') skippedTests++
         const records = testRecords(child.meta)
-        if (records.length === 0) continue
+        const toolCalls = child.meta?.rubricateToolCalls ?? []
+        if (records.length === 0 && toolCalls.length === 0) continue
         tests.push({
           name: child.name,
           fullName: [...path, child.name].join(' > '),
           state,
           records,
+          ...(toolCalls.length > 0 ? { toolCalls } : {}),
           ...(child.meta?.rubricateEvalRow ? { evalRow: child.meta.rubricateEvalRow } : {}),
         })
       }

@@ -7,6 +7,7 @@ import type { EvalRowRecord } from '../src/records/eval-records'
 import type { RubricateRecord } from '../src/records/records'
 import type { TestReport } from './collect-run'
 import { assertionItem, type RowContext } from './html-assertion'
+import { toolCallItem } from './html-tool-calls'
 
 /** A test's outcome on the page. @internal */
 export type RowStatus = 'passed' | 'failed' | 'errored' | 'tolerated'
@@ -21,7 +22,12 @@ export function rowStatus(test: TestReport): RowStatus {
   if (row?.errored || test.records.some((r) => r.status === 'error')) return 'errored'
   if (row?.tolerated) return 'tolerated'
   // An eval row passes on its share of passing trials: a failed trial does not fail it.
-  if (test.state === 'fail' || (row ? !row.passed : test.records.some((r) => r.status !== 'pass')))
+  const failedToolCall = test.toolCalls?.some((r) => r.status !== 'pass') ?? false
+  if (
+    test.state === 'fail' ||
+    failedToolCall ||
+    (row ? !row.passed : test.records.some((r) => r.status !== 'pass'))
+  )
     return 'failed'
   return 'passed'
 }
@@ -50,6 +56,7 @@ export function testRow(test: TestReport, context: RowContext): string {
     above = record
     items.push(assertionItem(record, index, test, context, own))
   })
+  for (const record of test.toolCalls ?? []) items.push(toolCallItem(record, context.h))
   return `<tr class="test" data-failed="${status !== 'passed'}" data-status="${status}"><th scope="row"><span class="test-name">${h(test.fullName)}</span><span class="status ${status}">${statusText(status)}</span>${rowNote(test.evalRow, status, h)}${context.testCharts?.get(`${context.file}\0${test.fullName}`) ?? ''}</th><td class="io">${first ? ioBlocks(first, h) : ''}</td><td><ol class="assertions">${items.join('')}</ol></td></tr>`
 }
 

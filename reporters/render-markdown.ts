@@ -12,7 +12,8 @@ import type { RunSummary } from './run-summary'
 
 /** The Markdown of a run; empty when it made no rubricate assertion. @internal */
 export function renderMarkdown(report: RunReport, summary: RunSummary): string {
-  const files = report.files.filter((file) => file.tests.length > 0)
+  // Tool-call assertions are on the report page only: a file of those alone has no table here.
+  const files = report.files.filter((file) => file.tests.some((test) => test.records.length > 0))
   if (files.length === 0) return ''
   const out: string[] = ['## rubricate', '']
   for (const [title, text] of summaryRows(summary, plain)) out.push(`- **${title}** ${cell(text)}`)
@@ -26,6 +27,7 @@ function fileTable(file: FileReport): string[] {
     : `### ${cell(file.file)}`
   const rows = ['| Test | Criterion | Verdict | Reasoning |', '| --- | --- | --- | --- |']
   for (const test of file.tests) {
+    if (test.records.length === 0) continue
     for (const record of test.records) {
       for (const [criterion, verdict, reasoning] of recordRows(record)) {
         rows.push(

@@ -17,6 +17,11 @@ export function renderSummary(summary: RunSummary, c: Colors): string[] {
   return summaryRows(summary, c).map(([name, text]) => `${c.dim(name.padStart(11))}  ${text}`)
 }
 
+/** The line that says where the HTML report page was written, in the summary's layout. @internal */
+export function reportPageLine(path: string, c: Colors): string {
+  return `${c.dim('Report'.padStart(11))}  ${path}`
+}
+
 /** The summary as `[title, text]` rows, for the terminal and for Markdown. @internal */
 export function summaryRows(summary: RunSummary, c: Colors): [title: string, text: string][] {
   const lines: [string, string][] = summary.evals ? evalSummaryRows(summary.evals, c) : []

@@ -21,7 +21,7 @@ import { testRecords } from './collect-run'
 import { annotateEvalGates } from './eval-gate-annotations'
 import { colorsFor } from './figures'
 import { githubAnnotations } from './github-annotations'
-import { renderSummary } from './render-summary'
+import { renderSummary, reportPageLine } from './render-summary'
 import { renderTestBlock, type SuiteWithRecords, type TestWithRecords } from './render-test-block'
 import { type RubricateOutputOptions, RunOutputs, reporterName } from './run-outputs'
 
@@ -100,6 +100,9 @@ export class RubricateReporter implements Reporter {
     }
     // After Vitest's summary, which ends with a blank line.
     const lines = renderSummary(finished.summary, colorsFor())
+    // Where the page is: a new user has no other way to learn that it was written.
+    if (finished.reportPage) lines.push(reportPageLine(finished.reportPage, colorsFor()))
+    if (finished.keyHint) lines.push('', finished.keyHint)
     if (lines.length === 0) return
     const secrets = outputSecrets()
     for (const line of lines) this.log(colouredLine(line, secrets))

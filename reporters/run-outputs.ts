@@ -21,6 +21,7 @@ import { messages } from '../src/messages'
 import { currentRuntime } from '../src/runtime/runtime'
 import { collectRun, type RunReport } from './collect-run'
 import { type RubricateJsonReport, toJsonReport } from './json-report'
+import { missingKeyHint } from './missing-key-hint'
 import { moduleTask } from './module-tasks'
 import { previousReportFiles } from './previous-report'
 import { renderCassetteDiffMarkdown } from './render-cassette-diff'
@@ -58,11 +59,28 @@ export interface RubricateOutputOptions {
   history?: boolean | string | undefined
 }
 
+// The messages of every error of the run: the modules', the tests', and those outside tests.
+function errorMessages(
+  testModules: ReadonlyArray<TestModule>,
+  unhandledErrors: ReadonlyArray<SerializedError>,
+): string[] {
+  const errors: { message?: unknown }[] = [...unhandledErrors]
+  for (const module of testModules) {
+    errors.push(...module.errors())
+    for (const test of module.children.allTests()) errors.push(...(test.result().errors ?? []))
+  }
+  return errors.map((error) => error.message).filter((m): m is string => typeof m === 'string')
+}
+
 /** What a finished run produced, for the reporters to print. @internal */
 export interface FinishedRun {
   report: RunReport
   summary: RunSummary
   completeness: Completeness
+  /** Where the HTML report page was written (relative to the root when inside it), if it was. */
+  reportPage?: string | undefined
+  /** Said when errors came from a model client built without an API key (`missingKeyHint`). */
+  keyHint?: string | undefined
 }
 
 /** @internal */
@@ -111,7 +129,7 @@ export class RunOutputs {
     const writeArtifacts = !ctx.config.reporters.some((entry) => reporterName(entry) === 'blob')
     // A blob run is a shard: the merged run adds itself, once.
     const history = writeArtifacts ? this.addToHistory(report, summary, completeness) : undefined
-    await Promise.all([
+    const [, reportPage] = await Promise.all([
       writeArtifacts ? this.writeJson(toJsonReport(report, summary, completeness)) : undefined,
       writeArtifacts ? this.writeHtml(report, summary, history) : undefined,
       writeArtifacts
@@ -122,7 +140,11 @@ export class RunOutputs {
           )
         : undefined,
     ])
-    return { report, summary, completeness }
+    const keyHint = missingKeyHint(
+      errorMessages(testModules, unhandledErrors),
+      summary.cassettes.modes,
+    )
+    return { report, summary, completeness, reportPage, keyHint }
   }
 
   private async facts(
@@ -172,19 +194,22 @@ export class RunOutputs {
     )
   }
 
+  // The page's path when it was written.
   private async writeHtml(
     report: RunReport,
     summary: RunSummary,
     history: PageHistory | undefined,
-  ): Promise<void> {
+  ): Promise<string | undefined> {
     const root = this.ctx!.config.root
     // The previous report is read only when a page is written.
     const changes = this.reportTarget(this.options.htmlFile, 'rubricate-html')
       ? await this.changesAgainstPrevious(report, root)
       : undefined
-    await this.writeReport(this.options.htmlFile, 'rubricate-html', () =>
+    const written = await this.writeReport(this.options.htmlFile, 'rubricate-html', () =>
       renderHtml(report, summary, { root, finishedAt: new Date(), changes, history }),
     )
+    if (written === undefined) return undefined
+    return relative(root, written).startsWith('..') ? written : relative(root, written)
   }
 
   // The run, added to the history when one is set; the history's last runs for the page.
@@ -246,22 +271,24 @@ export class RunOutputs {
     return option ?? (typeof configured === 'object' ? configured[key] : undefined)
   }
 
-  // A report file, written where reportTarget says.
+  // A report file, written where reportTarget says; its path when it was written.
   private async writeReport(
     option: string | undefined,
     key: string,
     content: () => string,
-  ): Promise<void> {
+  ): Promise<string | undefined> {
     const ctx = this.ctx!
     const target = this.reportTarget(option, key)
-    if (!target) return
+    if (!target) return undefined
     const path = isAbsolute(target) ? target : resolve(ctx.config.root, target)
     try {
       await mkdir(dirname(path), { recursive: true })
       // Redacted as a whole: a key echoed in an output, a reasoning or a judge URL is in no field.
       await writeFile(path, redactOutput(content()))
+      return path
     } catch (error) {
       ctx.logger.error(messages.reportNotWritten(path, String((error as Error).message)))
+      return undefined
     }
   }
 

@@ -13,7 +13,7 @@ import { outputSecrets } from '../src/cassettes/redaction/redaction'
 import { colouredLine } from '../src/output-safety/terminal-text'
 import { annotateEvalGates } from './eval-gate-annotations'
 import { colorsFor } from './figures'
-import { renderSummary } from './render-summary'
+import { renderSummary, reportPageLine } from './render-summary'
 import { type RubricateOutputOptions, RunOutputs } from './run-outputs'
 
 /**
@@ -52,6 +52,8 @@ export class RubricateSummaryReporter implements Reporter {
   ): Promise<void> {
     const finished = await this.outputs.finish(testModules, unhandledErrors, reason)
     const lines = renderSummary(finished.summary, colorsFor())
+    if (finished.reportPage) lines.push(reportPageLine(finished.reportPage, colorsFor()))
+    if (finished.keyHint) lines.push('', finished.keyHint)
     if (lines.length === 0) return
     const secrets = outputSecrets()
     this.ctx!.logger.error(['', ...lines.map((line) => colouredLine(line, secrets)), ''].join('\n'))

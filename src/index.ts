@@ -12,6 +12,7 @@ export { adaptScorer } from './scorer/adapt-scorer'
 export { createScorer, Scorer } from './scorer/create-scorer'
 export { filterRun } from './scorer/filter-run'
 export { isNotScorable, notScorable } from './scorer/not-scorable'
+export { toMastraScorer } from './scorer/to-mastra-scorer'
 export type { ScorerConfig } from './scorer/create-scorer'
 export type {
   AgentMessage,

@@ -738,6 +738,14 @@ export const messages = {
     format(
       `The judge "${model}" at "${url}" rejected the request with HTTP ${status}: ${JSON.stringify(detail)}. This is not retried. ${rejectionHint(status)}`,
     ),
+  judgeNoApiKeyLive: (model: string, url: string): string =>
+    format(
+      `The judge "${model}" was to be called live at "${url}" with no API key, so no request was sent (the provider can only answer 401). Set OPENAI_API_KEY, or give the key in the judge object: { model: "${model}", apiKey }; set OPENAI_BASE_URL (or baseURL in the judge object) when the judge is another OpenAI-compatible endpoint. Cassettes replay without a key; only recording needs one.`,
+    ),
+  missingKeyInReplay: (failures: number, variables: readonly string[]): string =>
+    format(
+      `${failures === 1 ? 'An error' : `${failures} errors`} of this run came from a model client built without an API key (${variables.join(', ')}). Replaying cassettes needs no real key, but the client refuses to start without one: set a dummy value in the test environment, e.g. ${variables.map((name) => `${name}=sk-replay`).join(' ')}, or in vitest.config's test.env: { ${variables.map((name) => `${name}: 'sk-replay'`).join(', ')} }. Replay never sends it; recording needs the real key.`,
+    ),
   judgeNoApiKey: (model: string, url: string): string =>
     format(
       `The judge "${model}" at "${url}" answered HTTP 401 because no API key was set. Set OPENAI_API_KEY, or give the key in the judge object: { model: "${model}", apiKey }. Cassettes replay without a key; only live calls need one.`,
@@ -819,6 +827,14 @@ export const messages = {
   scorerBadStep: (id: string, step: string, value: unknown): string =>
     format(
       `Scorer "${id}" got ${show(value)} as its ${step} step. Give a function, or a prompt object { description, createPrompt }.`,
+    ),
+  toMastraScorerNotScorer: (value: unknown): string =>
+    format(
+      `toMastraScorer() expects a rubricate scorer (an object with run()), such as createScorer(...).generateScore(...) or createRubricScorer(...), but got ${show(value)}. Pass the scorer first and Mastra's createScorer second.`,
+    ),
+  toMastraScorerNoFactory: (value: unknown): string =>
+    format(
+      `toMastraScorer() expects Mastra's createScorer as its second argument, but got ${show(value)}. rubricate does not depend on Mastra, so the Mastra scorer is built with Mastra's own factory: import { createScorer } from '@mastra/core/evals' and pass it.`,
     ),
   adaptScorerNotFunction: (value: unknown): string =>
     format(
@@ -1113,6 +1129,8 @@ export const messages = {
     ),
   cassetteMissOccurrence: (occurrence: number): string =>
     `the test's request number ${occurrence} with this exact body; each identical request of a test is answered by the reply recorded for it, in order, and this one was made more often than it was recorded. Record it again, or set cassettes.repeatReplies to true to answer it with the last recorded reply.`,
+  cassetteMissRecordedAt: (recorded: string, now: string): string =>
+    `at "${recorded}"; this call goes to "${now}" (record against the endpoint that served it, with its base URL set)`,
   cassetteMissKeyFormat: (): string => 'nothing in the body (the key format changed)',
   cassetteMissOtherTest: (recordedBy: string | undefined): string =>
     `nothing: this exact request was recorded by ${recordedBy === undefined ? 'a call outside any test' : `"${recordedBy}"`}, and a test is served only the replies it recorded itself (a renamed or moved test records again)`,

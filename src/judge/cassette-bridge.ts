@@ -9,9 +9,11 @@ import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-requ
 import type { ExchangeReply } from '../cassettes/exchange/replay-response'
 import { requestModel } from '../cassettes/store/cassette-key'
 import { storeFor } from '../cassettes/store/cassette-store'
-import { modelEndpoint } from '../cassettes/store/model-endpoint'
+import { isProviderHost, modelEndpoint } from '../cassettes/store/model-endpoint'
 import { testLabel } from '../config/paths'
 import type { ResolvedConfig } from '../config/resolve-config'
+import { JudgeRequestError } from '../errors'
+import { messages } from '../messages'
 import type { JudgeCompleteOptions, JudgeModel, JudgeReply, JudgeRequest } from '../records/records'
 import type { ModelCallsAsJudge } from '../runtime/call-context'
 import { logModelCall } from '../runtime/model-call-log'
@@ -26,8 +28,11 @@ export {
   isWholeReplay,
   responseReply,
 } from '../cassettes/exchange/replay-response'
-export { redactUrl } from '../cassettes/redaction/redaction'
+
+import { redactUrl } from '../cassettes/redaction/redaction'
+
 export { canonicalJson } from '../cassettes/store/canonical-json'
+export { redactUrl }
 
 /**
  * The judge's path to the cassettes (ARCHITECTURE.md §7.1): the SDK's `fetch` and `cached()` hand
@@ -54,6 +59,29 @@ export type CompleteInCall = (
 /** True when `model` came from {@link cached} (or otherwise handles cassettes itself). @internal */
 export function isCassetteAware(model: JudgeModel): boolean {
   return typeof ownCompletion(model) === 'function'
+}
+
+/**
+ * The key a judge's OpenAI client is built with when none is set: the SDK refuses to construct
+ * without one, and a replayed call never reaches the provider, so replay needs no key.
+ * @internal
+ */
+export const NO_API_KEY = 'rubricate-no-api-key'
+
+/**
+ * A live judge request to a provider's host (api.openai.com, ...) without a key is refused before
+ * it is sent: the provider can only answer 401, and an unreachable host would be retried until
+ * the deadline. A keyless local server (Ollama, a proxy) is called as it is.
+ */
+function refuseKeylessProviderCall(
+  url: URL,
+  keyless: boolean,
+  config: ResolvedConfig,
+  model: string | undefined,
+): void {
+  if (!keyless || !isProviderHost(url.hostname, config.cassettes.providerHosts)) return
+  const base = url.href.replace(/\/chat\/completions(?:\?.*)?$/, '')
+  throw new JudgeRequestError(messages.judgeNoApiKeyLive(model ?? 'unknown', redactUrl(base)))
 }
 
 /**
@@ -109,7 +137,16 @@ export async function judgeExchange(
   )
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
   const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
+  const headers = headerEntries(
+    init?.headers ?? (input instanceof Request ? input.headers : undefined),
+  )
+  // The judge's client carries the placeholder key when none is set (NO_API_KEY).
+  const keyless = headers.some(
+    ([name, value]) =>
+      /^(authorization|api-key|x-api-key)$/i.test(name) && value.includes(NO_API_KEY),
+  )
   const live = async (rewrite?: (text: string) => string): Promise<Response> => {
+    refuseKeylessProviderCall(url, keyless, config, modelOf())
     call.onLiveRequest()
     try {
       const body = rewrite && bodyText !== '' ? rewrite(bodyText) : bodyText
@@ -153,14 +190,13 @@ export async function judgeExchange(
         queryInKey: found?.queryInKey,
         body: rewrite ? rewrite(bodyText) : bodyText,
         url: rewrite ? new URL(rewrite(url.href)) : url,
-        headers: headerEntries(
-          init?.headers ?? (input instanceof Request ? input.headers : undefined),
-        ),
+        headers,
         redact: config.cassettes.redact,
         normalize: config.cassettes.normalize,
         trial: call.trial,
       }),
     url,
+    keyless,
     live,
     // A 200 web page (a proxy's login page) is an error the judge reports, never a reply to replay.
     recordable: (body) => body.json !== undefined,

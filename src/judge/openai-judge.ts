@@ -9,6 +9,7 @@ import {
   type ExchangeReply,
   judgeExchange,
   judgeMayGoLive,
+  NO_API_KEY,
   redactUrl,
   responseReply,
 } from './cassette-bridge'
@@ -58,8 +59,9 @@ const clearRealTimeout = timers.clearTimeout
  */
 export const DEFAULT_DEADLINE_MS = 120_000
 // The SDK refuses to construct without a key. A placeholder lets replayed calls (which never reach
-// the provider) work with no key; a live call then gets a 401 that we explain.
-const NO_KEY = 'rubricate-no-api-key'
+// the provider) work with no key; a live call to a provider is refused before it is sent, and one
+// to another server that answers 401 is explained.
+const NO_KEY = NO_API_KEY
 
 /**
  * One completion's requests, as its client's `fetch` sees them. What the exchange decided without

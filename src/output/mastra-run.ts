@@ -10,8 +10,8 @@ interface MastraResultLike {
 /**
  * The `{ input, output }` a `type: 'agent'` scorer gets from a Mastra `agent.generate()` result,
  * as Mastra builds it for its own scorers: the result's `scoringData` when the call asked for it
- * (`returnScorerData: true`), else the messages of the call (input: the messages that are not
- * the response; remembered: `rememberedMessages`; output: `response.dbMessages`). Mastra does not
+ * (`returnScorerData: true`), else the messages of the call (input: the messages that are neither
+ * the response nor remembered; remembered: `rememberedMessages`; output: `response.dbMessages`). Mastra does not
  * expose the system messages on the result, so they are empty unless `scoringData` has them.
  * `undefined` when `value` is not a Mastra result.
  * @internal
@@ -27,13 +27,14 @@ export function mastraAgentRun(value: unknown): { input: unknown; output: unknow
   }
   const output = result.response?.dbMessages
   if (!Array.isArray(output) || !Array.isArray(result.messages)) return undefined
-  const produced = new Set(output.map((message) => (message as { id?: unknown })?.id))
+  const remembered = Array.isArray(result.rememberedMessages) ? result.rememberedMessages : []
+  // `messages` holds the memory's history too: a remembered message is not this call's input.
+  const idOf = (message: unknown) => (message as { id?: unknown } | null)?.id
+  const notInput = new Set([...output, ...remembered].map(idOf))
   return {
     input: {
-      inputMessages: result.messages.filter(
-        (message) => !produced.has((message as { id?: unknown })?.id),
-      ),
-      rememberedMessages: Array.isArray(result.rememberedMessages) ? result.rememberedMessages : [],
+      inputMessages: result.messages.filter((message) => !notInput.has(idOf(message))),
+      rememberedMessages: remembered,
       systemMessages: [],
       taggedSystemMessages: {},
     },

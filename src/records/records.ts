@@ -167,6 +167,22 @@ export interface Verdict {
   weight?: number | undefined
 }
 
+/**
+ * A tool-call assertion (`toHaveCalledTool`, `toHaveToolCalls`), kept in the test's
+ * `meta.rubricateToolCalls` for the report page. Arguments are text: an expected one may hold
+ * an asymmetric matcher, shown as it prints.
+ */
+export interface ToolCallAssertionRecord {
+  matcher: 'toHaveCalledTool' | 'toHaveToolCalls'
+  /** Of the assertion as written, `.not` applied. */
+  status: 'pass' | 'fail'
+  negated: boolean
+  /** The calls asked for; `args` absent: any arguments. */
+  expected: { name: string; args?: string | undefined }[]
+  /** Every call the output holds, in order. */
+  actual: { name: string; args: string }[]
+}
+
 /** One assertion's outcome, stored in `task.meta.rubricate` (plain JSON). */
 export interface RubricateRecord {
   v: 1

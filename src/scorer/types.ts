@@ -163,12 +163,27 @@ export interface AgentMessagePart {
 /** The roles of a message, Mastra 1.71's included (`signal` carries a mid-run signal to the agent). */
 export type AgentMessageRole = 'system' | 'user' | 'assistant' | 'tool' | 'signal'
 
+/**
+ * A message's content as Mastra stores it (`MastraMessageContentV2`): the parts, and the text as
+ * `content` when Mastra keeps one. What a Mastra agent hands its scorers (`scoringData`).
+ */
+export type AgentMessageContent = {
+  format: 2
+  parts: AgentMessagePart[]
+  /** The message's text, when Mastra keeps one beside the parts. */
+  content?: string | undefined
+  metadata?: Record<string, unknown> | undefined
+}
+
 /** One message of an agent conversation (compatible with Mastra's `MastraDBMessage`). */
 export interface AgentMessage {
   id?: string | undefined
   role: AgentMessageRole
-  /** Text, or parts: both have a `length`, so Mastra's `run.output[0]?.content.length` compiles. */
-  content: string | AgentMessagePart[]
+  /**
+   * Text, parts, or Mastra's stored form `{ format: 2, parts }` (what Mastra 1.71 hands a scorer).
+   * Read the text of any of the three with `outputText(message)`.
+   */
+  content: string | AgentMessagePart[] | AgentMessageContent
   createdAt?: Date | string | undefined
 }
 
@@ -178,11 +193,18 @@ export interface AgentSystemMessage {
   content: unknown
 }
 
+/** A message an agent was given as context; Mastra types `systemMessages` as any role's message. */
+export interface AgentContextMessage {
+  role: AgentMessageRole
+  content: unknown
+}
+
 /** The input of a `type: 'agent'` scorer (Mastra's `ScorerRunInputForAgent`). */
 export interface ScorerRunInputForAgent {
   inputMessages: AgentMessage[]
   rememberedMessages: AgentMessage[]
-  systemMessages: AgentSystemMessage[]
+  /** Mastra types these as messages of any role (`CoreMessage[]`). */
+  systemMessages: AgentContextMessage[]
   taggedSystemMessages: Record<string, AgentSystemMessage[]>
 }
 

@@ -129,6 +129,8 @@ test('each recorded entry names its test and stores the redacted request and the
     v: 2,
     key: expect.stringMatching(/^[0-9a-f]{64}$/),
     promptVersion: '3',
+    // Where it was recorded, without the key (sent as a header) or any query.
+    baseURL: server.baseURL,
     recordedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     recordedBy: `${FILE} > checks facts`,
     request: {
@@ -384,4 +386,27 @@ test('an invalid RUBRICATE_CASSETTES value fails the judge call with an error li
     ),
   })
   expect(server.requests).toHaveLength(0)
+})
+
+test('a replay miss whose call goes elsewhere than its nearest entry was recorded prints the base URL and the key to record with', async () => {
+  configureRubricate({ cassettes: { mode: 'auto' } })
+  server = await startFakeOpenAI({ reply: judgeReply })
+  await score({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'sk-test' })
+  const [entry] = await entriesUnder(folder.dir)
+  expect(entry.baseURL).toBe(server.baseURL)
+  // Replayed where OPENAI_BASE_URL and OPENAI_API_KEY are not set: the judge would go to OpenAI.
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  server.clearRequests()
+  const error = rootCause(
+    await rejectionOf(
+      score({ model: 'gpt-test', baseURL: 'https://api.openai.com/v1' }, 'Paris is in Spain'),
+    ),
+  ) as Error
+  expect(server.requests).toHaveLength(0)
+  expect(error.message).toContain(
+    `  recorded: at "${server.baseURL}"; this call goes to "https://api.openai.com/v1" (record against the endpoint that served it, with its base URL set)\n`,
+  )
+  expect(error.message).toContain(
+    `Record it with:\n  OPENAI_BASE_URL=${server.baseURL} OPENAI_API_KEY=<your key> RUBRICATE_CASSETTES=auto npx vitest run ${FILE} -t "checks facts"\n`,
+  )
 })

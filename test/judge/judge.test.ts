@@ -200,6 +200,19 @@ test('404 and 401 with a key say what to check', async () => {
   expect(server.requests).toHaveLength(2)
 })
 
+test('with no API key, a live judge call to api.openai.com is refused before any request, not retried', async () => {
+  vi.stubEnv('OPENAI_API_KEY', undefined)
+  vi.stubEnv('OPENAI_BASE_URL', undefined)
+  const error = await rejectionOf(scoreWith('openai/gpt-test').run({ output: 'x' }))
+  expect(rootCause(error)).toMatchObject({
+    code: 'RUBRICATE_JUDGE_REQUEST',
+    message: linked(
+      '[rubricate] The judge "gpt-test" was to be called live at "https://api.openai.com/v1" with no API key, so no request was sent (the provider can only answer 401). Set OPENAI_API_KEY, or give the key in the judge object: { model: "gpt-test", apiKey }; set OPENAI_BASE_URL (or baseURL in the judge object) when the judge is another OpenAI-compatible endpoint. Cassettes replay without a key; only recording needs one.',
+      'judge-request',
+    ),
+  })
+})
+
 test('with no API key anywhere, a live 401 says that no key was set and that replay needs none', async () => {
   server = await startFakeOpenAI({ reply: fakeReply.status(401, { message: 'Missing bearer' }) })
   vi.stubEnv('OPENAI_BASE_URL', server.baseURL)

@@ -124,9 +124,9 @@ This assertion could not be decided, so it fails with or without .not (RUBRICATE
   endpoint: chat/completions
   model:    gpt-judge
   key:      `)}[0-9a-f]{64}\n${escapeRegExp(`  nearest:  __cassettes__/${nearest} (recorded by "judged.test.ts > acknowledges the double charge")
-  differs:  messages[1].content
+`)}  recorded: at "http://127\\.0\\.0\\.1:\\d+/v1"; this call goes to "http://127\\.0\\.0\\.1:65535/v1" \\(record against the endpoint that served it, with its base URL set\\)\n${escapeRegExp(`  differs:  messages[1].content
 `)}  changed:  messages\\[1\\]\\.content was .+\n${escapeRegExp(`Record it with:
-  RUBRICATE_CASSETTES=auto npx vitest run judged.test.ts -t "acknowledges the double charge"
+`)}  OPENAI_BASE_URL=http://127\\.0\\.0\\.1:\\d+/v1 ${escapeRegExp(`RUBRICATE_CASSETTES=auto npx vitest run judged.test.ts -t "acknowledges the double charge"
 then commit the new files in __cassettes__/.
 Recording calls the model live: it needs its API key (OPENAI_API_KEY for an "openai/..." model) and its real base URL (OPENAI_BASE_URL, when it is not api.openai.com).
 See https://rubricate.github.io/rubricate/errors/cassette-miss`)}$`,

@@ -57,3 +57,35 @@ test("a rubricate scorer of type 'agent' gets the same messages; other scorers g
   )
   await expect(await agent.generate('Capital of France?')).toPassScorer(plain)
 })
+
+test("with memory, a remembered message is in rememberedMessages only, as in Mastra's scoringData", async () => {
+  const { MockMemory } = await import('@mastra/core/memory')
+  const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'sk-test' }).chat('gpt-agent')
+  const remembering = new Agent({
+    id: 'geo-memory',
+    name: 'geo-memory',
+    instructions: 'Answer briefly.',
+    model,
+    memory: new MockMemory(),
+  })
+  const memory = { thread: 'thread-1', resource: 'user-1' }
+  await remembering.generate('Remember: I live in Lyon.', { memory })
+  const seen: any[] = []
+  const scorer = createScorer({ id: 'sees', description: 'sees', type: 'agent' }).generateScore(
+    ({ run }) => {
+      seen.push(run.input)
+      return 1
+    },
+  )
+  const question = 'Capital of France?'
+  const result = await remembering.generate(question, { memory, returnScorerData: true })
+  const withoutScoringData = { ...result, scoringData: undefined }
+  await expect(withoutScoringData).toPassScorer(scorer)
+  const texts = (list: any[]) =>
+    list.map((message) => textOf(message) || message.content?.parts?.[0]?.text)
+  expect(texts(seen[0].inputMessages)).toEqual([question])
+  expect(texts(seen[0].rememberedMessages)).toEqual(
+    texts(result.scoringData?.input.rememberedMessages ?? []),
+  )
+  expect(seen[0].rememberedMessages.length).toBeGreaterThan(0)
+})

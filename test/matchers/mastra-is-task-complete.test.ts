@@ -1,11 +1,16 @@
 // A rubricate scorer where a Mastra agent (@mastra/core 1.71) expects a scorer of its own, in
-// `isTaskComplete`: Mastra's scorer type is its class, so the README's three-line adapter wraps the
-// rubricate scorer in Mastra's createScorer. Mastra's agent then loops on the rubric's verdicts.
+// `isTaskComplete`: Mastra's scorer type is its class, so toMastraScorer wraps the rubricate scorer
+// in Mastra's createScorer. Mastra's agent then loops on the rubric's verdicts.
 import { createOpenAI } from '@ai-sdk/openai'
 import { Agent } from '@mastra/core/agent'
 import { createScorer as createMastraScorer } from '@mastra/core/evals'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { configureRubricate, createRubricScorer, resetRubricateConfig } from '../../src'
+import {
+  configureRubricate,
+  createRubricScorer,
+  resetRubricateConfig,
+  toMastraScorer,
+} from '../../src'
 import { type FakeOpenAI, type FakeRequest, startFakeOpenAI } from '../../src/testing'
 import { judgeBy, userMessage } from '../support/rubric-judge'
 
@@ -21,7 +26,7 @@ afterAll(async () => {
 const isJudge = (request: FakeRequest) =>
   request.body?.response_format?.json_schema?.name === 'rubric_verdicts'
 
-test("a rubricate rubric scorer, adapted in three lines, drives a Mastra agent's isTaskComplete", async () => {
+test("a rubricate rubric scorer, through toMastraScorer, drives a Mastra agent's isTaskComplete", async () => {
   let agentCalls = 0
   server.setReply((request) => {
     if (isJudge(request)) {
@@ -35,11 +40,7 @@ test("a rubricate rubric scorer, adapted in three lines, drives a Mastra agent's
     cassettes: { mode: 'off' },
   })
   const rubric = createRubricScorer({ criteria: '- Gives concrete recommendations' })
-  // The adapter of the README.
-  const forMastra = createMastraScorer({ id: rubric.id, description: 'rubric' })
-    .analyze(({ run }) => rubric.run(run))
-    .generateScore(({ results }) => results.analyzeStepResult.score ?? 0)
-    .generateReason(({ results }) => results.analyzeStepResult.reason ?? '')
+  const forMastra = toMastraScorer(rubric, createMastraScorer)
   const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'sk-test' }).chat('gpt-agent')
   const agent = new Agent({ id: 'writer', name: 'writer', instructions: 'Write.', model })
   const stream = await agent.stream('Write a report on AI tutors.', {

@@ -4,6 +4,7 @@ import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai'
 import OpenAI from 'openai'
 import { afterEach, expect, test } from 'vitest'
 import { toHaveCalledTool, toHaveToolCalls } from '../../matchers'
+import { runInTest } from '../../matchers/current-test'
 import { toolCalls } from '../../src'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 
@@ -266,4 +267,42 @@ test('bad input to the tool-call matchers is a usage error that says what to pas
     '[rubricate] toHaveToolCalls() option "args" is "fuzzy", which is not supported. Use one of "subset", "exact".',
   )
   expect(() => expect(Promise.resolve([])).toHaveCalledTool('x')).toThrowError(/Await it first/)
+})
+
+test('each tool-call assertion leaves a record in its test for the report page: name, expected, actual, outcome', async ({
+  task,
+}) => {
+  const messages = [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: lookup.id,
+          type: 'function',
+          function: { name: lookup.name, arguments: lookup.arguments },
+        },
+      ],
+    },
+  ]
+  await runInTest(task, undefined, () => {
+    expect(messages).toHaveCalledTool('lookup_order', { id: expect.stringMatching(/^A/) })
+    expect(messages).not.toHaveToolCalls(['refund'])
+  })
+  expect((task.meta as { rubricateToolCalls?: unknown }).rubricateToolCalls).toEqual([
+    {
+      matcher: 'toHaveCalledTool',
+      status: 'pass',
+      negated: false,
+      expected: [{ name: 'lookup_order', args: '{\n  "id": StringMatching /^A/,\n}' }],
+      actual: [{ name: 'lookup_order', args: '{\n  "id": "A1",\n  "verbose": true,\n}' }],
+    },
+    {
+      matcher: 'toHaveToolCalls',
+      status: 'pass',
+      negated: true,
+      expected: [{ name: 'refund' }],
+      actual: [{ name: 'lookup_order', args: '{\n  "id": "A1",\n  "verbose": true,\n}' }],
+    },
+  ])
 })

@@ -22,6 +22,7 @@ beforeAll(async () => {
       '--reporter=junit',
       `--outputFile.junit=${join(dir, 'junit.xml')}`,
       `--outputFile.rubricate=${join(dir, 'out/rubricate.json')}`,
+      `--outputFile.rubricate-html=${join(dir, 'out/report.html')}`,
     ],
     { ci: true, env: { GITHUB_STEP_SUMMARY: join(dir, 'summary.md') } },
   )
@@ -55,6 +56,12 @@ test('the Markdown report is appended to $GITHUB_STEP_SUMMARY, a table per file'
 | answers a refund question | [required] Explains how the refund will be processed | ✓ met | It does. |
 
 `)
+})
+
+test('the run prints where the report page was written, under its summary', async () => {
+  const page = join(dir, 'out/report.html')
+  expect(await readFile(page, 'utf8')).toContain('<!doctype html>')
+  expect(run.raw.stdout).toContain(`     Report  ${page}\n`)
 })
 
 test('the JUnit file carries each assertion as a property of its test case, a line per verdict', async () => {

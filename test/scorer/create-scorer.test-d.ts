@@ -6,11 +6,12 @@ import {
   type AgentMessage,
   createScorer,
   notScorable,
+  outputText,
   runUntilComplete,
   type ScorerResult,
   type ScorerRunInputForAgent,
 } from '../../src'
-import type { AgentMessagePart } from '../../src/scorer/types'
+import type { AgentMessageContent, AgentMessagePart } from '../../src/scorer/types'
 
 test('type "agent" types the run input and output as agent messages', () => {
   createScorer({ id: 'a', description: 'a', type: 'agent' })
@@ -105,24 +106,25 @@ test('generateScore must produce a number and generateReason a string', () => {
   createScorer({ description: 'no id' })
 })
 
-test("Mastra's documented agent scorer compiles: content is text or parts, both with a length", () => {
+test("an agent message's content is text, parts or Mastra's stored form, read with outputText", () => {
   createScorer({
     id: 'agent-response-quality',
     description: 'Evaluates agent responses',
     type: 'agent',
+  }).generateScore(({ run }) => {
+    const response = run.output[0]?.content
+    expectTypeOf(response).toEqualTypeOf<
+      string | AgentMessagePart[] | AgentMessageContent | undefined
+    >()
+    // Mastra's page reads `content.length`; Mastra 1.71's stored content has no length.
+    // @ts-expect-error content may be `{ format: 2, parts }`
+    void run.output[0]?.content.length
+    return outputText(run.output[0]).length > 10 ? 1.0 : 0.5
   })
-    .preprocess(({ run }) => {
-      const userMessage = run.input?.inputMessages[0]?.content
-      return { userMessage }
-    })
-    .generateScore(({ run }) => {
-      const response = run.output[0]?.content
-      expectTypeOf(response).toEqualTypeOf<string | AgentMessagePart[] | undefined>()
-      return (run.output[0]?.content.length ?? 0) > 10 ? 1.0 : 0.5
-    })
   const agent = createScorer({ id: 'a', description: 'a', type: 'agent' }).generateScore(() => 1)
   agent.run({ output: [{ role: 'signal', content: [{ type: 'text', text: 'stop' }] }] })
-  // @ts-expect-error content is text or parts, not a number
+  agent.run({ output: [{ role: 'assistant', content: { format: 2, parts: [], content: 'hi' } }] })
+  // @ts-expect-error content is text, parts or { format: 2, parts }, not a number
   agent.run({ output: [{ role: 'assistant', content: 42 }] })
 })
 

@@ -2,12 +2,14 @@
 // fake server. Ported where the import path or the agent API must change: `@mastra/evals` and
 // `@mastra/core/evals` become `rubricate`; `agent.stream(q, { isTaskComplete })` becomes
 // `runUntilComplete` around an AI SDK `generateText` agent; `run.inputData` (a slip in Mastra's
-// page: the run has no such field) becomes `run.input`; `new Mastra({ scorers })` registration
-// has no rubricate counterpart and is left out.
+// page: the run has no such field) becomes `run.input`; `run.output[0]?.content.length` becomes
+// `outputText(run.output[0]).length` (in Mastra 1.71 a message's content is `{ format: 2, parts }`,
+// which has no length, so the page's form reads `undefined`); `new Mastra({ scorers })`
+// registration is `toMastraScorer` (test/scorer/to-mastra-scorer.test.ts).
 import { createOpenAI } from '@ai-sdk/openai'
 import { generateText } from 'ai'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { createRubricScorer, createScorer, runUntilComplete } from '../../src'
+import { createRubricScorer, createScorer, outputText, runUntilComplete } from '../../src'
 import { type FakeOpenAI, type FakeRequest, startFakeOpenAI } from '../../src/testing'
 import { judgeBy, userMessage } from '../support/rubric-judge'
 
@@ -127,8 +129,8 @@ test("createScorer's agent-type example: input and output typed as agent message
       return { userMessage }
     })
     .generateScore(({ run }) => {
-      const response = run.output[0]?.content
-      return (response?.length ?? 0) > 10 ? 1.0 : 0.5
+      const response = outputText(run.output[0])
+      return response.length > 10 ? 1.0 : 0.5
     })
   const input = {
     inputMessages: [{ role: 'user' as const, content: 'hello world' }],
@@ -165,8 +167,8 @@ test("createScorer's trace example: short agent responses score 1, long ones 0",
     description: 'Evaluates agent response length',
     type: 'agent',
   }).generateScore(({ run }) => {
-    const agentResponse = run.output[0]?.content
-    return (agentResponse?.length ?? 0) > 50 ? 0 : 1
+    const agentResponse = outputText(run.output[0])
+    return agentResponse.length > 50 ? 0 : 1
   })
   expect(
     (await agentTraceScorer.run({ output: [{ role: 'assistant', content: 'Short.' }] })).score,

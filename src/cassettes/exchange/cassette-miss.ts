@@ -38,6 +38,41 @@ export interface MissInput {
   promptVersion?: string | undefined
   /** The n-th identical request of its test (from 2), when it is not the first. */
   occurrence?: number | undefined
+  /** Where this request goes, as {@link baseURLOf} gives it. */
+  baseURL?: string | undefined
+  /** The request carries no API key (the judge's placeholder): recording needs one. */
+  keyless?: boolean | undefined
+}
+
+// The OpenAI-shaped endpoints, whose clients read OPENAI_BASE_URL and OPENAI_API_KEY.
+const OPENAI_SHAPED = new Set(['chat/completions', 'completions', 'responses', 'embeddings'])
+const OPENAI_BASE = 'https://api.openai.com/v1'
+
+/**
+ * Where a request to `endpoint` goes: the URL before the endpoint (`http://localhost:8080/v1`),
+ * without user, password, query or fragment, so that no secret a URL carries is kept.
+ * @internal
+ */
+export function baseURLOf(url: URL, endpoint: string): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  const path = url.pathname.replace(/\/+$/, '')
+  const cut = path.endsWith(`/${endpoint}`) ? path.slice(0, -endpoint.length - 1) : ''
+  return `${url.origin}${cut}`
+}
+
+/**
+ * What the record command must set for the recording to reach the model: the base URL the
+ * nearest entry was recorded at, when this request would go elsewhere, and a key when the
+ * request has none. Only for OpenAI-shaped endpoints, whose clients read these variables.
+ */
+function recordEnv(input: MissInput, recordedAt: string | undefined): string {
+  if (!OPENAI_SHAPED.has(input.endpoint)) return ''
+  const env: string[] = []
+  if (recordedAt !== undefined && recordedAt !== input.baseURL && recordedAt !== OPENAI_BASE) {
+    env.push(`OPENAI_BASE_URL=${shellQuote(recordedAt)}`)
+  }
+  if (input.keyless) env.push('OPENAI_API_KEY=<your key>')
+  return env.map((part) => `${part} `).join('')
 }
 
 /** The error and the record of a miss. @internal */
@@ -72,6 +107,10 @@ export async function buildMiss(
   if (nearest) {
     const by = nearest.entry.recordedBy ? ` (recorded by "${nearest.entry.recordedBy}")` : ''
     facts.push(['nearest', `${displayPath(nearest.file)}${by}`])
+    const at = nearest.entry.baseURL
+    if (at !== undefined && input.baseURL !== undefined && at !== input.baseURL) {
+      facts.push(['recorded', messages.cassetteMissRecordedAt(at, input.baseURL)])
+    }
     const shown = nearest.paths.slice(0, 6).join(', ')
     const more = nearest.paths.length > 6 ? ` and ${nearest.paths.length - 6} more` : ''
     facts.push([
@@ -108,7 +147,10 @@ export async function buildMiss(
     modeReason: modeReason(input.config),
     consequence: input.path === 'agent' ? '; the client got an HTTP 400' : '',
     facts,
-    command: test ? recordCommand(test, input.path === 'judge' || input.testIsExact) : undefined,
+    command: test
+      ? recordEnv(input, nearest?.entry.baseURL) +
+        recordCommand(test, input.path === 'judge' || input.testIsExact)
+      : undefined,
     dir,
   })
   const error = new CassetteMissError(message, input.key)
@@ -221,5 +263,5 @@ export function replayedFrom(
 }
 
 function shellQuote(path: string): string {
-  return /^[\w./@+-]+$/.test(path) ? path : `"${path.replace(/[\\"$`]/g, '\\$&')}"`
+  return /^[\w./@+:-]+$/.test(path) ? path : `"${path.replace(/[\\"$`]/g, '\\$&')}"`
 }

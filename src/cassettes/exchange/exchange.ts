@@ -33,7 +33,7 @@ import { requestModel } from '../store/cassette-key'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { warnIfOld } from '../store/max-age'
 import { streamUsage } from '../store/reply-formats'
-import { buildMiss } from './cassette-miss'
+import { baseURLOf, buildMiss } from './cassette-miss'
 import { isRecordableStatus, readsCassettes } from './cassette-mode'
 import { atOccurrence, type PreparedRequest, runHook } from './prepared-request'
 import {
@@ -86,6 +86,8 @@ export interface ExchangeInput {
   onLiveJson?: ((json: unknown) => void) | undefined
   /** Whether a live reply's body may be recorded: the judge records JSON only. Default: any body. */
   recordable?: ((body: { json?: unknown }) => boolean) | undefined
+  /** The request carries no API key (the judge's placeholder): a miss's record command asks for one. */
+  keyless?: boolean | undefined
   /** Warn once about a replayed entry that holds an HTTP error (an agent's swallowed 400). */
   warnReplayedErrors?: boolean | undefined
   onExchange?: ((event: ExchangeEvent) => void) | undefined
@@ -201,6 +203,8 @@ async function miss(
     testIsExact: input.testIsExact,
     promptVersion: input.promptVersion,
     occurrence: request.occurrence,
+    baseURL: baseURLOf(input.url, request.endpoint),
+    keyless: input.keyless,
   })
   input.runtime.session.recordMiss(record)
   // Told before it is thrown: the agent's client or the code under test may swallow it.
@@ -407,6 +411,11 @@ function warnReplayedError(entry: CassetteEntry, store: CassetteStore, told: Set
   )
 }
 
+// A secret a URL holds in its path (a proxy's token segment) is redacted like any other.
+function redactedBase(base: string | undefined, secrets: ReturnType<typeof secretSet>) {
+  return base === undefined ? undefined : redactText(base, secrets)
+}
+
 /** True when the store holds a successful reply for `key` (an unreadable file holds none). */
 function holdsSuccess(store: CassetteStore, key: string, recordedBy?: string): boolean {
   try {
@@ -429,6 +438,7 @@ function redactedEntry(
     promptVersion: input.promptVersion,
     recordedAt: new Date().toISOString(),
     recordedBy: input.test ? testLabel(input.test) : undefined,
+    baseURL: redactedBase(baseURLOf(input.url, request.endpoint), secrets),
     request: {
       method: request.method,
       endpoint: request.endpoint,

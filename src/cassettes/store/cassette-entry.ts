@@ -72,6 +72,12 @@ export interface CassetteEntry {
   recordedAt: string
   /** `<test file> > <test name>` of the test that recorded it, when known. */
   recordedBy?: string | undefined
+  /**
+   * Where it was recorded: the URL before the endpoint (`http://localhost:8080/v1`), without
+   * user, password or query. For a reader and for a miss's record command; never part of the key
+   * or of what makes two entries the same exchange.
+   */
+  baseURL?: string | undefined
   request: {
     method: string
     /** The matched endpoint suffix (`chat/completions`, ...) or `judge-model` for `cached()`. */
@@ -118,6 +124,7 @@ export function serializeEntry(entry: CassetteEntry): { text: string; schema?: S
     key: entry.key,
     promptVersion: entry.promptVersion,
     recordedAt: entry.recordedAt,
+    baseURL: entry.baseURL,
     request: {
       method: entry.request.method,
       endpoint: entry.request.endpoint,
@@ -211,6 +218,8 @@ export function parseEntry(
     return `its "key" is ${data.key}, but the file is named for ${expectedKey}`
   }
   if (typeof data.recordedAt !== 'string') return 'it has no "recordedAt" time'
+  if (data.baseURL !== undefined && typeof data.baseURL !== 'string')
+    return 'its "baseURL" is not a string'
   const { request, response } = data
   if (request === null || typeof request !== 'object') return 'it has no "request" object'
   if (typeof request.endpoint !== 'string' || typeof request.method !== 'string') {

@@ -527,8 +527,9 @@ const VOLATILE =
   /\\?"(id|call_id|created|created_at|system_fingerprint)\\?":\s*(\\?"[^"\\]*\\?"|\d+)/g
 
 function stable(entry: CassetteEntry, sameIds: boolean): string {
-  // Which test recorded it aside too: two tests answered alike share one entry.
-  const { recordedAt: _at, v: _v, recordedBy: _by, ...rest } = entry
+  // Which test recorded it aside too: two tests answered alike share one entry. Where it was
+  // recorded aside: a loopback server's port changes every run.
+  const { recordedAt: _at, v: _v, recordedBy: _by, baseURL: _base, ...rest } = entry
   const { latencyMs: _latency, ...reply } = rest.response
   const response = {
     ...reply,
