@@ -179,7 +179,8 @@ export async function measureSharedSuite(
           variantDir(scratch, size, variant),
           cassettes,
           size.files * size.tests,
-          {},
+          // The setup `rubricate init --fast` writes: shared workers, failures annotated.
+          { BENCH_ANNOTATIONS: 'failures' },
           true,
           ['--no-isolate', `--pool=${pool}`],
         )

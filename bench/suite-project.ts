@@ -45,6 +45,8 @@ export default defineConfig({
     rubricate({
       judge: { model: 'gpt-4.1-mini', baseURL: process.env.FAKE_OPENAI_URL, apiKey: 'sk-bench-0000' },
       cassettes: { dir: process.env.BENCH_CASSETTES },
+      // The shared-worker runs take init --fast's choice (docs/guide/fast-setup.md).
+      annotations: process.env.BENCH_ANNOTATIONS as 'failures' | undefined,
     }),
   ],
   test: { include: ['*.test.ts'] },

@@ -1,12 +1,13 @@
 // A record's way into its test (ARCHITECTURE.md §9): redacted once, kept in `task.meta.rubricate`
 // for the reporter and the blob reports, and made into annotations with the test context's public
 // `annotate()`, so that every reporter (`onTestCaseAnnotate`), the UI and JUnit get them while the
-// test runs.
+// test runs (with `annotations: 'failures'`, only the records that did not pass).
 import type { RunnerTestCase } from 'vitest'
 import { outputSecrets, type SecretSet } from '../src/cassettes/redaction/redaction'
 import { recordAnnotation } from '../src/output-safety/record-annotations'
 import { redactedValue } from '../src/output-safety/redacted-value'
 import type { RubricateRecord } from '../src/records/records'
+import { currentRuntime } from '../src/runtime/runtime'
 
 /**
  * Put `record` into `task.meta.rubricate` (replacing the earlier record of the same loop) and
@@ -43,6 +44,14 @@ function annotate(
   // onTestFinished, such as the not-awaited guard's): that record still reaches every reporter
   // through `task.meta`, and the test's failure, if any, carries its message.
   if (task.result?.state !== 'run') return []
+  // `annotations: 'failures'`: a passing assertion's verdicts stay in `task.meta`. A loop is
+  // annotated at each check all the same: its last check's record is not known to be its last.
+  if (
+    record.status === 'pass' &&
+    record.kind !== 'loop' &&
+    currentRuntime().config().annotations === 'failures'
+  )
+    return []
   const annotate = task.context?.annotate
   if (!annotate) return []
   const annotation = recordAnnotation(record, secrets)

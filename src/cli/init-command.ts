@@ -39,7 +39,7 @@ export async function initCommand(args: readonly string[], io: CommandIO): Promi
       `"rubricate init --judge" takes a model such as "${DEFAULT_INIT_JUDGE}", but got "${judge}"`,
     )
   }
-  const planned = planInit(io.cwd, { judge })
+  const planned = planInit(io.cwd, { judge, fast: values.fast === true })
   const steps = values.fast === true ? withFastConfig(io.cwd, planned, judge) : planned
   const refused = steps.some((step) => step.action === 'refused')
   const dryRun = values['dry-run'] === true
@@ -82,7 +82,7 @@ function withFastConfig(cwd: string, steps: InitStep[], judge: string): InitStep
     config.text === undefined && existsSync(file) ? readFileSync(file, 'utf8') : undefined
   // The fast config init itself wrote, as it wrote it: run twice without TypeScript, unchanged.
   const ts = loadProjectTypeScript(cwd)
-  if (ts === undefined && current === addFastProjects(createdConfig(judge), undefined)) {
+  if (ts === undefined && current === addFastProjects(createdConfig(judge, true), undefined)) {
     return [
       { file: config.file, action: 'unchanged', detail: 'the fast projects are already there' },
       ...rest,

@@ -16,6 +16,10 @@ export const FAST_FILES = '**/*.{rubric,eval}.test.?(c|m)[jt]s?(x)'
 // Vitest's own default exclude, kept: an `exclude` of a project replaces it.
 const DEFAULT_EXCLUDE = ["'**/node_modules/**'", "'**/.git/**'"]
 
+/** What init --fast says when it left a plugin call of the user's as it was. @internal */
+export const FAST_ANNOTATIONS_NOTE =
+  "add annotations: 'failures' to your rubricate() options for the fastest run: a passing assertion is then not a Vitest annotation (its verdicts stay in rubricate's reports and task.meta)"
+
 /** The `projects` entry init adds, indented for a `test: {` block at two spaces. @internal */
 export function fastProjectsLines(indent = '    '): string[] {
   return [
@@ -64,8 +68,12 @@ export function withFastProjects(
     step.action === 'unchanged'
       ? 'test.projects added: rubric and eval files share workers (--fast)'
       : `${step.detail}; test.projects: rubric and eval files share workers (--fast)`
+  // A plugin call of the user's is theirs to change: init names the option it would have written.
+  const note =
+    step.action === 'unchanged' && !/annotations\s*:/.test(text) ? FAST_ANNOTATIONS_NOTE : step.note
   return {
     ...step,
+    note,
     action: step.action === 'created' ? 'created' : 'updated',
     detail,
     text: edited,

@@ -42,12 +42,23 @@ const TYPES_TEXT = '/// <reference types="rubricate/matchers" />\n'
  */
 export function planInit(
   cwd: string,
-  options: { judge: string; typescript?: TypeScriptModule | undefined },
+  options: { judge: string; fast?: boolean; typescript?: TypeScriptModule | undefined },
 ): InitStep[] {
   const typescript = 'typescript' in options ? options.typescript : loadProjectTypeScript(cwd)
-  return [configStep(cwd, options.judge, typescript), typesStep(cwd), gitignoreStep(cwd)].map(
-    (step) => guarded(cwd, step),
-  )
+  const plugin = pluginCall(options.judge, options.fast === true)
+  return [
+    configStep(cwd, options.judge, plugin, typescript),
+    typesStep(cwd),
+    gitignoreStep(cwd),
+  ].map((step) => guarded(cwd, step))
+}
+
+/**
+ * The plugin call init writes. `--fast` also annotates only failed assertions: a passing one's
+ * verdicts stay in the reports, without a round trip to Vitest's main process per test.
+ */
+function pluginCall(judge: string, fast: boolean): string {
+  return `rubricate({ judge: '${judge}'${fast ? ", annotations: 'failures'" : ''} })`
 }
 
 /** The step refused when its file cannot be written safely. @internal */
@@ -74,14 +85,18 @@ function isCommonJsProject(cwd: string): boolean {
   }
 }
 
-/** The Vitest config init writes when the project has none. @internal */
-export function createdConfig(judge: string): string {
+/** The Vitest config init writes when the project has none (`fast`: with `--fast`). @internal */
+export function createdConfig(judge: string, fast = false): string {
+  return createdConfigWith(pluginCall(judge, fast))
+}
+
+function createdConfigWith(plugin: string): string {
   return [
     importLine('rubricate', 'rubricate/plugin'),
     importLine('{ defineConfig }', 'vitest/config'),
     '',
     'export default defineConfig({',
-    `  plugins: [rubricate({ judge: '${judge}' })],`,
+    `  plugins: [${plugin}],`,
     '})',
     '',
   ].join('\n')
@@ -90,9 +105,9 @@ export function createdConfig(judge: string): string {
 function configStep(
   cwd: string,
   judge: string,
+  plugin: string,
   typescript: TypeScriptModule | undefined,
 ): InitStep {
-  const plugin = `rubricate({ judge: '${judge}' })`
   const found = findVitestConfig(cwd)
   if (found === undefined) {
     // In a CommonJS package Vite loads a vitest.config.ts as CommonJS and warns on every run
@@ -103,13 +118,13 @@ function configStep(
       action: 'created',
       detail: `a Vitest config with the rubricate plugin (judge "${judge}")`,
       byHand: `write ${file} with \`${plugin}\` in its "plugins", imported with \`${importLine('rubricate', 'rubricate/plugin')}\``,
-      text: createdConfig(judge),
+      text: createdConfigWith(plugin),
     }
   }
   const file = basename(found)
   const text = readFileSync(found, 'utf8')
   // The config init itself wrote, as it wrote it: run twice without TypeScript, nothing to read.
-  if (typescript === undefined && text === createdConfig(judge)) {
+  if (typescript === undefined && text === createdConfigWith(plugin)) {
     return { file, action: 'unchanged', detail: 'the rubricate plugin is already there' }
   }
   const edited =

@@ -36,6 +36,7 @@ export interface ProvidedOptions {
   maxLiveCalls?: number | undefined
   maxCost?: number | undefined
   prices?: RubricateConfig['prices']
+  annotations?: RubricateConfig['annotations']
   /** Shared by every worker of one run. */
   runId: string
   /** The project root. */
@@ -87,6 +88,7 @@ export function serializePluginOptions(
     maxLiveCalls: options.maxLiveCalls,
     maxCost: options.maxCost,
     prices: options.prices,
+    annotations: options.annotations,
     runId: context.runId,
     root: context.root,
     configFile: context.configFile,
@@ -119,6 +121,7 @@ export function deserializePluginOptions(provided: ProvidedOptions): RubricateCo
     maxLiveCalls: provided.maxLiveCalls,
     maxCost: provided.maxCost,
     prices: provided.prices,
+    annotations: provided.annotations,
   })
 }
 

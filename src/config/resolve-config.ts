@@ -120,6 +120,12 @@ export interface RubricateConfig {
   maxCost?: number | undefined
   /** Prices used for cost estimates, keyed by model name. Merged over the built-in table. */
   prices?: Record<string, ModelPrice> | undefined
+  /**
+   * Which assertions become test annotations (Vitest's `annotate()`): `'all'` (the default), or
+   * `'failures'`, only those that fail or error. Every verdict stays in `task.meta` and in
+   * rubricate's reports either way; an annotation costs a round trip to the main process.
+   */
+  annotations?: 'all' | 'failures' | undefined
 }
 
 /** Options that a single matcher or scorer call may set; they win over every other level. */
@@ -157,6 +163,7 @@ export interface ResolvedConfig {
   maxLiveCalls: number | undefined
   maxCost: number | undefined
   prices: Record<string, ModelPrice>
+  annotations: 'all' | 'failures'
 }
 
 /**
@@ -216,6 +223,7 @@ export function resolveConfig(
     maxLiveCalls: pick((c) => c.maxLiveCalls)?.value,
     maxCost: pick((c) => c.maxCost)?.value,
     prices: Object.assign({}, plugin.prices, configured.prices),
+    annotations: pick((c) => c.annotations)?.value ?? 'all',
   }
 }
 
@@ -271,6 +279,7 @@ const KNOWN_KEYS = new Set([
   'maxLiveCalls',
   'maxCost',
   'prices',
+  'annotations',
 ])
 const KNOWN_CASSETTE_KEYS = new Set([
   'mode',
@@ -322,6 +331,12 @@ export function validateConfig(config: RubricateConfig, where: string): void {
         )
       }
     }
+  }
+  const annotations = config.annotations
+  if (annotations !== undefined && annotations !== 'all' && annotations !== 'failures') {
+    throw new UsageError(
+      messages.invalidChoice(`${where} annotations`, annotations, ['all', 'failures']),
+    )
   }
   const telemetry = config.cassettes?.telemetry
   if (telemetry !== undefined && telemetry !== 'pass' && telemetry !== 'refuse') {

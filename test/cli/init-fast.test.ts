@@ -1,7 +1,14 @@
 import ts from 'typescript'
 import { expect, test } from 'vitest'
 import { addPlugin } from '../../src/cli/config-edit'
-import { addFastProjects, FAST_FILES, fastProjectsLines } from '../../src/cli/init-fast'
+import {
+  addFastProjects,
+  FAST_ANNOTATIONS_NOTE,
+  FAST_FILES,
+  fastProjectsLines,
+  withFastProjects,
+} from '../../src/cli/init-fast'
+import { createdConfig } from '../../src/cli/init-project'
 
 const PLAIN = `import { defineConfig } from 'vitest/config'
 
@@ -93,4 +100,27 @@ test('init --fast refuses a config that does not parse', () => {
   const refused = addFastProjects('export default defineConfig({ test: { ', ts)
   expect(refused).toMatchObject({ action: 'refused' })
   expect((refused as { detail: string }).detail).toMatch(/^it does not parse \(line 1: /)
+})
+
+test("init --fast writes the plugin with annotations: 'failures'; a plugin call of the user's is left as it is, with a note", () => {
+  expect(createdConfig('openai/gpt-4.1-mini', true)).toContain(
+    "plugins: [rubricate({ judge: 'openai/gpt-4.1-mini', annotations: 'failures' })],",
+  )
+  expect(createdConfig('openai/gpt-4.1-mini')).toContain(
+    "plugins: [rubricate({ judge: 'openai/gpt-4.1-mini' })],",
+  )
+  const users = `import rubricate from 'rubricate/plugin'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  plugins: [rubricate({ judge: 'openai/gpt-4.1' })],
+})
+`
+  const unchanged = { file: 'vitest.config.ts', action: 'unchanged' as const, detail: 'there' }
+  const step = withFastProjects(unchanged, users, ts)
+  expect(step.action).toBe('updated')
+  expect(step.text).toContain("rubricate({ judge: 'openai/gpt-4.1' })")
+  expect(step.note).toBe(FAST_ANNOTATIONS_NOTE)
+  const chosen = users.replace("'openai/gpt-4.1'", "'openai/gpt-4.1', annotations: 'all'")
+  expect(withFastProjects(unchanged, chosen, ts).note).toBeUndefined()
 })

@@ -58,6 +58,7 @@ test('rubricate init --fast writes a config whose rubric files share workers in 
   expect(init.stdout).toContain('created            vitest.config.ts')
   const config = await readFile(join(project, 'vitest.config.ts'), 'utf8')
   expect(config).toContain("isolate: false, pool: 'threads'")
+  expect(config).toContain("rubricate({ judge: 'openai/gpt-4.1-mini', annotations: 'failures' })")
   // A second run changes nothing.
   const again = await run(bin, ['init', '--fast', '--json'], { cwd: project, env })
   expect(JSON.parse(again.stdout).steps.map((s: { action: string }) => s.action)).toEqual([

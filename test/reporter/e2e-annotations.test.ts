@@ -68,3 +68,47 @@ test("a reporter's onTestCaseAnnotate hears each assertion's verdicts while its 
     await rm(dir, { recursive: true, force: true })
   }
 })
+
+test("with annotations: 'failures', a passing assertion is not annotated but stays in the report; a failing one and a loop's checks are", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'rubricate-annotations-'))
+  const logFile = join(dir, 'events.jsonl')
+  try {
+    const run = await runVitest(
+      'reporter-matchers',
+      [
+        '--reporter=default',
+        `--reporter=${join(repoRoot, 'test/support/annotation-log-reporter.ts')}`,
+      ],
+      {
+        ci: true,
+        env: {
+          ANNOTATION_LOG: logFile,
+          FIXTURE_ANNOTATIONS: 'failures',
+        },
+      },
+    )
+    expect(run.exitCode).toBe(1)
+    const events = (await readFile(logFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogEvent)
+    const of = (name: string) =>
+      events.filter((event) => event.test === name).map((event) => event.message ?? event.state)
+    expect(of('escalates an angry customer')).toEqual([
+      'met [required] Mentions refund\r\n' +
+        '     unmet [required] Mentions sorry: Never says "sorry".\r\n' +
+        '     unmet [optional] Mentions days: Never says "days".',
+      'failed',
+    ])
+    expect(of('keeps it short')).toEqual(['passed'])
+    expect(of('drafts until the reply mentions the refund')).toEqual([
+      'loop incomplete after 1 iteration\r\n     unmet [required] Mentions refund: Never says "refund".',
+      'loop complete after 2 iterations\r\n     met [required] Mentions refund',
+      'passed',
+    ])
+    // The passing verdict is still under its test in rubricate's own output.
+    expect(run.stdout).toContain('✓ scorer "length": score 0.5, threshold 0.5: 10 characters.')
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
