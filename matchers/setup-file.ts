@@ -93,16 +93,17 @@ export function setUpFile(): void {
   const configuredBefore = runtime.layers.configured
 
   // Without the plugin, `vitest -u` is read from the snapshot state, which Vitest sets per test
-  // (it is there in beforeEach, not yet in aroundEach): `snapshotState` is in the typed matcher state
-  // of `expect.getState()` and `snapshotUpdateState` is its getter, typed from Vitest 4.1.x on but
-  // not in 4.1.0's types (the lowest the peer range allows, the `min` lane), hence the shape named
-  // here. With the plugin, the flag comes from the run's config (`snapshotOptions.updateSnapshot`).
+  // (it is there in beforeEach, not yet in aroundEach): its getter `snapshotUpdateState` from
+  // Vitest 4.1.x on, the field `_updateSnapshot` in 4.1.0 (the lowest the peer range allows, the
+  // `min` lane), hence the shape named here. With the plugin, the flag comes from the run's config
+  // (`snapshotOptions.updateSnapshot`).
   if (!provided) {
     beforeEach(() => {
-      const snapshot = expect.getState().snapshotState as
-        | { snapshotUpdateState?: unknown }
+      const snapshot = expect.getState().snapshotState as unknown as
+        | { snapshotUpdateState?: unknown; _updateSnapshot?: unknown }
         | undefined
-      run.updateSnapshots = snapshot?.snapshotUpdateState === 'all'
+      const update = snapshot?.snapshotUpdateState ?? snapshot?._updateSnapshot
+      run.updateSnapshots = update === 'all'
     })
   }
 
