@@ -56,13 +56,18 @@ export function runPipeline(
 export function recordedRun<T>(id: string, input: ScorerRun, fn: () => Promise<T>): Promise<T> {
   if (currentCallContext().recordsScorerRuns) return fn()
   const started = performance.now()
+  // One record, made once the run settles, whichever way.
+  const report = (outcome: unknown): void => {
+    const record = plainRunRecord(id, input, outcome, performance.now() - started)
+    emitRecord(record)
+  }
   return withCallContext({ recordsScorerRuns: true }, fn).then(
     (result) => {
-      emitRecord(plainRunRecord(id, input, result, performance.now() - started))
+      report(result)
       return result
     },
     (error: unknown) => {
-      emitRecord(plainRunRecord(id, input, error, performance.now() - started))
+      report(error)
       throw error
     },
   )
@@ -162,7 +167,7 @@ function stepValue(
   }
   const internals: StepInternals = {
     step: step.name,
-    judge: options.judge ?? {},
+    judge: () => resolveJudge(options.judge?.model),
     choices,
     recordJudgeCall: (call) => judgeCalls.push(call),
   }
