@@ -11,7 +11,6 @@ import { messages } from '../src/messages'
 import type { RubricateRecord } from '../src/records/records'
 import { onRecord } from '../src/runtime/record-hooks'
 import { currentRuntime } from '../src/runtime/runtime'
-import { runtimeState } from '../src/runtime/state'
 import { onUndecided } from '../src/runtime/undecided-hooks'
 import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
 import { toBeGroundedIn, toBePreferredOver } from './grounding-matchers'
@@ -30,9 +29,14 @@ import { toStayWithinBudget } from './to-stay-within-budget'
 import { closeTest, missKey, noteUndecided, openTest, takeFileUndecided } from './undecided-calls'
 import './augment'
 
+// The worker's runtime (ARCHITECTURE.md §12): configuration, cassette stores and secrets, handed
+// to the cassette server and the undecided calls below. A setup file of the user's that ran before
+// this one and called configureRubricate created it already; it is the same one.
+const runtime = currentRuntime()
+
 // Once per `expect`: files that share a worker share Vitest's `expect`, and extending it again
 // before each file is work the suite figure of shared workers shows (docs/guide/benchmarks.md).
-const extended = runtimeState().process.extendedExpects
+const extended = runtime.process.extendedExpects
 if (!extended.has(expect)) {
   expect.extend({
     toSatisfyRubric,
@@ -55,10 +59,6 @@ if (!extended.has(expect)) {
   extended.add(expect)
 }
 
-// The worker's runtime (ARCHITECTURE.md §12): configuration, cassette stores and secrets, handed
-// to the cassette server below. A setup file of the user's that ran before this one and called
-// configureRubricate created it already; it is the same one.
-const runtime = currentRuntime()
 // The plugin's options (ARCHITECTURE.md §4.3). Without the plugin there are none, and the defaults apply.
 const provided = (inject as (key: string) => unknown)(PROVIDED_OPTIONS_KEY) as
   | ProvidedOptions
@@ -120,7 +120,7 @@ aroundEach(async (runTest, context) => {
   const test = testIdentity(task)
   // msw 3: a server of the project's that stopped since also stopped rubricate's.
   ensureAgentInterception()
-  openTest(task)
+  openTest(runtime, task)
   let undecided: ReturnType<typeof closeTest> = { errors: [], unmet: [] }
   // The test runs until what it left behind is closed: a stream cut now is still its own.
   await runInTest(task, context.signal, async () => {
@@ -130,7 +130,7 @@ aroundEach(async (runTest, context) => {
       // The test's end (or timeout) ends the streams it left open: a stream that never ends
       // would hold afterAll until its hook timed out.
       await session.endStreams(test, STREAM_GRACE_MS)
-      undecided = closeTest(task)
+      undecided = closeTest(runtime, task)
     }
   })
   failIfUndecided(task, undecided)
@@ -139,7 +139,9 @@ aroundEach(async (runTest, context) => {
 // Every miss and judge error, wherever it is caught, counts against the test that made it (the
 // test whose code runs, else the only test running), or against the file outside any test.
 // Subscribed for this file (the runtime's file part ends it before the next file).
-runtime.file.subscriptions.push(onUndecided((error) => noteUndecided(error, currentOrOnlyTest())))
+runtime.file.subscriptions.push(
+  onUndecided((error) => noteUndecided(runtime, error, currentOrOnlyTest())),
+)
 
 // A test whose calls could not be decided fails, unless its own failure already shows each error
 // (a matcher's throw that reached Vitest, or a client's that the test did not catch). Under
@@ -225,7 +227,7 @@ afterAll(async ({}, suite) => {
     runtime.layers.configured = configuredBefore
   }
   ;(suite.meta as { rubricateCassettes?: typeof usage }).rubricateCassettes = usage
-  const { outside, claimed } = takeFileUndecided()
+  const { outside, claimed } = takeFileUndecided(runtime)
   const failures = testErrorMessages([suite])
   const shown = (text: string) => failures.some((message) => message.includes(text))
   const unreported = usage.misses.filter((miss) => !claimed.has(miss.key) && !shown(miss.key))
