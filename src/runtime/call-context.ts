@@ -33,12 +33,10 @@ export interface CallContext {
   /** The test the call belongs to: named in cassette misses and stored as `recordedBy`. */
   test?: TestIdentity | undefined
   /**
-   * The numbers the running test has given its identical requests so far, by key: the n-th
-   * identical request is answered by the n-th reply recorded for it (ARCHITECTURE.md §7.10).
+   * The setup file's own handle on that test ({@link runAsTest}): Vitest's task and the test's
+   * request sequence. Unset when a matcher registered without the setup file names the test.
    */
-  sequence?: Map<string, Occurrences> | undefined
-  /** Vitest's task of that test, opaque here (the core never imports Vitest): see {@link runAsTest}. */
-  task?: object | undefined
+  running?: RunningTest | undefined
   /** Aborts the call (the test's signal: fires on timeout). */
   signal?: AbortSignal | undefined
   /**
@@ -136,7 +134,11 @@ export interface Occurrences {
 export interface RunningTest {
   identity: TestIdentity
   task?: object | undefined
-  /** The test's request counts (see {@link CallContext.sequence}); fresh for every run of it. */
+  /**
+   * The numbers the test has given its identical requests so far, by key: the n-th identical
+   * request is answered by the n-th reply recorded for it (ARCHITECTURE.md §7.10). Fresh for
+   * every run of the test.
+   */
   sequence?: Map<string, Occurrences> | undefined
 }
 
@@ -159,7 +161,7 @@ export async function runAsTest<T>(
   const done = markTestRunning(test)
   try {
     return await withCallContext(
-      { test: test.identity, task: test.task, signal, sequence: test.sequence },
+      { test: test.identity, running: test, signal },
       fn,
     )
   } finally {
@@ -185,7 +187,8 @@ export function markTestRunning(test: RunningTest): () => void {
 export function runningTest(): (RunningTest & { exact: boolean }) | undefined {
   const context = storage.getStore()
   if (context?.test) {
-    return { identity: context.test, task: context.task, sequence: context.sequence, exact: true }
+    const { task, sequence } = context.running ?? {}
+    return { identity: context.test, task, sequence, exact: true }
   }
   if (running.size !== 1) return undefined
   const [only] = running
