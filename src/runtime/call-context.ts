@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ResolvedConfig } from '../config/resolve-config'
 import type { JudgeCallSource, TestIdentity } from '../records/records'
-import { stateSlot } from './state'
+import { runtimeState } from './state'
 
 /** What a transport reports about one HTTP exchange it handled. @internal */
 export interface ExchangeEvent {
@@ -67,9 +67,12 @@ export interface CallContext {
 }
 
 // rubricate's one AsyncLocalStorage (ARCHITECTURE.md §12): the user's agent code awaits between the
-// test and its HTTP calls, and Vitest hands the msw handler and the network guard no test. Shared
-// by every copy of the module: the setup file's copy sets it, the judge's copy reads it.
-const storage = stateSlot('call-context', () => new AsyncLocalStorage<CallContext>())
+// test and its HTTP calls, and Vitest hands the msw handler and the network guard no test. Kept in
+// the runtime, so every copy of the module shares it: the setup file's copy sets it, the judge's
+// copy reads it.
+const part = runtimeState().process.callContext
+part.storage ??= new AsyncLocalStorage<CallContext>()
+const storage = part.storage as AsyncLocalStorage<CallContext>
 
 /** Run `fn` with `patch` merged over the current context. @internal */
 export function withCallContext<T>(patch: CallContext, fn: () => T): T {
@@ -143,7 +146,7 @@ export interface RunningTest {
 }
 
 // The tests running in this worker now (several under test.concurrent), in the shared state.
-const running = stateSlot('running-tests', () => new Set<RunningTest>())
+const running = part.running as Set<RunningTest>
 
 /**
  * Run `fn` as `test`: the one place where the running test is kept (ARCHITECTURE.md §12). The call
@@ -160,10 +163,7 @@ export async function runAsTest<T>(
   test.sequence = new Map()
   const done = markTestRunning(test)
   try {
-    return await withCallContext(
-      { test: test.identity, running: test, signal },
-      fn,
-    )
+    return await withCallContext({ test: test.identity, running: test, signal }, fn)
   } finally {
     done()
   }
