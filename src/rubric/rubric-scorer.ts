@@ -142,8 +142,7 @@ export function rubricScorer(
     // Its scores run from 0 to `scale`: declared, so the score contract holds them to it.
     range: [0, scale],
     // Recorded as a whole, so a plain run's record holds `passed` and the verdicts.
-    run: (run) =>
-      recordedRun(inner.id, run, () => inner.run(run).then(withVerdicts(threshold))),
+    run: (run) => recordedRun(inner.id, run, () => inner.run(run).then(withVerdicts(threshold))),
   }
 }
 
