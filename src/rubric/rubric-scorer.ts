@@ -2,9 +2,10 @@ import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JudgeInput, Verdict } from '../records/records'
-import { createScorer, type ScorerConfig } from '../scorer/create-scorer'
-import { recordedRun } from '../scorer/run-pipeline'
-import type { ScorerResult, ScorerRun } from '../scorer/types'
+import type { ScorerConfig } from '../scorer/create-scorer'
+import { runPipeline } from '../scorer/run-pipeline'
+import type { StepDefinition } from '../scorer/step-internals'
+import type { ScorerResult, ScorerRun, StepContext } from '../scorer/types'
 import { type ParsedCriterion, parseCriteria, type RubricInput } from './criteria'
 import {
   analyzeRubric,
@@ -120,30 +121,53 @@ export function rubricScorer(
 ): RubricScorer {
   const { scale, evaluation, samples, fraction, threshold } = choices
   const plan: RubricPlan = { criteria, evaluation, samples, fraction, threshold }
-  const inner = createScorer({
+  const config: ScorerConfig = {
     id: 'rubric-scorer',
     name: 'Rubric (LLM)',
     description: 'Judges an output against a rubric: every required criterion must be met.',
     judge: { model: judge, instructions: RUBRIC_INSTRUCTIONS },
-  })
-    .analyze((context) => analyzeRubric(context, plan))
-    .generateScore(({ results }) => rubricScore(results.analyzeStepResult, scale))
-    .generateReason(({ results }) => {
-      const analysis = results.analyzeStepResult
-      if (analysis.noRubric) return NO_RUBRIC_REASON
-      return rubricReason(analysis.verdicts, analysis.overallAssessment, threshold)
-    })
-  return {
-    id: inner.id,
-    name: inner.name,
-    description: inner.description,
     type: undefined,
-    config: inner.config,
+  }
+  const steps = rubricSteps(plan, scale)
+  return {
+    id: config.id,
+    name: config.name,
+    description: config.description,
+    type: undefined,
+    config,
     // Its scores run from 0 to `scale`: declared, so the score contract holds them to it.
     range: [0, scale],
-    // Recorded as a whole, so a plain run's record holds `passed` and the verdicts.
-    run: (run) => recordedRun(inner.id, run, () => inner.run(run).then(withVerdicts(threshold))),
+    // The verdicts and `passed` are on the result before it is recorded: a plain run's record
+    // holds them, and is made once, by the pipeline.
+    run: (run) => runPipeline(config, steps, run, withVerdicts(threshold)),
   }
+}
+
+type RubricContext = StepContext<any, any, undefined, RubricAnalysis>
+
+// The pipeline's three function steps, as createScorer would chain them.
+function rubricSteps(plan: RubricPlan, scale: number): StepDefinition[] {
+  return [
+    {
+      name: 'analyze',
+      kind: 'function',
+      run: (context: RubricContext) => analyzeRubric(context, plan),
+    },
+    {
+      name: 'generateScore',
+      kind: 'function',
+      run: ({ results }: RubricContext) => rubricScore(results.analyzeStepResult, scale),
+    },
+    {
+      name: 'generateReason',
+      kind: 'function',
+      run: ({ results }: RubricContext) => {
+        const analysis = results.analyzeStepResult
+        if (analysis.noRubric) return NO_RUBRIC_REASON
+        return rubricReason(analysis.verdicts, analysis.overallAssessment, plan.threshold)
+      },
+    },
+  ]
 }
 
 function rubricScore(analysis: RubricAnalysis, scale: number): number {
