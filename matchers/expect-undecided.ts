@@ -1,6 +1,7 @@
 import type { RubricateErrorCode } from '../src/errors'
 import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
+import { runtimeState } from '../src/runtime/state'
 import { currentTest } from './current-test'
 import { expectUndecidedIn } from './undecided-calls'
 
@@ -50,7 +51,7 @@ export function expectUndecided<T>(
   if (!CODES.includes(code)) throw new UsageError(messages.expectUndecidedBadCode(code, CODES))
   const test = currentTest()
   if (!test) throw new UsageError(messages.expectUndecidedOutsideTest())
-  const expected = expectUndecidedIn(test, code)
+  const expected = expectUndecidedIn(runtimeState(), test, code)
   if (fn === undefined) return undefined
   return (async () => {
     let result: T

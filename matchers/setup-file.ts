@@ -23,7 +23,6 @@ import { messages } from '../src/messages'
 import type { RubricateRecord } from '../src/records/records'
 import { onRecord } from '../src/runtime/record-hooks'
 import { currentRuntime, type Runtime } from '../src/runtime/runtime'
-import { runtimeState } from '../src/runtime/state'
 import { onUndecided } from '../src/runtime/undecided-hooks'
 import { currentOrOnlyTest, currentTest, runInTest, testIdentity } from './current-test'
 import { toBeGroundedIn, toBePreferredOver } from './grounding-matchers'
@@ -50,11 +49,11 @@ const STREAM_GRACE_MS = 1000
  * @internal
  */
 export function setUpFile(): void {
-  extendExpectOnce()
   // The worker's runtime (ARCHITECTURE.md §12): configuration, cassette stores and secrets, handed
-  // to the cassette server below. A setup file of the user's that ran before this one and called
-  // configureRubricate created it already; it is the same one.
+  // to the cassette server and the undecided calls below. A setup file of the user's that ran
+  // before this one and called configureRubricate created it already; it is the same one.
   const runtime = currentRuntime()
+  extendExpectOnce(runtime)
   // The plugin's options (ARCHITECTURE.md §4.3). Without the plugin there are none, and the defaults apply.
   const provided = (inject as (key: string) => unknown)(PROVIDED_OPTIONS_KEY) as
     | ProvidedOptions
@@ -110,12 +109,14 @@ export function setUpFile(): void {
   // Everything a test runs (its hooks included) knows its test: matchers record into it even with
   // the global `expect` under test.concurrent, and judge and agent calls carry its identity and
   // abort signal down to the cassettes.
-  aroundEach((runTest, context) => followTest(session, runTest, context))
+  aroundEach((runTest, context) => followTest(runtime, session, runTest, context))
 
   // Every miss and judge error, wherever it is caught, counts against the test that made it (the
   // test whose code runs, else the only test running), or against the file outside any test.
   // Subscribed for this file (the runtime's file part ends it before the next file).
-  runtime.file.subscriptions.push(onUndecided((error) => noteUndecided(error, currentOrOnlyTest())))
+  runtime.file.subscriptions.push(
+    onUndecided((error) => noteUndecided(runtime, error, currentOrOnlyTest())),
+  )
 
   // Loops run by the test (`runUntilComplete`) and plain `scorer.run()` calls land in its
   // `task.meta.rubricate`: one record per loop (a later record of the same loop replaces the
@@ -130,8 +131,8 @@ export function setUpFile(): void {
 
 // Once per `expect`: files that share a worker share Vitest's `expect`, and extending it again
 // before each file is work the suite figure of shared workers shows (docs/guide/benchmarks.md).
-function extendExpectOnce(): void {
-  const extended = runtimeState().process.extendedExpects
+function extendExpectOnce(runtime: Runtime): void {
+  const extended = runtime.process.extendedExpects
   if (extended.has(expect)) return
   expect.extend({
     toSatisfyRubric,
@@ -157,6 +158,7 @@ function extendExpectOnce(): void {
 // One test, run inside its identity; then what it left open is closed, and it fails if a call of
 // its own could not be decided.
 async function followTest(
+  runtime: Runtime,
   session: CassetteSession,
   runTest: () => Promise<unknown>,
   context: { task: RunnerTestCase; signal: AbortSignal },
@@ -165,7 +167,7 @@ async function followTest(
   const test = testIdentity(task)
   // msw 3: a server of the project's that stopped since also stopped rubricate's.
   ensureAgentInterception()
-  openTest(task)
+  openTest(runtime, task)
   let undecided: ReturnType<typeof closeTest> = { errors: [], unmet: [] }
   // The test runs until what it left behind is closed: a stream cut now is still its own.
   await runInTest(task, context.signal, async () => {
@@ -175,7 +177,7 @@ async function followTest(
       // The test's end (or timeout) ends the streams it left open: a stream that never ends
       // would hold afterAll until its hook timed out.
       await session.endStreams(test, STREAM_GRACE_MS)
-      undecided = closeTest(task)
+      undecided = closeTest(runtime, task)
     }
   })
   failIfUndecided(task, undecided)
@@ -263,7 +265,7 @@ async function endFile(
     runtime.layers.configured = configuredBefore
   }
   ;(suite.meta as { rubricateCassettes?: typeof usage }).rubricateCassettes = usage
-  const { outside, claimed } = takeFileUndecided()
+  const { outside, claimed } = takeFileUndecided(runtime)
   const failures = testErrorMessages([suite])
   const shown = (text: string) => failures.some((message) => message.includes(text))
   const unreported = usage.misses.filter((miss) => !claimed.has(miss.key) && !shown(miss.key))

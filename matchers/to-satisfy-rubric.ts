@@ -3,6 +3,7 @@ import { UsageError } from '../src/errors'
 import { messages } from '../src/messages'
 import type { JudgeCall, Verdict } from '../src/records/records'
 import { withRunChoices } from '../src/runtime/run-choices'
+import type { ScorerRun } from '../src/scorer/types'
 import {
   cassetteOption,
   checkOptions,
@@ -15,6 +16,7 @@ import {
 import { evalAssertionOf } from './eval-assertion'
 import { rubricFailure } from './failure-message'
 import { runAssertion } from './run-assertion'
+import type { ScorerLike } from './types'
 
 type AsyncResult = Promise<{ pass: boolean; message: () => string }>
 
@@ -57,25 +59,13 @@ export function toSatisfyRubric(
     async evaluate() {
       const opts = checkOptions('toSatisfyRubric', options, OPTIONS)
       const cassetteMode = cassetteOption('toSatisfyRubric', opts.cassettes)
-      let scorer = criteria
-      if (isScorer(criteria)) {
-        const misplaced = RUBRIC_OPTIONS.filter((key) => opts[key] !== undefined)
-        if (misplaced.length > 0) throw new UsageError(messages.rubricOptionsWithScorer(misplaced))
-      } else {
-        // Loaded at the first rubric assertion, not by the setup file, so a test file that asserts
-        // no rubric never loads the scorer, the judge or zod (ARCHITECTURE.md §10).
-        const { rubricScorerFor } = await import('./rubric-scorer-for')
-        scorer = rubricScorerFor(criteria, opts)
-      }
-      if (!isScorer(scorer)) throw new UsageError(messages.invalidCriteria(criteria))
-      const id = scorerName(scorer)
-      const rubric = scorer
       const run = withRunChoices(
         { input: opts.input, output: received, ...judgeReferences('toSatisfyRubric', opts) },
         { cassetteMode },
       )
-      const result: Record<string, any> = await rubric.run(run)
-      rejectUnscored('toSatisfyRubric', id, result)
+      const { id, result } = isScorer(criteria)
+        ? await runGivenScorer(criteria, opts, run)
+        : await runRubric(criteria, opts, run)
       const satisfied =
         typeof result.passed === 'boolean'
           ? result.passed
@@ -92,6 +82,35 @@ export function toSatisfyRubric(
     },
     explain: rubricFailure,
   })
+}
+
+type Outcome = { id: string; result: Record<string, any> }
+
+// A scorer given as the rubric: the rubric's own options have no effect there.
+async function runGivenScorer(
+  scorer: ScorerLike,
+  opts: Record<string, unknown>,
+  run: ScorerRun,
+): Promise<Outcome> {
+  const misplaced = RUBRIC_OPTIONS.filter((key) => opts[key] !== undefined)
+  if (misplaced.length > 0) throw new UsageError(messages.rubricOptionsWithScorer(misplaced))
+  const id = scorerName(scorer)
+  const result: Record<string, any> = await scorer.run(run)
+  rejectUnscored('toSatisfyRubric', id, result)
+  return { id, result }
+}
+
+// Criteria: the rubric scorer made of them, which always has a rubric and always scores.
+async function runRubric(
+  criteria: unknown,
+  opts: Record<string, unknown>,
+  run: ScorerRun,
+): Promise<Outcome> {
+  // Loaded at the first rubric assertion, not by the setup file, so a test file that asserts
+  // no rubric never loads the scorer, the judge or zod (ARCHITECTURE.md §10).
+  const { rubricScorerFor } = await import('./rubric-scorer-for')
+  const rubric = rubricScorerFor(criteria, opts)
+  return { id: rubric.id, result: await rubric.run(run) }
 }
 
 /** A partial-credit rubric's share and threshold, for the record and the failure message. @internal */

@@ -1,18 +1,16 @@
 import type { RunnerTestCase } from 'vitest'
-import { type ExpectedUndecided, runtimeState } from '../src/runtime/state'
+import type { ExpectedUndecided, RuntimeState } from '../src/runtime/state'
 
 // The undecided calls (misses, judge errors, undecided assertions) of each running test (the
 // runtime's test part), and of the file outside any test (beforeAll, module scope; its file
 // part, which the setup file empties before each file). The setup file fails a test whose own
-// failure does not show them, and the file for the ones no test made.
-const runtime = runtimeState()
-const tests = runtime.test.undecided
-const expectedBy = runtime.test.expectedUndecided
+// failure does not show them, and the file for the ones no test made. Each function is handed
+// the runtime by its caller (the setup file, `expectUndecided`).
 
 /** Start collecting for `test` (one attempt of it). @internal */
-export function openTest(test: RunnerTestCase): void {
-  tests.set(test, [])
-  expectedBy.delete(test)
+export function openTest(runtime: RuntimeState, test: RunnerTestCase): void {
+  runtime.test.undecided.set(test, [])
+  runtime.test.expectedUndecided.delete(test)
 }
 
 /**
@@ -20,7 +18,11 @@ export function openTest(test: RunnerTestCase): void {
  * collects no more.
  * @internal
  */
-export function closeTest(test: RunnerTestCase): { errors: Error[]; unmet: string[] } {
+export function closeTest(
+  runtime: RuntimeState,
+  test: RunnerTestCase,
+): { errors: Error[]; unmet: string[] } {
+  const { undecided: tests, expectedUndecided: expectedBy } = runtime.test
   const errors = tests.get(test) ?? []
   const unmet = (expectedBy.get(test) ?? [])
     .filter((expected) => expected.open && expected.seen === 0)
@@ -31,7 +33,12 @@ export function closeTest(test: RunnerTestCase): { errors: Error[]; unmet: strin
 }
 
 /** Expect undecided calls with `code` in `test`, from now on. @internal */
-export function expectUndecidedIn(test: RunnerTestCase, code: string): ExpectedUndecided {
+export function expectUndecidedIn(
+  runtime: RuntimeState,
+  test: RunnerTestCase,
+  code: string,
+): ExpectedUndecided {
+  const expectedBy = runtime.test.expectedUndecided
   const expected: ExpectedUndecided = { code, open: true, seen: 0 }
   const list = expectedBy.get(test) ?? []
   list.push(expected)
@@ -46,7 +53,12 @@ export function expectUndecidedIn(test: RunnerTestCase, code: string): ExpectedU
  * which the file answers for.
  * @internal
  */
-export function noteUndecided(error: Error, made: RunnerTestCase | undefined): void {
+export function noteUndecided(
+  runtime: RuntimeState,
+  error: Error,
+  made: RunnerTestCase | undefined,
+): void {
+  const { undecided: tests, expectedUndecided: expectedBy } = runtime.test
   const key = missKey(error)
   const test = made
   const file = runtime.file
@@ -71,7 +83,10 @@ export function noteUndecided(error: Error, made: RunnerTestCase | undefined): v
 }
 
 /** The file's undecided calls outside tests, and the miss keys tests answered for, then forgotten. @internal */
-export function takeFileUndecided(): { outside: Error[]; claimed: Set<string> } {
+export function takeFileUndecided(runtime: RuntimeState): {
+  outside: Error[]
+  claimed: Set<string>
+} {
   const file = runtime.file
   const taken = { outside: file.undecidedOutside, claimed: new Set(file.claimedMisses) }
   file.undecidedOutside = []

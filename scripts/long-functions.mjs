@@ -24,6 +24,7 @@ export const ASSERTION_PATH = [
   'src/rubric/rubric-prompt.ts',
   'src/rubric/rubric-reason.ts',
   'src/rubric/rubric-scorer.ts',
+  'src/rubric/rubric-analysis.ts',
   'src/judge/judge-call.ts',
   'src/judge/openai-judge.ts',
   'src/judge/cassette-bridge.ts',

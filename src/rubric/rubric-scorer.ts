@@ -1,27 +1,22 @@
 import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
-import { runJudgeCall } from '../judge/judge-call'
 import { messages } from '../messages'
-import { outputText, taskText } from '../output'
-import { conversationReplies } from '../output/conversation-output'
-import { markedTranscriptKind } from '../output/transcript-lines'
-import type { JudgeCall, JudgeInput, Verdict } from '../records/records'
-import { resolveJudge } from '../runtime/runtime'
-import { createScorer, type ScorerConfig } from '../scorer/create-scorer'
-import { recordedRun } from '../scorer/run-pipeline'
-import { stepInternals } from '../scorer/step-internals'
-import type { PreparedRun, ScorerResult, ScorerRun, StepContext } from '../scorer/types'
+import type { JudgeInput, Verdict } from '../records/records'
+import type { ScorerConfig } from '../scorer/create-scorer'
+import { runPipeline } from '../scorer/run-pipeline'
+import type { StepDefinition } from '../scorer/step-internals'
+import type { ScorerResult, ScorerRun, StepContext } from '../scorer/types'
 import { type ParsedCriterion, parseCriteria, type RubricInput } from './criteria'
-import { majorityVerdicts } from './majority'
-import { type RubricReply, rubricReplySchema } from './reply-schema'
-import { findRubric } from './resolve-rubric'
 import {
-  RUBRIC_INSTRUCTIONS,
-  RUBRIC_PROMPT_VERSION,
-  type RubricReferences,
-  rubricPrompt,
-} from './rubric-prompt'
-import { gatingVerdicts, NO_RUBRIC_REASON, rubricReason, weightedShare } from './rubric-reason'
+  analyzeRubric,
+  type RubricAnalysis,
+  type RubricChoices,
+  type RubricPlan,
+} from './rubric-analysis'
+import { RUBRIC_INSTRUCTIONS } from './rubric-prompt'
+import { gatingVerdicts, NO_RUBRIC_REASON, rubricReason } from './rubric-reason'
+
+export type { RubricAnalysis } from './rubric-analysis'
 
 /** Options of a rubric scorer. */
 export interface RubricScorerOptions {
@@ -53,18 +48,6 @@ export interface RubricScorerConfig {
   criteria?: RubricInput | undefined
   options?: RubricScorerOptions | undefined
 }
-
-/** What the analyze step of a rubric scorer produces. */
-export type RubricAnalysis =
-  | { noRubric: true }
-  | {
-      noRubric: false
-      passed: boolean
-      verdicts: Verdict[]
-      overallAssessment?: string | undefined
-      /** With `scoring: 'fraction'`: the weighted share of criteria met, 0 to 1. */
-      share?: number | undefined
-    }
 
 /** The result of a rubric scorer's run: a scorer result plus the verdicts. */
 export type RubricScorerResult = ScorerResult<any, any, undefined, RubricAnalysis> & {
@@ -110,134 +93,81 @@ const OPTION_KEYS = ['scale', 'evaluation', 'samples', 'scoring', 'threshold']
  * const { passed, verdicts, reason } = await scorer.run({ input: question, output: reply })
  */
 export function createRubricScorer(config: RubricScorerConfig = {}): RubricScorer {
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw new UsageError(messages.configNotObject('createRubricScorer()', config))
-  }
-  rejectUnknownKeys('createRubricScorer()', config, CONFIG_KEYS)
+  checkObject('createRubricScorer()', config, CONFIG_KEYS)
   if (config.judge !== undefined && config.model !== undefined) {
     throw new UsageError(messages.rubricJudgeAndModel())
   }
-  const judgeInput = config.judge ?? config.model
-  const { scale, evaluation, samples, scoring, threshold } = validateOptions(config.options ?? {})
-  let fixed: ParsedCriterion[] | undefined
+  const options = config.options ?? {}
+  checkObject('createRubricScorer() options', options, OPTION_KEYS)
+  const choices = rubricOptions(options)
+  let criteria: ParsedCriterion[] | undefined
   if (config.criteria !== undefined) {
-    fixed = parseCriteria(config.criteria, 'createRubricScorer() criteria')
-    if (fixed.length === 0) throw new UsageError(messages.rubricEmpty())
+    criteria = parseCriteria(config.criteria, 'createRubricScorer() criteria')
+    if (criteria.length === 0) throw new UsageError(messages.rubricEmpty())
   }
-  const plan: RubricPlan = {
-    judgeInput,
-    fixed,
-    evaluation,
-    samples,
-    fraction: scoring === 'fraction',
-    threshold,
-  }
-  const inner = createScorer({
+  return rubricScorer(config.judge ?? config.model, criteria, choices)
+}
+
+/**
+ * The rubric scorer of criteria parsed and options checked where it is made
+ * (`createRubricScorer`, the matcher): its run neither parses nor validates again. Without a
+ * `judge`, the configured one, resolved at each run; without `criteria`, each run's rubric.
+ * @internal
+ */
+export function rubricScorer(
+  judge: JudgeInput | undefined,
+  criteria: ParsedCriterion[] | undefined,
+  choices: RubricChoices,
+): RubricScorer {
+  const { scale, evaluation, samples, fraction, threshold } = choices
+  const plan: RubricPlan = { criteria, evaluation, samples, fraction, threshold }
+  const config: ScorerConfig = {
     id: 'rubric-scorer',
     name: 'Rubric (LLM)',
     description: 'Judges an output against a rubric: every required criterion must be met.',
-    judge: { model: judgeInput, instructions: RUBRIC_INSTRUCTIONS },
-  })
-    .analyze((context) => analyzeRubric(context, plan))
-    .generateScore(({ results }) => rubricScore(results.analyzeStepResult, scale))
-    .generateReason(({ results }) => {
-      const analysis = results.analyzeStepResult
-      if (analysis.noRubric) return NO_RUBRIC_REASON
-      return rubricReason(analysis.verdicts, analysis.overallAssessment, threshold)
-    })
-  return {
-    id: inner.id,
-    name: inner.name,
-    description: inner.description,
+    judge: { model: judge, instructions: RUBRIC_INSTRUCTIONS },
     type: undefined,
-    config: inner.config,
+  }
+  const steps = rubricSteps(plan, scale)
+  return {
+    id: config.id,
+    name: config.name,
+    description: config.description,
+    type: undefined,
+    config,
     // Its scores run from 0 to `scale`: declared, so the score contract holds them to it.
     range: [0, scale],
-    // Recorded as a whole, so a plain run's record holds `passed` and the verdicts.
-    run: (run) => recordedRun(inner.id, run, () => inner.run(run).then(withVerdicts(threshold))),
+    // The verdicts and `passed` are on the result before it is recorded: a plain run's record
+    // holds them, and is made once, by the pipeline.
+    run: (run) => runPipeline(config, steps, run, withVerdicts(threshold)),
   }
 }
 
-/** What a rubric scorer's analyze step needs, fixed when the scorer is created. */
-interface RubricPlan {
-  judgeInput: JudgeInput | undefined
-  /** The criteria given to `createRubricScorer`, else each run's own. */
-  fixed: ParsedCriterion[] | undefined
-  evaluation: 'together' | 'separately'
-  samples: number
-  fraction: boolean
-  threshold: number
-}
+type RubricContext = StepContext<any, any, undefined, RubricAnalysis>
 
-async function analyzeRubric(context: StepContext, plan: RubricPlan): Promise<RubricAnalysis> {
-  const parsed = plan.fixed ?? runtimeCriteria(context.run)
-  if (parsed.length === 0) return { noRubric: true }
-  // Under partial credit only criteria marked required gate, and the judge is told so.
-  const criteria = plan.fraction
-    ? parsed.map((criterion) => ({ ...criterion, required: criterion.markedRequired }))
-    : parsed
-  const groups =
-    plan.evaluation === 'separately' ? criteria.map((criterion) => [criterion]) : [criteria]
-  const replies = await judgeGroups(context, plan, groups)
-  const perGroup = replies.length / groups.length
-  const verdicts = groups.flatMap((group, groupIndex) => {
-    const groupReplies = replies.slice(groupIndex * perGroup, (groupIndex + 1) * perGroup)
-    return majorityVerdicts(groupReplies.map((reply) => toVerdicts(group, reply, plan.fraction)))
-  })
-  const gatesMet = gatingVerdicts(verdicts).every((verdict) => verdict.satisfied)
-  const share = plan.fraction ? weightedShare(verdicts) : undefined
-  return {
-    noRubric: false,
-    passed: gatesMet && (share === undefined || share >= plan.threshold),
-    verdicts,
-    overallAssessment: plan.evaluation === 'separately' ? undefined : replies[0]?.overallAssessment,
-    ...(share === undefined ? {} : { share }),
-  }
-}
-
-// One judge call per group and sample, the replies in that order.
-function judgeGroups(
-  context: StepContext,
-  plan: RubricPlan,
-  groups: readonly ParsedCriterion[][],
-): Promise<RubricReply[]> {
-  const internals = stepInternals(context)
-  const task = taskText(context.run.input)
-  const output = outputText(context.run.output)
-  // A conversation or a trajectory: the judge is told where its structure and its data lie.
-  const transcript = conversationReplies(context.run.output)
-    ? 'conversation'
-    : markedTranscriptKind(context.run.output)
-  const references = referencesOf(context.run)
-  const judge = resolveJudge(plan.judgeInput)
-  const seeds =
-    plan.samples > 1 ? Array.from({ length: plan.samples }, (_, index) => index + 1) : [undefined]
-  const calls: (JudgeCall | undefined)[] = []
-  const jobs = groups.flatMap((group, groupIndex) =>
-    seeds.map((seed, seedIndex) => {
-      const slot = groupIndex * seeds.length + seedIndex
-      // In a group of its own, a criterion is listed as c1: the reply schema is per group.
-      const listed = group.map((criterion, index) => ({ ...criterion, id: `c${index + 1}` }))
-      return runJudgeCall({
-        judge,
-        step: internals.step,
-        cassetteMode: internals.choices.cassetteMode,
-        system: RUBRIC_INSTRUCTIONS,
-        prompt: rubricPrompt(listed, task, output, references, transcript),
-        output: rubricReplySchema(listed.length),
-        schemaName: 'rubric_verdicts',
-        seed,
-        promptVersion: RUBRIC_PROMPT_VERSION,
-        record: (call) => {
-          calls[slot] = call
-        },
-      }).then(({ value }) => value as RubricReply)
-    }),
-  )
-  return settleAll(jobs, () => {
-    // Recorded in request order, not completion order, so records are stable from run to run.
-    for (const call of calls) if (call) internals.recordJudgeCall(call)
-  })
+// The pipeline's three function steps, as createScorer would chain them.
+function rubricSteps(plan: RubricPlan, scale: number): StepDefinition[] {
+  return [
+    {
+      name: 'analyze',
+      kind: 'function',
+      run: (context: RubricContext) => analyzeRubric(context, plan),
+    },
+    {
+      name: 'generateScore',
+      kind: 'function',
+      run: ({ results }: RubricContext) => rubricScore(results.analyzeStepResult, scale),
+    },
+    {
+      name: 'generateReason',
+      kind: 'function',
+      run: ({ results }: RubricContext) => {
+        const analysis = results.analyzeStepResult
+        if (analysis.noRubric) return NO_RUBRIC_REASON
+        return rubricReason(analysis.verdicts, analysis.overallAssessment, plan.threshold)
+      },
+    },
+  ]
 }
 
 function rubricScore(analysis: RubricAnalysis, scale: number): number {
@@ -258,85 +188,21 @@ function withVerdicts(threshold: number) {
   }
 }
 
+// A public options object: an object, with no key but the known ones.
+function checkObject(where: string, value: unknown, known: readonly string[]): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(messages.configNotObject(where, value))
+  }
+  rejectUnknownKeys(where, value, known)
+}
+
 /**
- * Every job's value once all have settled, `settled()` told first; the first failure, in job
- * order, is thrown. One job (most assertions) is awaited as it is, without `allSettled`'s promises.
+ * The values of a rubric scorer's options, checked, with their defaults: `createRubricScorer`'s
+ * options, or the matcher's same-named ones (whose keys the matcher checked).
+ * @internal
  */
-function settleAll<T>(jobs: Promise<T>[], settled: () => void): Promise<T[]> {
-  // One promise for one job, not an async function's and its await's (with async hooks on, as
-  // AsyncLocalStorage has them in Node 20, every await makes a promise of its own).
-  if (jobs.length === 1) {
-    return (jobs[0] as Promise<T>).then(
-      (value) => {
-        settled()
-        return [value]
-      },
-      (error: unknown) => {
-        settled()
-        throw error
-      },
-    )
-  }
-  return Promise.allSettled(jobs).then((outcomes) => {
-    settled()
-    const failure = outcomes.find((outcome) => outcome.status === 'rejected')
-    if (failure) throw failure.reason
-    return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<T>).value)
-  })
-}
-
-// The reference answer is the run's `groundTruth`; the context its `additionalContext.context`.
-// Both are judged as text the way outputs are (strings as they are, objects as JSON).
-function referencesOf(run: PreparedRun): RubricReferences {
-  const references: RubricReferences = {}
-  if (run.groundTruth !== undefined && run.groundTruth !== null) {
-    references.reference = outputText(run.groundTruth)
-  }
-  const context = run.additionalContext?.context
-  if (context !== undefined && context !== null) references.context = outputText(context)
-  return references
-}
-
-function runtimeCriteria(run: PreparedRun): ParsedCriterion[] {
-  const found = findRubric(run)
-  if (!found) return []
-  // An empty runtime rubric means "nothing to check" (as in Mastra), not a mistake.
-  if (typeof found.value === 'string' && found.value.trim() === '') return []
-  return parseCriteria(found.value, found.where)
-}
-
-function toVerdicts(
-  group: readonly ParsedCriterion[],
-  reply: RubricReply,
-  fraction: boolean,
-): Verdict[] {
-  return group.map((criterion, index) => {
-    const verdict = reply.criteria[`c${index + 1}`] as RubricReply['criteria'][string]
-    // criterion, required and weight come from the rubric, never from the judge.
-    const out: Verdict = {
-      id: criterion.id,
-      criterion: criterion.description,
-      required: criterion.required,
-      satisfied: verdict.satisfied,
-      reasoning: verdict.reasoning,
-    }
-    if (fraction) out.weight = criterion.weight
-    return out
-  })
-}
-
-function validateOptions(options: RubricScorerOptions): {
-  scale: number
-  evaluation: 'together' | 'separately'
-  samples: number
-  scoring: 'all' | 'fraction'
-  threshold: number
-} {
+export function rubricOptions(options: RubricScorerOptions): RubricChoices {
   const where = 'createRubricScorer() options'
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new UsageError(messages.configNotObject(where, options))
-  }
-  rejectUnknownKeys(where, options, OPTION_KEYS)
   const { scale = 1, evaluation = 'together', samples = 1 } = options
   if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) {
     throw new UsageError(messages.rubricBadScale(scale))
@@ -359,5 +225,5 @@ function validateOptions(options: RubricScorerOptions): {
       throw new UsageError(messages.rubricBadThreshold(threshold))
     }
   }
-  return { scale, evaluation, samples, scoring, threshold: threshold ?? 1 }
+  return { scale, evaluation, samples, fraction: scoring === 'fraction', threshold: threshold ?? 1 }
 }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ResolvedConfig } from '../config/resolve-config'
 import type { JudgeCallSource, TestIdentity } from '../records/records'
-import { stateSlot } from './state'
+import { runtimeState } from './state'
 
 /** What a transport reports about one HTTP exchange it handled. @internal */
 export interface ExchangeEvent {
@@ -33,12 +33,10 @@ export interface CallContext {
   /** The test the call belongs to: named in cassette misses and stored as `recordedBy`. */
   test?: TestIdentity | undefined
   /**
-   * The numbers the running test has given its identical requests so far, by key: the n-th
-   * identical request is answered by the n-th reply recorded for it (ARCHITECTURE.md §7.10).
+   * The setup file's own handle on that test ({@link runAsTest}): Vitest's task and the test's
+   * request sequence. Unset when a matcher registered without the setup file names the test.
    */
-  sequence?: Map<string, Occurrences> | undefined
-  /** Vitest's task of that test, opaque here (the core never imports Vitest): see {@link runAsTest}. */
-  task?: object | undefined
+  running?: RunningTest | undefined
   /** Aborts the call (the test's signal: fires on timeout). */
   signal?: AbortSignal | undefined
   /**
@@ -69,9 +67,12 @@ export interface CallContext {
 }
 
 // rubricate's one AsyncLocalStorage (ARCHITECTURE.md §12): the user's agent code awaits between the
-// test and its HTTP calls, and Vitest hands the msw handler and the network guard no test. Shared
-// by every copy of the module: the setup file's copy sets it, the judge's copy reads it.
-const storage = stateSlot('call-context', () => new AsyncLocalStorage<CallContext>())
+// test and its HTTP calls, and Vitest hands the msw handler and the network guard no test. Kept in
+// the runtime, so every copy of the module shares it: the setup file's copy sets it, the judge's
+// copy reads it.
+const part = runtimeState().process.callContext
+part.storage ??= new AsyncLocalStorage<CallContext>()
+const storage = part.storage as AsyncLocalStorage<CallContext>
 
 /** Run `fn` with `patch` merged over the current context. @internal */
 export function withCallContext<T>(patch: CallContext, fn: () => T): T {
@@ -136,12 +137,16 @@ export interface Occurrences {
 export interface RunningTest {
   identity: TestIdentity
   task?: object | undefined
-  /** The test's request counts (see {@link CallContext.sequence}); fresh for every run of it. */
+  /**
+   * The numbers the test has given its identical requests so far, by key: the n-th identical
+   * request is answered by the n-th reply recorded for it (ARCHITECTURE.md §7.10). Fresh for
+   * every run of the test.
+   */
   sequence?: Map<string, Occurrences> | undefined
 }
 
 // The tests running in this worker now (several under test.concurrent), in the shared state.
-const running = stateSlot('running-tests', () => new Set<RunningTest>())
+const running = part.running as Set<RunningTest>
 
 /**
  * Run `fn` as `test`: the one place where the running test is kept (ARCHITECTURE.md §12). The call
@@ -158,10 +163,7 @@ export async function runAsTest<T>(
   test.sequence = new Map()
   const done = markTestRunning(test)
   try {
-    return await withCallContext(
-      { test: test.identity, task: test.task, signal, sequence: test.sequence },
-      fn,
-    )
+    return await withCallContext({ test: test.identity, running: test, signal }, fn)
   } finally {
     done()
   }
@@ -185,7 +187,8 @@ export function markTestRunning(test: RunningTest): () => void {
 export function runningTest(): (RunningTest & { exact: boolean }) | undefined {
   const context = storage.getStore()
   if (context?.test) {
-    return { identity: context.test, task: context.task, sequence: context.sequence, exact: true }
+    const { task, sequence } = context.running ?? {}
+    return { identity: context.test, task, sequence, exact: true }
   }
   if (running.size !== 1) return undefined
   const [only] = running

@@ -71,8 +71,11 @@ export interface ProcessPart {
    * value its type): beside the context, invisible to Mastra-shaped step code.
    */
   stepInternals: WeakMap<object, unknown>
-  /** Slots of `stateSlot`, for call-context.ts only (its storage and its running tests). */
-  slots: Map<string, unknown>
+  /**
+   * The call context's storage, created by the first copy of call-context.ts that loads, and the
+   * tests running now: typed there (`unknown` here), since only that file reads or writes them.
+   */
+  callContext: { storage: unknown; running: Set<unknown> }
 }
 
 /** @internal */
@@ -209,7 +212,7 @@ function createState(): RuntimeState {
       listeners: { undecided: new Set(), records: new Set() },
       told: { undecided: new WeakSet(), oldEntries: new Set(), replayedErrors: new Set() },
       stepInternals: new WeakMap(),
-      slots: new Map(),
+      callContext: { storage: undefined, running: new Set() },
     },
     run: { updateSnapshots: false },
     file: newFilePart(),
@@ -220,16 +223,4 @@ function createState(): RuntimeState {
       refusalsTold: new WeakMap(),
     },
   }
-}
-
-/**
- * A named slot of the process part, created on first use. Only call-context.ts keeps its state
- * this way (its storage and running tests, whose types live there); the structure test holds
- * every other piece of state to the named parts above.
- * @internal
- */
-export function stateSlot<T>(name: string, create: () => T): T {
-  const { slots } = runtimeState().process
-  if (!slots.has(name)) slots.set(name, create())
-  return slots.get(name) as T
 }

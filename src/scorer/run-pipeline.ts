@@ -34,35 +34,39 @@ const RESULT_KEYS: Record<ScorerStepName, string> = {
 }
 
 /**
- * Run a scorer's steps on one run and assemble its result (ARCHITECTURE.md §5). A run that no
- * matcher or loop records (a plain `scorer.run()` in a test, as Mastra users write it) is
- * reported through `emitRecord`, so it shows in the reporter with its calls, tokens and cost.
+ * Run a scorer's steps on one run and assemble its result (ARCHITECTURE.md §5), shaped by
+ * `finish` when its maker adds to it (the rubric scorer's verdicts). A run that no matcher or
+ * loop records (a plain `scorer.run()` in a test, as Mastra users write it) is reported through
+ * `emitRecord`, once, so it shows in the reporter with its calls, tokens and cost; the runs
+ * beneath one that is recorded are not reported again.
  * @internal
  */
 export function runPipeline(
   options: ScorerOptions,
   steps: readonly StepDefinition[],
   input: ScorerRun,
+  finish?: ((result: any) => any) | undefined,
 ): Promise<any> {
   // Read before `prepareRun`, which may hand back a run of its own.
   const choices = runChoicesOf(input)
-  return recordedRun(options.id, input, () => runSteps(options, steps, input, choices))
-}
-
-/**
- * Run `fn`, a scorer's whole run, and report it as a plain run unless a matcher, a loop or an
- * outer run records it: the runs beneath are not reported again. @internal
- */
-export function recordedRun<T>(id: string, input: ScorerRun, fn: () => Promise<T>): Promise<T> {
-  if (currentCallContext().recordsScorerRuns) return fn()
+  const run = () => {
+    const result = runSteps(options, steps, input, choices)
+    return finish ? result.then(finish) : result
+  }
+  if (currentCallContext().recordsScorerRuns) return run()
   const started = performance.now()
-  return withCallContext({ recordsScorerRuns: true }, fn).then(
+  // One record, made once the run settles, whichever way.
+  const report = (outcome: unknown): void => {
+    const record = plainRunRecord(options.id, input, outcome, performance.now() - started)
+    emitRecord(record)
+  }
+  return withCallContext({ recordsScorerRuns: true }, run).then(
     (result) => {
-      emitRecord(plainRunRecord(id, input, result, performance.now() - started))
+      report(result)
       return result
     },
     (error: unknown) => {
-      emitRecord(plainRunRecord(id, input, error, performance.now() - started))
+      report(error)
       throw error
     },
   )
@@ -162,7 +166,7 @@ function stepValue(
   }
   const internals: StepInternals = {
     step: step.name,
-    judge: options.judge ?? {},
+    judge: () => resolveJudge(options.judge?.model),
     choices,
     recordJudgeCall: (call) => judgeCalls.push(call),
   }

@@ -1,8 +1,8 @@
 import type { PreparedSchema } from '../judge/output-schema'
-import type { JudgeCall, ScorerStepName } from '../records/records'
+import type { JudgeCall, JudgeInput, ScorerStepName } from '../records/records'
 import type { RunChoices } from '../runtime/run-choices'
 import { runtimeState } from '../runtime/state'
-import type { PromptStep, ScorerJudgeOptions } from './types'
+import type { PromptStep } from './types'
 
 /** One chained step, as the pipeline runs it. @internal */
 export type StepDefinition =
@@ -28,12 +28,16 @@ export function lendStepInternals(context: object, internals: StepInternals): vo
 
 /**
  * What the pipeline lends a function step that makes its own judge calls (the rubric scorer):
- * the step's name, the scorer's judge options, the run's choices, and where to record each call.
+ * the step's name, the scorer's judge, the run's choices, and where to record each call.
  * @internal
  */
 export interface StepInternals {
   step: ScorerStepName
-  judge: ScorerJudgeOptions
+  /**
+   * The scorer's judge, resolved through the configuration when asked: the pipeline is the one
+   * place a scorer's judge is resolved, and a step that calls no judge needs none configured.
+   */
+  judge(): JudgeInput
   /** What the run's edge chose for its judge calls (the matcher's `cassettes` option). */
   choices: RunChoices
   recordJudgeCall(call: JudgeCall): void
