@@ -6,7 +6,9 @@
 //                          other sizes of the per-file and per-test fit (default 3)
 //   --suite-only           the suite benchmark alone (isolated and shared workers), without the
 //                          figures below it
-//   --shared-only          the shared-worker suite alone (isolate: false, both pools)
+//   --shared-only          the shared-worker suite alone (isolate: false, both pools), with the
+//                          peer row
+//   --no-peer              without the peer row (promptfoo's cached run, installed once from npm)
 //   --dist <folder>        the suite benchmark measures this build instead of dist/ (a copy of an
 //                          older build, to compare two)
 //   --quick                the same harness in a tiny configuration (seconds, figures meaningless),
@@ -19,7 +21,8 @@ import { parseArgs } from 'node:util'
 import type { CassetteBenchFigures } from './cassettes'
 import type { ConcurrencyFigures } from './concurrency'
 import type { LiveOverheadFigures } from './live-overhead'
-import { runChild } from './measure'
+import { median, round, runChild } from './measure'
+import { measurePromptfooPeer, PROMPTFOO_VERSION } from './promptfoo-peer'
 import { measureReplayOverhead, measureThousand } from './replay-figures'
 import { recordProject, writeReplayProject } from './replay-project'
 import { currentLoad, type Figure, judged, machineInfo, renderTable } from './report'
@@ -34,6 +37,7 @@ import {
   type SharedSuiteFigures,
   type SuiteFigures,
 } from './suite-figures'
+import { runSuiteProject, type SuiteSize, variantDir } from './suite-project'
 
 const benchDir = import.meta.dirname
 const repoRoot = join(benchDir, '..')
@@ -73,6 +77,7 @@ export async function runSuite(argv: string[]): Promise<number> {
       'fit-rounds': { type: 'string' },
       'suite-only': { type: 'boolean' },
       'shared-only': { type: 'boolean' },
+      'no-peer': { type: 'boolean' },
       dist: { type: 'string' },
     },
   })
@@ -131,12 +136,14 @@ export async function runSuite(argv: string[]): Promise<number> {
     if (values['shared-only']) {
       const recordedJudgeCalls = await prepareSuite(join(scratch, 'suite'), sizes.suite)
       const shared = await measureSharedSuite(join(scratch, 'suite'), sharedOptions, log)
-      return await finish(sharedFigures(shared), { recordedJudgeCalls })
+      const peer = await peerFigures(scratch, sizes.suite, values, log)
+      return await finish([...sharedFigures(shared), ...peer], { recordedJudgeCalls })
     }
     const suite = await measureSuite(join(scratch, 'suite'), sizes.suite, log)
     log('the same suite with its files sharing workers (isolate: false)')
     const shared = await measureSharedSuite(join(scratch, 'suite'), sharedOptions, log)
-    const figures: Figure[] = [...suiteFigures(suite), ...sharedFigures(shared)]
+    const peer = await peerFigures(scratch, sizes.suite, values, log)
+    const figures: Figure[] = [...suiteFigures(suite), ...sharedFigures(shared), ...peer]
     if (values['suite-only']) {
       return await finish(figures, { recordedJudgeCalls: suite.recordedJudgeCalls })
     }
@@ -341,6 +348,58 @@ function suiteFigures(suite: SuiteFigures): Figure[] {
       unit: 'ms',
       detail: `fitted extra CPU of a suite of rubric tests = ${fits.rubric.perRunMs} ms a run + ${fits.rubric.perFileMs} ms a file + ${fits.rubric.perTestMs} ms a test, over ${suite.sizes.map((s) => `${s.size.files}x${s.size.tests}`).join(', ')} (${suite.fitRounds} paired rounds each beside the headline)`,
       data: fits.rubric,
+    },
+  ]
+}
+
+/**
+ * The peer row: promptfoo's cached run of the suite's cases, each round paired with the plain
+ * suite under Vitest's defaults (the issue's table). Not in the quick configuration, nor with
+ * `--no-peer`; a promptfoo that does not install is a row that says why.
+ */
+async function peerFigures(
+  scratch: string,
+  suite: { size: SuiteSize; rounds: number },
+  values: { quick?: boolean | undefined; 'no-peer'?: boolean | undefined },
+  log: (text: string) => void,
+): Promise<Figure[]> {
+  if (values.quick || values['no-peer']) return []
+  const { size, rounds } = suite
+  const plain: number[] = []
+  const cassettes = join(scratch, 'suite', 'cassettes')
+  log(`promptfoo's cached run of the same ${size.files * size.tests} cases (peer row)`)
+  const peer = await measurePromptfooPeer(
+    join(scratch, 'suite'),
+    size,
+    rounds,
+    async () => {
+      const dir = variantDir(join(scratch, 'suite'), size, 'plain')
+      plain.push((await runSuiteProject(dir, cassettes, size.files * size.tests)).cpuMs)
+    },
+    log,
+  )
+  const label = `promptfoo ${PROMPTFOO_VERSION}'s cached run of the same ${size.files * size.tests} cases (peer: one process, no Vitest), CPU / the plain suite under Vitest's defaults`
+  if (!peer.measured) {
+    return [
+      {
+        id: 'peer-promptfoo',
+        label,
+        value: Number.NaN,
+        unit: 'x',
+        detail: `not measured: ${peer.reason}`,
+        data: peer,
+      },
+    ]
+  }
+  const ratios = peer.cpuMs.map((cpu, r) => cpu / (plain[r] as number))
+  return [
+    {
+      id: 'peer-promptfoo',
+      label,
+      value: round(median(ratios), 3),
+      unit: 'x',
+      detail: `${peer.version}: ${median(peer.cpuMs)} ms CPU against ${median(plain)} ms for the plain suite; ${rounds} paired rounds`,
+      data: { ...peer, plainCpuMs: plain },
     },
   ]
 }
