@@ -16,7 +16,6 @@ import {
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
-import { isStructuredOutputRejection } from './structured-output'
 
 export interface EndpointRequest {
   system?: string | undefined
@@ -572,4 +571,14 @@ function baseURLProblem(value: string): URLProblem {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value?.trim() ? value.trim() : undefined
+}
+
+/**
+ * True when an error from the endpoint says it does not support `response_format` with a JSON
+ * Schema: the signal for `'auto'` to retry the same call in prompt mode. Only a 400 or 422 whose
+ * text names the feature counts, so an unrelated bad request still fails with its own message.
+ */
+function isStructuredOutputRejection(status: number | undefined, text: string): boolean {
+  if (status !== 400 && status !== 422) return false
+  return /response_format|json_schema|structured[ _-]?output/i.test(text)
 }
