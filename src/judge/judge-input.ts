@@ -49,21 +49,24 @@ export interface CallJudge {
   schemaInSystem: boolean
 }
 
-const MASTRA_CONFIG_KEYS = ['id', 'url', 'apiKey', 'headers']
-
-const ENDPOINT_KEYS: readonly string[] = [
-  'model',
-  'baseURL',
-  'apiKey',
-  'headers',
-  'query',
-  'temperature',
-  'structuredOutput',
-  'jsonPromptInjection',
-  'maxRetries',
-  'timeoutMs',
-  'deadlineMs',
-]
+// The two object forms of a judge, as an unknown key names them.
+const MASTRA_CONFIG = { where: 'The judge model config', keys: ['id', 'url', 'apiKey', 'headers'] }
+const ENDPOINT = {
+  where: 'The judge object',
+  keys: [
+    'model',
+    'baseURL',
+    'apiKey',
+    'headers',
+    'query',
+    'temperature',
+    'structuredOutput',
+    'jsonPromptInjection',
+    'maxRetries',
+    'timeoutMs',
+    'deadlineMs',
+  ],
+}
 
 /**
  * The judge of one call: its input parsed (and checked) once, the call's own choices over the
@@ -118,15 +121,6 @@ export function parseJudgeInput(
     throw new UsageError(messages.invalidJudge(input))
   }
   if (isAiSdkModel(input)) return { kind: 'custom', model: aiSdkJudge(input) }
-  const config = input as MastraModelConfig
-  if (
-    typeof config.id === 'string' &&
-    (input as { model?: unknown }).model === undefined &&
-    typeof (input as { complete?: unknown }).complete !== 'function'
-  ) {
-    rejectUnknownKeys('The judge model config', config, MASTRA_CONFIG_KEYS)
-    return providerJudge(config.id, config, env)
-  }
   if (typeof (input as JudgeModel).complete === 'function') {
     const model = input as JudgeModel
     if (typeof model.id !== 'string' || model.id === '') {
@@ -134,11 +128,15 @@ export function parseJudgeInput(
     }
     return { kind: 'custom', model }
   }
+  const config = input as MastraModelConfig
+  const mastra = typeof config.id === 'string' && (input as { model?: unknown }).model === undefined
   const endpoint = input as OpenAICompatibleJudge
-  if (typeof endpoint.model !== 'string' || endpoint.model.trim() === '') {
+  if (!mastra && (typeof endpoint.model !== 'string' || endpoint.model.trim() === '')) {
     throw new UsageError(messages.invalidJudge(input))
   }
-  rejectUnknownKeys('The judge object', endpoint, ENDPOINT_KEYS)
+  const form = mastra ? MASTRA_CONFIG : ENDPOINT
+  rejectUnknownKeys(form.where, input, form.keys)
+  if (mastra) return providerJudge(config.id, config, env)
   checkEndpointTypes(endpoint, 'The judge object')
   // Resolved now, so a typo in either spelling fails before any request is made.
   return { kind: 'endpoint', endpoint, mode: resolveStructuredOutput(endpoint, 'The judge object') }
