@@ -117,16 +117,15 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
       ? await processJudgeInput(inputProcessors, system, prompt)
       : options
     const result = await attemptLoop(call, texts)
-    return { ...result, call: call.tally.finish('success') }
+    return { ...result, call: call.tally.finish('success', call.judge.label) }
   } catch (error) {
     throw failedCall(call, error)
   }
 }
 
-// Everything decided before the first request: a bad judge fails here, before any is made.
+// What the call belongs to and counts, then its judge: a bad judge fails here, before any request.
 function startCall(options: JudgeCallOptions): RunningCall {
-  const judge = callJudge(options, options.output !== undefined)
-  const tally = new CallTally(options.step, judge.label, options.record)
+  const tally = new CallTally(options.step, options.record)
   const scope = judgeCallScope({
     cassetteMode: options.cassetteMode,
     promptVersion: options.promptVersion,
@@ -135,24 +134,18 @@ function startCall(options: JudgeCallOptions): RunningCall {
       tally.liveRequests++
     },
   })
-  const structured = judge.judge.kind === 'endpoint' && judge.mode !== 'prompt'
+  const signal = callSignal(options.signal)
+  const judge = callJudge(options, options.output !== undefined)
   const { output } = options
-  return {
-    options,
-    judge,
-    mode: judge.mode,
-    responseFormat:
-      structured && output
-        ? {
-            name: options.schemaName ?? 'judge_output',
-            schema: requestSchema(output),
-            strict: output.strict,
-          }
-        : undefined,
-    signal: callSignal(options.signal),
-    scope,
-    tally,
-  }
+  const structured = judge.judge.kind === 'endpoint' && judge.mode !== 'prompt' && output
+  const responseFormat = structured
+    ? {
+        name: options.schemaName ?? 'judge_output',
+        schema: requestSchema(output),
+        strict: output.strict,
+      }
+    : undefined
+  return { options, judge, mode: judge.mode, responseFormat, signal, scope, tally }
 }
 
 async function attemptLoop(
@@ -314,7 +307,7 @@ function checkReply(reply: JudgeReply): JudgeReply {
 
 // The failure the caller sees, once the call is recorded as failed.
 function failedCall(call: RunningCall, error: unknown): unknown {
-  const record = call.tally.finish('failed')
+  const record = call.tally.finish('failed', call.judge.label)
   let failure = error
   // A reply replayed from a cassette fails the same way on every replay: say where it is.
   if (error instanceof JudgeOutputError && record.source === 'replayed' && record.cassetteKey) {
@@ -343,15 +336,15 @@ class CallTally {
 
   constructor(
     private readonly step: ScorerStepName,
-    private readonly model: string,
     private readonly record: ((call: JudgeCall) => void) | undefined,
   ) {}
 
-  finish(status: JudgeCall['status']): JudgeCall {
+  /** The call's record, under the judge's `model` name, told to its listener. */
+  finish(status: JudgeCall['status'], model: string): JudgeCall {
     const { exchanges } = this
     const call: JudgeCall = {
       step: this.step,
-      model: this.model,
+      model,
       status,
       source: sourceOf(exchanges),
       durationMs: Math.round(performance.now() - this.started),
