@@ -142,29 +142,37 @@ export async function judgeExchange(
     request.method === 'POST'
       ? modelEndpoint(request.url, cassettes.match, cassettes.providerHosts, cassettes.matchAnyHost)
       : undefined
-  const modelOf = request.model
+  const side = judgeSide(
+    runtime,
+    config,
+    call,
+    request.model,
+    found?.endpoint ?? request.url.pathname,
+  )
+  const live = (rewrite?: ((text: string) => string) | undefined) => {
+    refuseKeylessProviderCall(request.url, request.keyless, config, request.model())
+    return liveCall(call, () => sendLive(request, rewrite))
+  }
+  const prepare = (rewrite?: ((text: string) => string) | undefined) =>
+    prepareRequest({
+      method: request.method,
+      endpoint: (found as NonNullable<typeof found>).endpoint,
+      queryInKey: found?.queryInKey,
+      body: rewrite ? rewrite(request.bodyText) : request.bodyText,
+      url: rewrite ? new URL(rewrite(request.url.href)) : request.url,
+      headers: request.headers,
+      redact: cassettes.redact,
+      normalize: cassettes.normalize,
+      trial: call.trial,
+    })
   return exchange({
-    ...judgeSide(runtime, config, call, modelOf, found?.endpoint ?? request.url.pathname),
+    ...side,
     // A request no cassette endpoint matches goes live as it is.
     mode: found ? undefined : 'off',
-    prepare: (rewrite) =>
-      prepareRequest({
-        method: request.method,
-        endpoint: (found as NonNullable<typeof found>).endpoint,
-        queryInKey: found?.queryInKey,
-        body: rewrite ? rewrite(request.bodyText) : request.bodyText,
-        url: rewrite ? new URL(rewrite(request.url.href)) : request.url,
-        headers: request.headers,
-        redact: cassettes.redact,
-        normalize: cassettes.normalize,
-        trial: call.trial,
-      }),
+    prepare,
     url: request.url,
     keyless: request.keyless,
-    live: (rewrite) => {
-      refuseKeylessProviderCall(request.url, request.keyless, config, modelOf())
-      return liveCall(call, () => sendLive(request, rewrite))
-    },
+    live,
     // A 200 web page (a proxy's login page) is an error the judge reports, never a reply to replay.
     recordable: (body) => body.json !== undefined,
   })
