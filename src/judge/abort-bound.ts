@@ -60,3 +60,33 @@ export function untilAborted<T>(work: Promise<T>, bounds: readonly AbortSignal[]
     work.then(resolve, reject).finally(dispose)
   })
 }
+
+/**
+ * Settle with `promise`, or reject with `onAbort()` as soon as `signal` fires: a transport that
+ * sleeps without watching the signal (a custom model, a `Retry-After`) cannot hold an aborted call.
+ * @internal
+ */
+export function raceAbort<T>(
+  promise: Promise<T>,
+  signal: AbortSignal,
+  onAbort: () => Error,
+): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {})
+    return Promise.reject(onAbort())
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(onAbort())
+    signal.addEventListener('abort', abort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort)
+        reject(error)
+      },
+    )
+  })
+}

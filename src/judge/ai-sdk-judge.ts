@@ -44,8 +44,7 @@ export function aiSdkJudge(model: AiSdkLanguageModel): JudgeModel {
   }
   return {
     id: `${model.provider}/${model.modelId}`,
-    complete: (request, options) =>
-      withCallContext({ transport: 'judge-model' }, () => generate(model, request, options.signal)),
+    complete: (request, options) => generate(model, request, options.signal),
   }
 }
 
@@ -54,6 +53,20 @@ async function generate(
   request: JudgeRequest,
   signal: AbortSignal | undefined,
 ): Promise<JudgeReply> {
+  const options = generateOptions(request, signal)
+  return judgeReply(await doGenerate(model, options))
+}
+
+type GenerateResult = {
+  content?: { type: string; text?: string }[]
+  usage?: Record<string, unknown>
+  response?: { modelId?: string }
+}
+
+function generateOptions(
+  request: JudgeRequest,
+  signal: AbortSignal | undefined,
+): Record<string, unknown> {
   const prompt: unknown[] = []
   if (request.system !== undefined) prompt.push({ role: 'system', content: request.system })
   prompt.push({ role: 'user', content: [{ type: 'text', text: request.prompt }] })
@@ -68,11 +81,21 @@ async function generate(
   if (request.temperature !== undefined) options.temperature = request.temperature
   if (request.seed !== undefined) options.seed = request.seed
   if (signal) options.abortSignal = signal
-  const result = (await model.doGenerate(options)) as {
-    content?: { type: string; text?: string }[]
-    usage?: Record<string, unknown>
-    response?: { modelId?: string }
-  }
+  return options
+}
+
+// The provider's own HTTP request is the model's: the agents' msw handlers let it through rather
+// than record it again as an agent's call (the judge call is recorded as one entry).
+async function doGenerate(
+  model: AiSdkLanguageModel,
+  options: Record<string, unknown>,
+): Promise<GenerateResult> {
+  return (await withCallContext({ transport: 'judge-model' }, () =>
+    model.doGenerate(options),
+  )) as GenerateResult
+}
+
+function judgeReply(result: GenerateResult): JudgeReply {
   const text = (result.content ?? [])
     .filter((part) => part.type === 'text' && typeof part.text === 'string')
     .map((part) => part.text)

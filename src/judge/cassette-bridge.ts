@@ -130,77 +130,120 @@ export async function judgeExchange(
   init: RequestInit | undefined,
   call: JudgeCallScope,
 ): Promise<ExchangeReply> {
+  const request = await httpRequestOf(input, init)
   const runtime = currentRuntime()
   const config = runtime.config({ cassettes: call.cassetteMode })
-  const url = new URL(
-    typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
-  )
-  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
-  const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
-  const headers = headerEntries(
-    init?.headers ?? (input instanceof Request ? input.headers : undefined),
-  )
-  // The judge's client carries the placeholder key when none is set (NO_API_KEY).
-  const keyless = headers.some(
-    ([name, value]) =>
-      /^(authorization|api-key|x-api-key)$/i.test(name) && value.includes(NO_API_KEY),
-  )
-  const live = async (rewrite?: (text: string) => string): Promise<Response> => {
-    refuseKeylessProviderCall(url, keyless, config, modelOf())
-    call.onLiveRequest()
-    try {
-      const body = rewrite && bodyText !== '' ? rewrite(bodyText) : bodyText
-      const request = new Request(rewrite ? rewrite(url.href) : input, {
-        ...init,
-        ...(input instanceof Request ? { method, headers: input.headers } : {}),
-        body: body === '' ? null : body,
-      })
-      return await asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(request)))
-    } catch (error) {
-      call.onExchange({ source: 'live' })
-      throw error
-    }
-  }
+  const { cassettes } = config
   // One rule for which requests are model calls and what their key holds, the agents' own
   // (`modelEndpoint`): the SDK's `/chat/completions` is built in, and a path a string pattern
   // names after a `/` or a `:`, or any path on a provider host, is keyed by its path below the
   // origin, never sent live unrecorded.
   const found =
-    method === 'POST'
-      ? modelEndpoint(
-          url,
-          config.cassettes.match,
-          config.cassettes.providerHosts,
-          config.cassettes.matchAnyHost,
-        )
+    request.method === 'POST'
+      ? modelEndpoint(request.url, cassettes.match, cassettes.providerHosts, cassettes.matchAnyHost)
       : undefined
-  let model: string | undefined | null = null
-  const modelOf = () => {
-    model ??= requestModel(safeJson(bodyText))
-    return model
+  const side = judgeSide(
+    runtime,
+    config,
+    call,
+    request.model,
+    found?.endpoint ?? request.url.pathname,
+  )
+  const live = (rewrite?: ((text: string) => string) | undefined) => {
+    refuseKeylessProviderCall(request.url, request.keyless, config, request.model())
+    return liveCall(call, () => sendLive(request, rewrite))
   }
+  const prepare = (rewrite?: ((text: string) => string) | undefined) =>
+    prepareRequest({
+      method: request.method,
+      endpoint: (found as NonNullable<typeof found>).endpoint,
+      queryInKey: found?.queryInKey,
+      body: rewrite ? rewrite(request.bodyText) : request.bodyText,
+      url: rewrite ? new URL(rewrite(request.url.href)) : request.url,
+      headers: request.headers,
+      redact: cassettes.redact,
+      normalize: cassettes.normalize,
+      trial: call.trial,
+    })
   return exchange({
-    ...judgeSide(runtime, config, call, modelOf, found?.endpoint ?? url.pathname),
+    ...side,
     // A request no cassette endpoint matches goes live as it is.
     mode: found ? undefined : 'off',
-    prepare: (rewrite) =>
-      prepareRequest({
-        method,
-        endpoint: (found as NonNullable<typeof found>).endpoint,
-        queryInKey: found?.queryInKey,
-        body: rewrite ? rewrite(bodyText) : bodyText,
-        url: rewrite ? new URL(rewrite(url.href)) : url,
-        headers,
-        redact: config.cassettes.redact,
-        normalize: config.cassettes.normalize,
-        trial: call.trial,
-      }),
-    url,
-    keyless,
+    prepare,
+    url: request.url,
+    keyless: request.keyless,
     live,
     // A 200 web page (a proxy's login page) is an error the judge reports, never a reply to replay.
     recordable: (body) => body.json !== undefined,
   })
+}
+
+/** The judge's HTTP request as its client made it, read once for every use. */
+interface JudgeHttpRequest {
+  input: RequestInfo | URL
+  init: RequestInit | undefined
+  url: URL
+  method: string
+  bodyText: string
+  headers: [string, string][]
+  /** The judge's client carries the placeholder key when none is set (NO_API_KEY). */
+  keyless: boolean
+  /** The model the body names, parsed the first time it is asked for. */
+  model: () => string | undefined
+}
+
+async function httpRequestOf(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+): Promise<JudgeHttpRequest> {
+  const bodyText = typeof init?.body === 'string' ? init.body : await bodyTextOf(input, init)
+  const headers = headerEntries(
+    init?.headers ?? (input instanceof Request ? input.headers : undefined),
+  )
+  let model: string | undefined | null = null
+  return {
+    input,
+    init,
+    url: new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url),
+    method: (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase(),
+    bodyText,
+    headers,
+    keyless: headers.some(
+      ([name, value]) =>
+        /^(authorization|api-key|x-api-key)$/i.test(name) && value.includes(NO_API_KEY),
+    ),
+    model: () => {
+      model ??= requestModel(safeJson(bodyText))
+      return model
+    },
+  }
+}
+
+// The request as the client made it, or with the ids rewritten (ARCHITECTURE.md §7.10), sent
+// past msw: the judge's calls are recorded here, never again as an agent's.
+function sendLive(
+  request: JudgeHttpRequest,
+  rewrite: ((text: string) => string) | undefined,
+): Promise<Response> {
+  const { input, init, method, bodyText, url } = request
+  const body = rewrite && bodyText !== '' ? rewrite(bodyText) : bodyText
+  const sent = new Request(rewrite ? rewrite(url.href) : input, {
+    ...init,
+    ...(input instanceof Request ? { method, headers: input.headers } : {}),
+    body: body === '' ? null : body,
+  })
+  return asRubricateLive(() => globalThis.fetch(bypassIfIntercepted(sent)))
+}
+
+// Counted as it is sent; one that fails is a live exchange with no reply to record.
+async function liveCall(call: JudgeCallScope, send: () => Promise<Response>): Promise<Response> {
+  call.onLiveRequest()
+  try {
+    return await send()
+  } catch (error) {
+    call.onExchange({ source: 'live' })
+    throw error
+  }
 }
 
 /**
@@ -292,53 +335,19 @@ export function cached(model: JudgeModel): JudgeModel {
 
 async function cachedCompletion(
   model: JudgeModel,
-  judgeRequest: JudgeRequest,
+  request: JudgeRequest,
   options: JudgeCompleteOptions,
   call: JudgeCallScope,
 ): Promise<JudgeReply> {
-  const runtime = currentRuntime()
-  const config = runtime.config({ cassettes: call.cassetteMode })
-  const live = async (): Promise<Response> => {
-    call.onLiveRequest()
-    try {
-      return Response.json(judgeReply(await model.complete(judgeRequest, options)))
-    } catch (error) {
-      call.onExchange({ source: 'live' })
-      throw error
-    }
-  }
-  const prepare = () =>
-    prepareRequest({
-      method: 'CALL',
-      endpoint: 'judge-model',
-      body: { model: model.id, ...judgeRequest },
-      redact: config.cassettes.redact,
-      normalize: config.cassettes.normalize,
-      trial: call.trial,
-    })
-  // The key the exchange served: with its occurrence in the test, which `prepare` alone
-  // does not know, so a bad entry is named by its own file.
-  let served: string | undefined
-  const side = judgeSide(runtime, config, call, () => model.id, 'judge-model')
-  const response = await exchange({
-    ...side,
-    prepare,
-    url: new URL(`rubricate:judge-model/${encodeURIComponent(model.id)}`),
-    live,
-    onExchange: (event) => {
-      served = event.key
-      side.onExchange?.(event)
-    },
+  return ownCall(call, {
+    endpoint: 'judge-model',
+    id: model.id,
+    body: { model: model.id, ...request },
+    send: async () => judgeReply(await model.complete(request, options)),
+    read: (reply) =>
+      typeof (reply as JudgeReply)?.text === 'string' ? (reply as JudgeReply) : undefined,
+    unreadable: 'its "response.json" is not a judge reply with a "text" string',
   })
-  const reply = JSON.parse(await response.text()) as JudgeReply
-  if (typeof reply?.text !== 'string') {
-    const store = storeFor(runtime.stores, config.cassettes.dir)
-    throw store.corrupt(
-      store.file(served ?? prepare().key, side.test && testLabel(side.test)),
-      'its "response.json" is not a judge reply with a "text" string',
-    )
-  }
-  return reply
 }
 
 /**
@@ -352,53 +361,69 @@ export function cachedEmbedder(
   embed: (texts: string[]) => Promise<{ embeddings: number[][]; usage?: unknown }>,
   call: JudgeCallScope,
 ): (texts: string[]) => Promise<number[][]> {
-  return async (texts) => {
-    const runtime = currentRuntime()
-    const config = runtime.config({ cassettes: call.cassetteMode })
-    const live = async (): Promise<Response> => {
-      call.onLiveRequest()
-      try {
-        return Response.json(await embed(texts))
-      } catch (error) {
-        call.onExchange({ source: 'live' })
-        throw error
-      }
-    }
-    const prepare = () =>
-      prepareRequest({
-        method: 'CALL',
-        endpoint: 'embed-model',
-        body: { model: id, input: texts },
-        redact: config.cassettes.redact,
-        normalize: config.cassettes.normalize,
-        trial: call.trial,
-      })
-    let served: string | undefined
-    const side = judgeSide(runtime, config, call, () => id, 'embed-model')
-    const response = await exchange({
-      ...side,
-      prepare,
-      url: new URL(`rubricate:embed-model/${encodeURIComponent(id)}`),
-      live,
-      onExchange: (event) => {
-        served = event.key
-        side.onExchange?.(event)
+  return (texts) =>
+    ownCall(call, {
+      endpoint: 'embed-model',
+      id,
+      body: { model: id, input: texts },
+      send: () => embed(texts),
+      read: (reply) => {
+        const embeddings = (reply as { embeddings?: unknown } | null)?.embeddings
+        const valid =
+          Array.isArray(embeddings) &&
+          embeddings.every((v) => Array.isArray(v) && v.every((n) => typeof n === 'number'))
+        return valid ? (embeddings as number[][]) : undefined
       },
+      unreadable: 'its "response.json" holds no "embeddings" list of number lists',
     })
-    const reply = JSON.parse(await response.text()) as { embeddings?: unknown }
-    const { embeddings } = reply
-    if (
-      !Array.isArray(embeddings) ||
-      !embeddings.every((v) => Array.isArray(v) && v.every((n) => typeof n === 'number'))
-    ) {
-      const store = storeFor(runtime.stores, config.cassettes.dir)
-      throw store.corrupt(
-        store.file(served ?? prepare().key),
-        'its "response.json" holds no "embeddings" list of number lists',
-      )
-    }
-    return embeddings as number[][]
-  }
+}
+
+/** A call of rubricate's own that is no HTTP request (a custom judge model, an embedder). */
+interface OwnCall<T> {
+  endpoint: 'judge-model' | 'embed-model'
+  id: string
+  /** The request as keyed and stored. */
+  body: Record<string, unknown>
+  /** The live call; its reply is stored as JSON. */
+  send: () => Promise<unknown>
+  /** The reply as its caller reads it; `undefined` for a stored reply it cannot read. */
+  read: (reply: unknown) => T | undefined
+  /** What is wrong with an entry `read` refuses, for the corrupt-file error. */
+  unreadable: string
+}
+
+// One cassette entry per call, through the same exchange as the judge's HTTP requests.
+async function ownCall<T>(call: JudgeCallScope, own: OwnCall<T>): Promise<T> {
+  const runtime = currentRuntime()
+  const config = runtime.config({ cassettes: call.cassetteMode })
+  const prepare = () =>
+    prepareRequest({
+      method: 'CALL',
+      endpoint: own.endpoint,
+      body: own.body,
+      redact: config.cassettes.redact,
+      normalize: config.cassettes.normalize,
+      trial: call.trial,
+    })
+  // The key the exchange served: with its occurrence in the test, which `prepare` alone
+  // does not know, so a bad entry is named by its own file.
+  let served: string | undefined
+  const side = judgeSide(runtime, config, call, () => own.id, own.endpoint)
+  const response = await exchange({
+    ...side,
+    prepare,
+    url: new URL(`rubricate:${own.endpoint}/${encodeURIComponent(own.id)}`),
+    live: () => liveCall(call, async () => Response.json(await own.send())),
+    onExchange: (event) => {
+      served = event.key
+      side.onExchange?.(event)
+    },
+  })
+  const reply = own.read(JSON.parse(await response.text()))
+  if (reply !== undefined) return reply
+  const store = storeFor(runtime.stores, config.cassettes.dir)
+  const recordedBy = side.test && testLabel(side.test)
+  throw store.corrupt(store.file(served ?? prepare().key, recordedBy), own.unreadable)
 }
 
 /**

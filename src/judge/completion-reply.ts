@@ -69,8 +69,8 @@ function tokenUsage(usage: unknown): TokenUsage | undefined {
  * A successful reply with its body read to the end. A connection that breaks mid-body then fails
  * inside `fetch`, where the SDK counts it as a connection error and retries it (bounded), instead
  * of after `fetch`, where nothing retries it. Judge replies are small, non-streamed JSON. A
- * replayed reply is passed on as it is: its body is already in memory, and reading it into a
- * second `Response` cost about 40 µs of every replayed judge call.
+ * replayed reply is passed on as it is: its body is already in memory, so a second `Response`
+ * would only copy it.
  * @internal
  */
 export async function wholeBody(response: Response): Promise<Response> {

@@ -83,8 +83,8 @@ export function findJson(text: string, options: { duplicates: boolean }): FoundJ
 }
 
 // What may follow an opening bracket in JSON, after whitespace. Prose brackets (`[required]`,
-// `{name}`) fail this at once and are never handed to JSON.parse, whose failures cost
-// microseconds each: this scan runs over every prompt too (see choose-answer.ts).
+// `{name}`) fail this at once and are never handed to JSON.parse, whose failure throws: this
+// scan runs over every prompt too (see choose-answer.ts).
 function opensJson(text: string, start: number): boolean {
   let i = start + 1
   while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++
@@ -98,8 +98,8 @@ function opensJson(text: string, start: number): boolean {
 }
 
 // The characters JSON text can start and end with, after whitespace. Text that fails either
-// cannot parse, and is not handed to JSON.parse: its SyntaxError costs tens of microseconds, and
-// every prompt is scanned too, prose and fences included.
+// cannot parse, and is not handed to JSON.parse to throw a SyntaxError: every prompt is scanned
+// too, prose and fences included.
 const JSON_START = /^[\s]*[-{["0-9tfn]/
 const JSON_END = /[}\]"0-9el][\s]*$/
 

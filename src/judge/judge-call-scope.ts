@@ -45,3 +45,15 @@ export function judgeCallScope(choices: JudgeCallChoices = {}): JudgeCallScope {
 }
 
 function ignore(): void {}
+
+/**
+ * The signal of one judge call: the call context's (the test's, which fires on timeout) combined
+ * with an explicit one. Never undefined, so the transports need no special case.
+ * @internal
+ */
+export function callSignal(explicit?: AbortSignal | undefined): AbortSignal {
+  const inContext = currentCallContext().signal
+  if (inContext === undefined) return explicit ?? new AbortController().signal
+  if (explicit === undefined || explicit === inContext) return inContext
+  return AbortSignal.any([inContext, explicit])
+}

@@ -15,12 +15,12 @@ import type {
 } from '../records/records'
 import type { ExchangeEvent } from '../runtime/call-context'
 import { reportUndecided } from '../runtime/undecided-hooks'
-import { callSignal, raceAbort } from './call-signal'
+import { raceAbort } from './abort-bound'
 import { completeInCall, replayedFrom } from './cassette-bridge'
 import { type Answer, chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
-import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
-import { checkEndpointTypes, judgeLabel, type ParsedJudge, parseJudgeInput } from './judge-input'
+import { callSignal, type JudgeCallScope, judgeCallScope } from './judge-call-scope'
+import { type CallJudge, callJudge, type ParsedJudge, type ReplyMode } from './judge-input'
 import { judgeText } from './judge-protocol'
 import {
   type EndpointRequest,
@@ -35,7 +35,6 @@ import {
   processJudgeOutput,
   withErrorProcessors,
 } from './processors'
-import { resolveStructuredOutput } from './structured-output'
 
 export interface JudgeCallOptions {
   /** The judge, already resolved through the configuration. */
@@ -78,12 +77,30 @@ export interface JudgeCallResult {
   call: JudgeCall
 }
 
-interface Counters {
-  setAttempts(n: number): void
-  onRequest(): void
+/** One judge call as it runs: what it was asked, its judge decided once, its bounds, its tally. */
+interface RunningCall {
+  options: JudgeCallOptions
+  judge: CallJudge
+  /** Starts as the judge's; `'auto'` falls back to `'prompt'` for the rest of the call. */
+  mode: ReplyMode
+  /** The `response_format` of an endpoint asked for structured output, built once for every attempt. */
+  responseFormat: EndpointRequest['responseFormat']
+  signal: AbortSignal
+  scope: JudgeCallScope
+  tally: CallTally
 }
 
-type Mode = 'json_schema' | 'auto' | 'prompt' | 'text'
+/** The step's texts after the input processors: what every attempt of the call sends. */
+interface Texts {
+  system?: string | undefined
+  prompt: string
+}
+
+/** The previous reply, clipped, and what made it unusable. */
+interface Repair {
+  reply: string
+  problem: string
+}
 
 /**
  * Make one logical judge call: send the prompt, extract and validate the JSON, feed an invalid
@@ -92,141 +109,87 @@ type Mode = 'json_schema' | 'auto' | 'prompt' | 'text'
  * @internal
  */
 export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCallResult> {
-  const parsed = withOverrides(parseJudgeInput(options.judge), options)
-  const exchanges: ExchangeEvent[] = []
-  const usage: TokenUsage[] = []
-  const started = performance.now()
-  let attempts = 0
-  let requests = 0
-  let liveRequests = 0
-  const finish = (status: JudgeCall['status']): JudgeCall => {
-    const call: JudgeCall = {
-      step: options.step,
-      model: judgeLabel(parsed),
-      status,
-      source: sourceOf(exchanges),
-      durationMs: Math.round(performance.now() - started),
-      attemptCount: attempts,
-      // Requests attempted, or exchanges reported by the transport, whichever saw more: a dropped
-      // connection is a request made, though no exchange completed.
-      modelCallCount: Math.max(requests, exchanges.length),
-      liveRequestCount: liveRequests,
-    }
-    const keyed = exchanges.findLast((event) => event.key !== undefined)
-    if (keyed?.key !== undefined) call.cassetteKey = keyed.key
-    if (keyed?.file !== undefined) call.cassetteFile = keyed.file
-    if (usage.length > 0) call.usage = sumUsage(usage)
-    options.record?.(call)
-    return call
-  }
-  const signal = callSignal(options.signal)
-  const scope = judgeCallScope({
-    cassetteMode: options.cassetteMode,
-    promptVersion: options.promptVersion,
-    onExchange: (event) => exchanges.push(event),
-    onLiveRequest: () => {
-      liveRequests++
-    },
-  })
+  const call = startCall(options)
   try {
     // Without input processors, nothing is awaited: every promise costs on the replay path.
-    const processed = options.inputProcessors?.length
-      ? {
-          ...options,
-          ...(await processJudgeInput(options.inputProcessors, options.system, options.prompt)),
-        }
+    const { inputProcessors, system, prompt } = options
+    const texts: Texts = inputProcessors?.length
+      ? await processJudgeInput(inputProcessors, system, prompt)
       : options
-    const result = await attemptLoop(parsed, processed, signal, scope, usage, {
-      setAttempts: (n) => {
-        attempts = n
-      },
-      onRequest: () => {
-        requests++
-      },
-    })
-    return { ...result, call: finish('success') }
+    const result = await attemptLoop(call, texts)
+    return { ...result, call: call.tally.finish('success', call.judge.label) }
   } catch (error) {
-    const record = finish('failed')
-    let failure = error
-    // A reply replayed from a cassette fails the same way on every replay: say where it is.
-    if (error instanceof JudgeOutputError && record.source === 'replayed' && record.cassetteKey) {
-      const { file, command } = replayedFrom(record.cassetteKey, scope)
-      // No `cause`: the same failure, told in full, not a wrapper that rootCause() would look past.
-      failure = new JudgeOutputError(
-        messages.judgeOutputReplayed(error.message, file, command),
-        error.rawText,
-      )
-    }
-    // A scorer run by the agent's code, or a loop's check, may catch it: the test still hears of
-    // it. Not an abort: the caller ended the call (a timeout fails the test by itself, a loop's
-    // check deadline is the loop's to count).
-    if (!signal.aborted) reportUndecided(failure)
-    throw failure
+    throw failedCall(call, error)
   }
 }
 
-async function attemptLoop(
-  judge: ParsedJudge,
-  options: JudgeCallOptions,
-  signal: AbortSignal,
-  call: JudgeCallScope,
-  usage: TokenUsage[],
-  counters: Counters,
-): Promise<{ value: unknown; text: string }> {
+// What the call belongs to and counts, then its judge: a bad judge fails here, before any request.
+function startCall(options: JudgeCallOptions): RunningCall {
+  const tally = new CallTally(options.step, options.record)
+  const scope = judgeCallScope({
+    cassetteMode: options.cassetteMode,
+    promptVersion: options.promptVersion,
+    onExchange: (event) => tally.exchanges.push(event),
+    onLiveRequest: () => {
+      tally.liveRequests++
+    },
+  })
+  const signal = callSignal(options.signal)
+  const judge = callJudge(options, options.output !== undefined)
   const { output } = options
-  // Decided per call, never remembered across calls: cassettes must see the same requests
-  // whatever order the tests run in (a recorded rejection replays cheaply).
-  let mode: Mode = !output
-    ? 'text'
-    : judge.kind === 'custom'
-      ? 'prompt'
-      : resolveStructuredOutput(judge.endpoint, 'The judge')
-  let repair: { reply: string; problem: string } | undefined
+  const structured = judge.judge.kind === 'endpoint' && judge.mode !== 'prompt' && output
+  const responseFormat = structured
+    ? {
+        name: options.schemaName ?? 'judge_output',
+        schema: requestSchema(output),
+        strict: output.strict,
+      }
+    : undefined
+  return { options, judge, mode: judge.mode, responseFormat, signal, scope, tally }
+}
+
+async function attemptLoop(
+  call: RunningCall,
+  texts: Texts,
+): Promise<{ value: unknown; text: string }> {
+  const { output, outputProcessors } = call.options
+  let repair: Repair | undefined
   for (let attempt = 1; ; attempt++) {
-    counters.setAttempts(attempt)
-    const once = () => send(judge, options, mode, repair, signal, call, counters.onRequest)
-    // An endpoint that rejects structured output is asked again with the schema in the prompt.
-    const fallback = (error: unknown) => {
-      if (!(error instanceof StructuredOutputRejected)) throw error
-      mode = 'prompt'
-      return once()
-    }
-    let sent: JudgeReply | Promise<JudgeReply>
-    if (options.errorProcessors?.length) {
-      sent = withErrorProcessors(
-        options.errorProcessors,
-        options.maxProcessorRetries,
-        signal,
-        async () => {
-          try {
-            return await once()
-          } catch (error) {
-            return await fallback(error)
-          }
-        },
-      )
-    } else {
-      // A reply read from the cassettes comes back at once, and is not awaited.
-      const first = once()
-      sent = first instanceof Promise ? first.catch(fallback) : first
-    }
-    let reply = sent instanceof Promise ? await sent : sent
-    if (reply.usage) usage.push(reply.usage)
-    if (options.outputProcessors?.length) {
-      reply = { ...reply, text: await processJudgeOutput(options.outputProcessors, reply.text) }
-    }
-    if (!output) return { value: reply.text, text: reply.text }
-    const answer = answerOf(reply, output, options.prompt)
+    call.tally.attempts = attempt
+    const reply = await sendAttempt(call, texts, repair)
+    if (reply.usage) call.tally.usage.push(reply.usage)
+    const text = outputProcessors?.length
+      ? await processJudgeOutput(outputProcessors, reply.text)
+      : reply.text
+    if (!output) return { value: text, text }
+    const answer = answerOf({ ...reply, text }, output, texts.prompt)
     const checked = answer instanceof Promise ? await answer : answer
-    if (checked.ok) return { value: checked.value, text: reply.text }
+    if (checked.ok) return { value: checked.value, text }
     if (attempt >= 2) {
       throw new JudgeOutputError(
-        messages.judgeOutputInvalid(judgeLabel(judge), checked.problem, reply.text),
-        reply.text,
+        messages.judgeOutputInvalid(call.judge.label, checked.problem, text),
+        text,
       )
     }
-    repair = { reply: clipForRepair(reply.text), problem: checked.problem }
+    repair = { reply: clipForRepair(text), problem: checked.problem }
   }
+}
+
+// One attempt's request. An endpoint that rejects structured output is asked again with the
+// schema in the prompt; error processors may ask for the request again.
+function sendAttempt(call: RunningCall, texts: Texts, repair: Repair | undefined) {
+  const once = async (): Promise<JudgeReply> => {
+    try {
+      return await send(call, texts, repair)
+    } catch (error) {
+      if (!(error instanceof StructuredOutputRejected)) throw error
+      call.mode = 'prompt'
+      return await send(call, texts, repair)
+    }
+  }
+  const { errorProcessors, maxProcessorRetries } = call.options
+  if (!errorProcessors?.length) return once()
+  return withErrorProcessors(errorProcessors, maxProcessorRetries, call.signal, once)
 }
 
 /** The validated answer in a reply, or what makes the reply unusable (a promise only for an async schema). */
@@ -254,91 +217,87 @@ function clipForRepair(text: string): string {
   return `${text.slice(0, REPAIR_REPLY_LIMIT)}\n[... ${cut} more characters cut]`
 }
 
-// A reply replayed from the cassettes is returned as it is, without a promise; a sync throw is
-// a failure of the call like a rejection (attemptLoop is async).
-function send(
-  judge: ParsedJudge,
-  options: JudgeCallOptions,
-  mode: Mode,
-  repair: { reply: string; problem: string } | undefined,
-  signal: AbortSignal,
-  call: JudgeCallScope,
-  onRequest: () => void,
-): JudgeReply | Promise<JudgeReply> {
-  const label = judgeLabel(judge)
-  const aborted = () => new JudgeRequestError(messages.judgeAborted(label))
-  if (signal.aborted) throw aborted()
-  const json = options.output?.json
-  const inPrompt = mode === 'prompt' && json !== undefined
+/** One request of the call, to its endpoint or its model, ended at once when the call is aborted. */
+function send(call: RunningCall, texts: Texts, repair: Repair | undefined): Promise<JudgeReply> {
+  const aborted = () => new JudgeRequestError(messages.judgeAborted(call.judge.label))
+  if (call.signal.aborted) throw aborted()
+  const turn = turnOf(call, texts, repair)
+  const { judge } = call.judge
+  const pending =
+    judge.kind === 'endpoint' ? sendToEndpoint(call, judge, turn) : sendToModel(call, judge, turn)
+  return raceAbort(pending, call.signal, aborted)
+}
+
+/** The texts of one request: the schema where the mode puts it, and a repair's instruction. */
+interface Turn extends Texts {
+  repair: { reply: string; instruction: string } | undefined
+}
+
+function turnOf(call: RunningCall, texts: Texts, repair: Repair | undefined): Turn {
+  const json = call.options.output?.json
+  const inPrompt = call.mode === 'prompt' && json !== undefined
+  const schema = inPrompt ? judgeText.schemaInstruction(json) : undefined
   // Mastra's jsonPromptInjection 'system': the schema goes in the system message, the user
   // message stays the step's prompt as written.
-  const inSystem = inPrompt && schemaInSystem(judge, options)
-  const prompt =
-    inPrompt && !inSystem
-      ? `${options.prompt}\n\n${judgeText.schemaInstruction(json)}`
-      : options.prompt
-  const system = inSystem
-    ? options.system
-      ? `${options.system}\n\n${judgeText.schemaInstruction(json)}`
-      : judgeText.schemaInstruction(json)
-    : options.system
-  const instruction =
-    repair && judgeText.repairInstruction(repair.problem, inPrompt ? json : undefined)
-  const schemaName = options.schemaName ?? 'judge_output'
-  if (judge.kind === 'endpoint') {
-    const { endpoint } = judge
-    const request: EndpointRequest = {
-      system,
-      prompt,
-      repair: repair && instruction ? { reply: repair.reply, instruction } : undefined,
-      responseFormat:
-        (mode === 'json_schema' || mode === 'auto') && options.output
-          ? {
-              name: schemaName,
-              schema: requestSchema(options.output),
-              strict: options.output.strict,
-            }
-          : undefined,
-      fallbackOnRejection: mode === 'auto',
-      missingKey: judge.missingKey,
-      seed: options.seed,
-      temperature: endpoint.temperature,
-    }
-    const prepared = prepareCompletion(endpoint, request)
-    return raceAbort(
-      sendCompletion(endpoint, request, prepared, signal, onRequest, call),
-      signal,
-      aborted,
-    )
+  const inSystem = schema !== undefined && call.judge.schemaInSystem
+  return {
+    system: inSystem ? (texts.system ? `${texts.system}\n\n${schema}` : schema) : texts.system,
+    prompt: schema !== undefined && !inSystem ? `${texts.prompt}\n\n${schema}` : texts.prompt,
+    repair: repair && {
+      reply: repair.reply,
+      instruction: judgeText.repairInstruction(repair.problem, inPrompt ? json : undefined),
+    },
   }
+}
+
+function sendToEndpoint(
+  call: RunningCall,
+  judge: Extract<ParsedJudge, { kind: 'endpoint' }>,
+  turn: Turn,
+): Promise<JudgeReply> {
+  const { endpoint } = judge
+  const request: EndpointRequest = {
+    ...turn,
+    // After a rejection the call asks in the prompt: no `response_format` again.
+    responseFormat: call.mode === 'prompt' ? undefined : call.responseFormat,
+    fallbackOnRejection: call.mode === 'auto',
+    missingKey: judge.missingKey,
+    seed: call.options.seed,
+    temperature: endpoint.temperature,
+  }
+  const prepared = prepareCompletion(endpoint, request)
+  const onRequest = () => {
+    call.tally.requests++
+  }
+  return sendCompletion(endpoint, request, prepared, call.signal, onRequest, call.scope)
+}
+
+// A custom model is handed one prompt: a repair's turns are written into it.
+function sendToModel(
+  call: RunningCall,
+  judge: Extract<ParsedJudge, { kind: 'custom' }>,
+  turn: Turn,
+): Promise<JudgeReply> {
+  const { output, schemaName, seed, temperature } = call.options
   const request = {
-    prompt:
-      repair && instruction
-        ? `${prompt}\n\nYour previous reply was:\n${repair.reply}\n\n${instruction}`
-        : prompt,
-    ...(system !== undefined && { system }),
-    ...(json !== undefined && { schema: json, schemaName }),
-    ...(options.seed !== undefined && { seed: options.seed }),
-    ...(options.temperature !== undefined && { temperature: options.temperature }),
+    prompt: turn.repair
+      ? `${turn.prompt}\n\nYour previous reply was:\n${turn.repair.reply}\n\n${turn.repair.instruction}`
+      : turn.prompt,
+    ...(turn.system !== undefined && { system: turn.system }),
+    ...(output !== undefined && { schema: output.json, schemaName: schemaName ?? 'judge_output' }),
+    ...(seed !== undefined && { seed }),
+    ...(temperature !== undefined && { temperature }),
   }
-  onRequest()
-  const pending = Promise.resolve()
-    .then(() => completeInCall(judge.model, request, { signal }, call))
+  call.tally.requests++
+  const { signal } = call
+  return Promise.resolve()
+    .then(() => completeInCall(judge.model, request, { signal }, call.scope))
     .then(checkReply, (error: unknown) => {
       if (isRubricateError(error) || signal.aborted) throw error
-      throw new JudgeRequestError(messages.customJudgeFailed(label, error), undefined, {
+      throw new JudgeRequestError(messages.customJudgeFailed(call.judge.label, error), undefined, {
         cause: error,
       })
     })
-  return raceAbort(pending, signal, aborted)
-}
-
-/** `jsonPromptInjection: 'system'` chosen at the call, else by the judge object (no `structuredOutput` over it). */
-function schemaInSystem(judge: ParsedJudge, options: JudgeCallOptions): boolean {
-  if (options.structuredOutput !== undefined) return false
-  if (options.jsonPromptInjection !== undefined) return options.jsonPromptInjection === 'system'
-  if (judge.kind !== 'endpoint' || judge.endpoint.structuredOutput !== undefined) return false
-  return judge.endpoint.jsonPromptInjection === 'system'
 }
 
 function checkReply(reply: JudgeReply): JudgeReply {
@@ -346,26 +305,62 @@ function checkReply(reply: JudgeReply): JudgeReply {
   return reply
 }
 
-/** Call-level choices (a scorer step's judge fields) win over the judge object's own. */
-function withOverrides(judge: ParsedJudge, options: JudgeCallOptions): ParsedJudge {
-  if (judge.kind !== 'endpoint') return judge
-  checkEndpointTypes(
-    { temperature: options.temperature, maxRetries: options.maxRetries },
-    'The judge options',
-  )
-  const endpoint = { ...judge.endpoint }
-  if (options.temperature !== undefined) endpoint.temperature = options.temperature
-  if (options.maxRetries !== undefined) endpoint.maxRetries = options.maxRetries
-  if (options.structuredOutput !== undefined || options.jsonPromptInjection !== undefined) {
-    endpoint.structuredOutput = resolveStructuredOutput(
-      {
-        structuredOutput: options.structuredOutput,
-        jsonPromptInjection: options.jsonPromptInjection,
-      },
-      'The judge options',
+// The failure the caller sees, once the call is recorded as failed.
+function failedCall(call: RunningCall, error: unknown): unknown {
+  const record = call.tally.finish('failed', call.judge.label)
+  let failure = error
+  // A reply replayed from a cassette fails the same way on every replay: say where it is.
+  if (error instanceof JudgeOutputError && record.source === 'replayed' && record.cassetteKey) {
+    const { file, command } = replayedFrom(record.cassetteKey, call.scope)
+    // No `cause`: the same failure, told in full, not a wrapper that rootCause() would look past.
+    failure = new JudgeOutputError(
+      messages.judgeOutputReplayed(error.message, file, command),
+      error.rawText,
     )
   }
-  return { ...judge, endpoint }
+  // A scorer run by the agent's code, or a loop's check, may catch it: the test still hears of
+  // it. Not an abort: the caller ended the call (a timeout fails the test by itself, a loop's
+  // check deadline is the loop's to count).
+  if (!call.signal.aborted) reportUndecided(failure)
+  return failure
+}
+
+/** What a call counts while it runs, and the {@link JudgeCall} it becomes. */
+class CallTally {
+  readonly exchanges: ExchangeEvent[] = []
+  readonly usage: TokenUsage[] = []
+  attempts = 0
+  requests = 0
+  liveRequests = 0
+  private readonly started = performance.now()
+
+  constructor(
+    private readonly step: ScorerStepName,
+    private readonly record: ((call: JudgeCall) => void) | undefined,
+  ) {}
+
+  /** The call's record, under the judge's `model` name, told to its listener. */
+  finish(status: JudgeCall['status'], model: string): JudgeCall {
+    const { exchanges } = this
+    const call: JudgeCall = {
+      step: this.step,
+      model,
+      status,
+      source: sourceOf(exchanges),
+      durationMs: Math.round(performance.now() - this.started),
+      attemptCount: this.attempts,
+      // Requests attempted, or exchanges reported by the transport, whichever saw more: a dropped
+      // connection is a request made, though no exchange completed.
+      modelCallCount: Math.max(this.requests, exchanges.length),
+      liveRequestCount: this.liveRequests,
+    }
+    const keyed = exchanges.findLast((event) => event.key !== undefined)
+    if (keyed?.key !== undefined) call.cassetteKey = keyed.key
+    if (keyed?.file !== undefined) call.cassetteFile = keyed.file
+    if (this.usage.length > 0) call.usage = sumUsage(this.usage)
+    this.record?.(call)
+    return call
+  }
 }
 
 /** The liveliest source among the exchanges: one live request makes the whole call live. */

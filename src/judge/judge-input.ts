@@ -6,36 +6,105 @@ import type {
   JudgeModel,
   MastraModelConfig,
   OpenAICompatibleJudge,
+  StructuredOutputMode,
 } from '../records/records'
 import { aiSdkJudge, isAiSdkModel } from './ai-sdk-judge'
 import { PROVIDER_NAMES, providerEndpoint } from './providers'
-import { resolveStructuredOutput } from './structured-output'
 
 /** A judge input, sorted into the two kinds of transport. @internal */
 export type ParsedJudge =
   | {
       kind: 'endpoint'
       endpoint: OpenAICompatibleJudge
+      /** The endpoint's structured-output mode, resolved once from its two spellings. */
+      mode: StructuredOutputMode
       /** The provider's key variable, when it is unset: a live call fails naming it. */
       missingKey?: string | undefined
     }
   | { kind: 'custom'; model: JudgeModel }
 
-const MASTRA_CONFIG_KEYS = ['id', 'url', 'apiKey', 'headers']
+/** How one call asks for its reply: as text, by `response_format`, or with the schema in the prompt. @internal */
+export type ReplyMode = StructuredOutputMode | 'text'
 
-const ENDPOINT_KEYS: readonly string[] = [
-  'model',
-  'baseURL',
-  'apiKey',
-  'headers',
-  'query',
-  'temperature',
-  'structuredOutput',
-  'jsonPromptInjection',
-  'maxRetries',
-  'timeoutMs',
-  'deadlineMs',
-]
+/** The judge choices a call may make over the judge object's own (a scorer step's judge fields). @internal */
+export interface JudgeChoices {
+  judge: JudgeInput
+  temperature?: number | undefined
+  maxRetries?: number | undefined
+  structuredOutput?: StructuredOutputMode | undefined
+  jsonPromptInjection?: OpenAICompatibleJudge['jsonPromptInjection']
+}
+
+/** The judge of one call, parsed and decided once, before its first request. @internal */
+export interface CallJudge {
+  judge: ParsedJudge
+  /** The model name the call is recorded under. */
+  label: string
+  /**
+   * Decided per call, never remembered across calls: cassettes must see the same requests
+   * whatever order the tests run in (a recorded rejection replays cheaply).
+   */
+  mode: ReplyMode
+  /** Mastra's `jsonPromptInjection: 'system'`: the schema goes in the system message. */
+  schemaInSystem: boolean
+}
+
+// The two object forms of a judge, as an unknown key names them.
+const MASTRA_CONFIG = { where: 'The judge model config', keys: ['id', 'url', 'apiKey', 'headers'] }
+const ENDPOINT = {
+  where: 'The judge object',
+  keys: [
+    'model',
+    'baseURL',
+    'apiKey',
+    'headers',
+    'query',
+    'temperature',
+    'structuredOutput',
+    'jsonPromptInjection',
+    'maxRetries',
+    'timeoutMs',
+    'deadlineMs',
+  ],
+}
+
+/**
+ * The judge of one call: its input parsed (and checked) once, the call's own choices over the
+ * judge object's, and how the reply is asked for decided once for all its attempts.
+ * @internal
+ */
+export function callJudge(choices: JudgeChoices, withSchema: boolean): CallJudge {
+  const parsed = parseJudgeInput(choices.judge)
+  const judge = withOverrides(parsed, choices)
+  const mode: ReplyMode = !withSchema ? 'text' : judge.kind === 'custom' ? 'prompt' : judge.mode
+  return { judge, label: judgeLabel(judge), mode, schemaInSystem: schemaInSystem(parsed, choices) }
+}
+
+/** Call-level choices (a scorer step's judge fields) win over the judge object's own. */
+function withOverrides(judge: ParsedJudge, choices: JudgeChoices): ParsedJudge {
+  if (judge.kind !== 'endpoint') return judge
+  const { temperature, maxRetries, structuredOutput, jsonPromptInjection } = choices
+  checkEndpointTypes({ temperature, maxRetries }, 'The judge options')
+  const endpoint = { ...judge.endpoint }
+  if (temperature !== undefined) endpoint.temperature = temperature
+  if (maxRetries !== undefined) endpoint.maxRetries = maxRetries
+  if (structuredOutput === undefined && jsonPromptInjection === undefined) {
+    return { ...judge, endpoint }
+  }
+  const mode = resolveStructuredOutput(
+    { structuredOutput, jsonPromptInjection },
+    'The judge options',
+  )
+  return { ...judge, endpoint: { ...endpoint, structuredOutput: mode }, mode }
+}
+
+/** `jsonPromptInjection: 'system'` chosen at the call, else by the judge object (no `structuredOutput` over it). */
+function schemaInSystem(judge: ParsedJudge, choices: JudgeChoices): boolean {
+  if (choices.structuredOutput !== undefined) return false
+  if (choices.jsonPromptInjection !== undefined) return choices.jsonPromptInjection === 'system'
+  if (judge.kind !== 'endpoint' || judge.endpoint.structuredOutput !== undefined) return false
+  return judge.endpoint.jsonPromptInjection === 'system'
+}
 
 /**
  * Sort a {@link JudgeInput} into an OpenAI-compatible endpoint or a custom model, and reject
@@ -52,15 +121,6 @@ export function parseJudgeInput(
     throw new UsageError(messages.invalidJudge(input))
   }
   if (isAiSdkModel(input)) return { kind: 'custom', model: aiSdkJudge(input) }
-  const config = input as MastraModelConfig
-  if (
-    typeof config.id === 'string' &&
-    (input as { model?: unknown }).model === undefined &&
-    typeof (input as { complete?: unknown }).complete !== 'function'
-  ) {
-    rejectUnknownKeys('The judge model config', config, MASTRA_CONFIG_KEYS)
-    return providerJudge(config.id, config, env)
-  }
   if (typeof (input as JudgeModel).complete === 'function') {
     const model = input as JudgeModel
     if (typeof model.id !== 'string' || model.id === '') {
@@ -68,15 +128,18 @@ export function parseJudgeInput(
     }
     return { kind: 'custom', model }
   }
+  const config = input as MastraModelConfig
+  const mastra = typeof config.id === 'string' && (input as { model?: unknown }).model === undefined
   const endpoint = input as OpenAICompatibleJudge
-  if (typeof endpoint.model !== 'string' || endpoint.model.trim() === '') {
+  if (!mastra && (typeof endpoint.model !== 'string' || endpoint.model.trim() === '')) {
     throw new UsageError(messages.invalidJudge(input))
   }
-  rejectUnknownKeys('The judge object', endpoint, ENDPOINT_KEYS)
+  const form = mastra ? MASTRA_CONFIG : ENDPOINT
+  rejectUnknownKeys(form.where, input, form.keys)
+  if (mastra) return providerJudge(config.id, config, env)
   checkEndpointTypes(endpoint, 'The judge object')
-  // Validates both spellings now, so a typo fails before any request is made.
-  resolveStructuredOutput(endpoint, 'The judge object')
-  return { kind: 'endpoint', endpoint }
+  // Resolved now, so a typo in either spelling fails before any request is made.
+  return { kind: 'endpoint', endpoint, mode: resolveStructuredOutput(endpoint, 'The judge object') }
 }
 
 /** Longest delay Node's timers take; a longer `timeoutMs` would fire after 1 ms. */
@@ -188,7 +251,7 @@ function providerJudge(
   if (config?.url !== undefined) endpoint.baseURL = config.url
   if (config?.apiKey !== undefined) endpoint.apiKey = config.apiKey
   if (config?.headers !== undefined) endpoint.headers = config.headers
-  if (match[1] === 'openai') return { kind: 'endpoint', endpoint }
+  if (match[1] === 'openai') return { kind: 'endpoint', endpoint, mode: 'auto' }
   endpoint.baseURL ??= nonEmpty(env[provider.baseURLVariable]) ?? provider.baseURL
   const key = provider.keyVariable && nonEmpty(env[provider.keyVariable])
   if (endpoint.apiKey === undefined && key) endpoint.apiKey = key
@@ -196,7 +259,7 @@ function providerJudge(
     endpoint.apiKey === undefined && provider.keyVariable ? provider.keyVariable : undefined
   // A provider that needs no key (Ollama) gets a placeholder, never a stray OPENAI_API_KEY.
   if (!provider.keyVariable && endpoint.apiKey === undefined) endpoint.apiKey = 'ollama'
-  return missingKey ? { kind: 'endpoint', endpoint, missingKey } : { kind: 'endpoint', endpoint }
+  return { kind: 'endpoint', endpoint, mode: 'auto', ...(missingKey && { missingKey }) }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -220,4 +283,40 @@ export function checkJudgeInput(input: unknown): void {
 /** The model name a judge call is recorded under. @internal */
 export function judgeLabel(judge: ParsedJudge): string {
   return judge.kind === 'endpoint' ? judge.endpoint.model : judge.model.id
+}
+
+const MODES: readonly StructuredOutputMode[] = ['auto', 'json_schema', 'prompt']
+const INJECTION = [true, false, 'auto', 'inline', 'system'] as const
+
+/**
+ * The structured-output mode of a judge: `structuredOutput`, else Mastra's `jsonPromptInjection`
+ * (`true`, `'inline'` and `'system'` mean `'prompt'`; where the schema goes is the judge call's choice), else `'auto'`.
+ */
+function resolveStructuredOutput(
+  options: Pick<OpenAICompatibleJudge, 'structuredOutput' | 'jsonPromptInjection'>,
+  where: string,
+): StructuredOutputMode {
+  const { structuredOutput, jsonPromptInjection } = options
+  if (structuredOutput !== undefined) {
+    if (!MODES.includes(structuredOutput)) {
+      throw new UsageError(
+        messages.invalidChoice(`${where} structuredOutput`, structuredOutput, MODES),
+      )
+    }
+    return structuredOutput
+  }
+  if (jsonPromptInjection === undefined) return 'auto'
+  if (!(INJECTION as readonly unknown[]).includes(jsonPromptInjection)) {
+    throw new UsageError(
+      messages.invalidChoice(`${where} jsonPromptInjection`, jsonPromptInjection, [
+        'true',
+        'false',
+        'auto',
+        'inline',
+        'system',
+      ]),
+    )
+  }
+  if (jsonPromptInjection === 'auto') return 'auto'
+  return jsonPromptInjection === false ? 'json_schema' : 'prompt'
 }

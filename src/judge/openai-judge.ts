@@ -16,7 +16,6 @@ import {
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { isRetryable, retryDelayMs, sleep } from './retry-delay'
-import { isStructuredOutputRejection } from './structured-output'
 
 export interface EndpointRequest {
   system?: string | undefined
@@ -201,116 +200,167 @@ export async function sendCompletion(
   onRequest: () => void,
   call: JudgeCallScope,
 ): Promise<JudgeReply> {
-  const { baseURL, apiKey, params } = prepared
+  const mayGoLive = judgeMayGoLive(call)
   // Only now, not when the judge was named: a replayed call needs no key, and in replay mode a
   // miss is reported as a miss.
-  if (request.missingKey && apiKey === undefined && judgeMayGoLive(call)) {
+  if (request.missingKey && prepared.apiKey === undefined && mayGoLive) {
     throw new UsageError(messages.judgeKeyMissing(endpoint.model, request.missingKey))
   }
   const timeoutMs = endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const deadlineMs = endpoint.deadlineMs ?? DEFAULT_DEADLINE_MS
-  const maxRetries = endpoint.maxRetries ?? DEFAULT_MAX_RETRIES
-  // The whole call's bound, on a timer held here until the call ends: `AbortSignal.timeout`'s
-  // timer is let go once nothing holds its signal, and inside Vitest a collection then lost it
-  // (a request hung for minutes). The timer is the real one, captured at load.
-  const deadline = new AbortController()
-  const deadlineTimer = setRealTimeout(() => deadline.abort(), deadlineMs)
+  const deadline = realTimeout(deadlineMs)
   try {
-    return await attempts(signal, deadline.signal, deadlineMs)
-  } finally {
-    clearRealTimeout(deadlineTimer)
-  }
-  async function attempts(
-    caller: AbortSignal,
-    bound: AbortSignal,
-    boundMs: number,
-  ): Promise<JudgeReply> {
-    // Replay mode: nothing may reach the network, so no SDK client is built (replayCompletion).
-    // A default query is the SDK's to place: such a judge takes the live route in every mode.
-    const replay = !judgeMayGoLive(call) && endpoint.query === undefined
     const scope: RequestScope = { call, requests: 0, onRequest }
-    const client = replay
-      ? undefined
-      : await clientFor(endpoint, baseURL, apiKey ?? NO_KEY, timeoutMs, fetchFor(scope))
-    const route = (attempt: AbortSignal) =>
-      client
-        ? sendLiveCompletion(client, params, attempt, timeoutMs, scope)
-        : replayCompletion(baseURL, apiKey ?? NO_KEY, endpoint.headers, params, attempt, scope)
-    const context = {
+    return await withRetries({
       endpoint,
-      baseURL,
-      keyless: !apiKey,
-      signal,
-      requests: 0,
+      prepared,
+      caller: signal,
+      deadline: deadline.signal,
+      deadlineMs,
+      timeoutMs,
+      maxRetries: endpoint.maxRetries ?? DEFAULT_MAX_RETRIES,
+      scope,
+      route: await routeFor(endpoint, prepared, timeoutMs, scope, mayGoLive),
       fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
-    }
-    for (let retry = 0; ; retry++) {
-      if (bound.aborted)
-        throw new JudgeRequestError(
-          messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
-        )
-      // Each request's own timeout, held like the call's (see above).
-      const timeout = new AbortController()
-      const timer = setRealTimeout(() => timeout.abort(), timeoutMs)
-      const joined = joinSignals([caller, bound, timeout.signal])
-      const attempt = joined.signal
-      let failure: unknown
-      // Loaded on a failure only: a replayed call that succeeds never loads the SDK.
-      let sdk: typeof import('openai')
-      try {
-        const completion = await untilAborted(
-          route(attempt),
-          // Rubricate's own bounds end the wait even if the abort never reaches the transport;
-          // the test's signal ends it through the transport, as the SDK reports it.
-          [bound, timeout.signal],
-        )
-        const reply = completionReply(completion as unknown)
-        if (!reply) {
-          throw new JudgeRequestError(
-            messages.judgeNotACompletion(endpoint.model, baseURL, bodyPreview(completion)),
-            200,
-          )
-        }
-        return reply
-      } catch (error) {
-        if (scope.error) throw scope.error
-        sdk = await import('openai')
-        if (bound.aborted && !caller.aborted) {
-          throw new JudgeRequestError(
-            messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
-            undefined,
-            { cause: error },
-          )
-        }
-        failure = attempt.aborted && !caller.aborted ? new sdk.APIConnectionTimeoutError() : error
-      } finally {
-        clearRealTimeout(timer)
-        joined.dispose()
-      }
-      const retried =
-        retry < maxRetries &&
-        !caller.aborted &&
-        failure instanceof sdk.APIError &&
-        !(failure instanceof sdk.APIUserAbortError) &&
-        isRetryable(failure.status, failure.headers as Headers | undefined)
-      if (!retried)
-        throw await translate(failure, { ...context, signal: caller, requests: scope.requests })
-      const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
-      const waiting = joinSignals([caller, bound])
-      try {
-        await sleep(retryDelayMs(headers, retry), waiting.signal)
-      } catch {
-        if (bound.aborted && !caller.aborted) {
-          throw new JudgeRequestError(
-            messages.judgeDeadline(endpoint.model, baseURL, boundMs, scope.requests),
-          )
-        }
-        throw new JudgeRequestError(messages.judgeAborted(endpoint.model))
-      } finally {
-        waiting.dispose()
-      }
-    }
+    })
+  } finally {
+    deadline.clear()
   }
+}
+
+/** One completion on its way: its endpoint and request, its bounds, its route and its requests. */
+interface CompletionRun {
+  endpoint: OpenAICompatibleJudge
+  prepared: PreparedCompletion
+  /** The caller's signal: the test's, and the call's own. */
+  caller: AbortSignal
+  /** The whole call's bound, retries and waits included. */
+  deadline: AbortSignal
+  deadlineMs: number
+  /** Each request's own bound. */
+  timeoutMs: number
+  maxRetries: number
+  scope: RequestScope
+  route: (attempt: AbortSignal) => Promise<unknown>
+  /** A rejection of `response_format` becomes {@link StructuredOutputRejected}. */
+  fallback: boolean
+}
+
+/**
+ * A timer on the real clock, held until cleared: `AbortSignal.timeout`'s timer is let go once
+ * nothing holds its signal, and inside Vitest a collection then lost it (a request hung for
+ * minutes). The timer is the real one, captured at load.
+ */
+function realTimeout(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController()
+  const timer = setRealTimeout(() => controller.abort(), ms)
+  return { signal: controller.signal, clear: () => clearRealTimeout(timer) }
+}
+
+// Replay mode: nothing may reach the network, so no SDK client is built (replayCompletion).
+// A default query is the SDK's to place: such a judge takes the live route in every mode.
+async function routeFor(
+  endpoint: OpenAICompatibleJudge,
+  prepared: PreparedCompletion,
+  timeoutMs: number,
+  scope: RequestScope,
+  mayGoLive: boolean,
+): Promise<CompletionRun['route']> {
+  const { baseURL, params } = prepared
+  const apiKey = prepared.apiKey ?? NO_KEY
+  if (!mayGoLive && endpoint.query === undefined) {
+    return (attempt) => replayCompletion(baseURL, apiKey, endpoint.headers, params, attempt, scope)
+  }
+  const client = await clientFor(endpoint, baseURL, apiKey, timeoutMs, fetchFor(scope))
+  return (attempt) => sendLiveCompletion(client, params, attempt, timeoutMs, scope)
+}
+
+async function withRetries(run: CompletionRun): Promise<JudgeReply> {
+  for (let retry = 0; ; retry++) {
+    if (run.deadline.aborted) throw deadlinePassed(run)
+    const outcome = await attempt(run)
+    if ('reply' in outcome) return outcome.reply
+    await retryOrThrow(run, outcome.failure, outcome.sdk, retry)
+  }
+}
+
+type Outcome = { reply: JudgeReply } | { failure: unknown; sdk: typeof import('openai') }
+
+/** One request, bounded by its own timeout, the call's deadline and the caller's signal. */
+async function attempt(run: CompletionRun): Promise<Outcome> {
+  const timeout = realTimeout(run.timeoutMs)
+  const joined = joinSignals([run.caller, run.deadline, timeout.signal])
+  try {
+    // Rubricate's own bounds end the wait even if the abort never reaches the transport; the
+    // test's signal ends it through the transport, as the SDK reports it.
+    const completion = await untilAborted(run.route(joined.signal), [run.deadline, timeout.signal])
+    return { reply: replyOf(run, completion) }
+  } catch (error) {
+    return await failedAttempt(run, error, joined.signal)
+  } finally {
+    timeout.clear()
+    joined.dispose()
+  }
+}
+
+function replyOf(run: CompletionRun, completion: unknown): JudgeReply {
+  const reply = completionReply(completion)
+  if (reply) return reply
+  const { endpoint, prepared } = run
+  throw new JudgeRequestError(
+    messages.judgeNotACompletion(endpoint.model, prepared.baseURL, bodyPreview(completion)),
+    200,
+  )
+}
+
+// A rubricate error parked by the fetch is the call's as it was; a passed deadline is told as
+// one; an attempt's own timeout is the SDK's timeout error, for the retry rule to read.
+async function failedAttempt(
+  run: CompletionRun,
+  error: unknown,
+  attempt: AbortSignal,
+): Promise<Outcome> {
+  if (run.scope.error) throw run.scope.error
+  // Loaded on a failure only: a replayed call that succeeds never loads the SDK.
+  const sdk = await import('openai')
+  if (run.deadline.aborted && !run.caller.aborted) throw deadlinePassed(run, error)
+  const timedOut = attempt.aborted && !run.caller.aborted
+  return { failure: timedOut ? new sdk.APIConnectionTimeoutError() : error, sdk }
+}
+
+// The SDK's retry rule (`isRetryable`), bounded by `maxRetries`; the wait on the real clock.
+async function retryOrThrow(
+  run: CompletionRun,
+  failure: unknown,
+  sdk: typeof import('openai'),
+  retry: number,
+): Promise<void> {
+  const retried =
+    retry < run.maxRetries &&
+    !run.caller.aborted &&
+    failure instanceof sdk.APIError &&
+    !(failure instanceof sdk.APIUserAbortError) &&
+    isRetryable(failure.status, failure.headers as Headers | undefined)
+  if (!retried) throw await translate(failure, run)
+  const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
+  const waiting = joinSignals([run.caller, run.deadline])
+  try {
+    await sleep(retryDelayMs(headers, retry), waiting.signal)
+  } catch {
+    if (run.deadline.aborted && !run.caller.aborted) throw deadlinePassed(run)
+    throw new JudgeRequestError(messages.judgeAborted(run.endpoint.model))
+  } finally {
+    waiting.dispose()
+  }
+}
+
+function deadlinePassed(run: CompletionRun, cause?: unknown): JudgeRequestError {
+  const { endpoint, prepared, deadlineMs, scope } = run
+  return new JudgeRequestError(
+    messages.judgeDeadline(endpoint.model, prepared.baseURL, deadlineMs, scope.requests),
+    undefined,
+    cause === undefined ? undefined : { cause },
+  )
 }
 
 // The live route: the request through the SDK, whose fetch (`fetchFor`) hands it to the judge's
@@ -470,21 +520,14 @@ async function clientFor(
   })
 }
 
-async function translate(
-  error: unknown,
-  context: {
-    endpoint: OpenAICompatibleJudge
-    baseURL: string
-    keyless: boolean
-    signal: AbortSignal
-    requests: number
-    fallback: boolean
-  },
-): Promise<unknown> {
-  const { endpoint, baseURL, keyless, signal, requests, fallback } = context
+async function translate(error: unknown, run: CompletionRun): Promise<unknown> {
+  const { endpoint, fallback } = run
+  const { baseURL, apiKey } = run.prepared
+  const keyless = !apiKey
+  const requests = run.scope.requests
   const model = endpoint.model
   const sdk = await import('openai')
-  if (signal.aborted || error instanceof sdk.APIUserAbortError) {
+  if (run.caller.aborted || error instanceof sdk.APIUserAbortError) {
     return new JudgeRequestError(messages.judgeAborted(model), undefined, { cause: error })
   }
   if (isRubricateError(error)) return error
@@ -572,4 +615,14 @@ function baseURLProblem(value: string): URLProblem {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value?.trim() ? value.trim() : undefined
+}
+
+/**
+ * True when an error from the endpoint says it does not support `response_format` with a JSON
+ * Schema: the signal for `'auto'` to retry the same call in prompt mode. Only a 400 or 422 whose
+ * text names the feature counts, so an unrelated bad request still fails with its own message.
+ */
+function isStructuredOutputRejection(status: number | undefined, text: string): boolean {
+  if (status !== 400 && status !== 422) return false
+  return /response_format|json_schema|structured[ _-]?output/i.test(text)
 }

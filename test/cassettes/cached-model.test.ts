@@ -6,6 +6,7 @@ import { cached } from '../../src/cassettes'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
 import { rootCause } from '../../src/errors'
 import { completeInCall } from '../../src/judge/cassette-bridge'
+import { embedTexts } from '../../src/judge/embed'
 import { judgeCallScope } from '../../src/judge/judge-call-scope'
 import { type ExchangeEvent, runAsTest, withCallContext } from '../../src/runtime/call-context'
 import { rejectionOf } from '../judge/helpers'
@@ -147,4 +148,25 @@ test("a replayed entry that holds no judge reply is RUBRICATE_CASSETTE_CORRUPT n
   expect(error.code).toBe('RUBRICATE_CASSETTE_CORRUPT')
   expect(error.message).toContain(basename(second.file))
   expect(error.message).toContain('is not a judge reply with a "text" string')
+})
+
+test("a replayed embedding entry that holds no embeddings is RUBRICATE_CASSETTE_CORRUPT naming the test's own file", async () => {
+  configureRubricate({ cassettes: { mode: 'record' } })
+  const embedder = { id: 'my-embedder', embed: async (texts: string[]) => texts.map(() => [1, 0]) }
+  const embed = () =>
+    runAsTest({ identity: testIn('embeds') }, undefined, () =>
+      embedTexts(embedder, ['a', 'b'], 'analyze'),
+    )
+  await embed()
+  const { entries } = await new CassetteStore(folder.dir).list()
+  expect(entries).toHaveLength(1)
+  const file = (entries[0] as { file: string }).file
+  const json = JSON.parse(await readFile(file, 'utf8'))
+  delete json.response.json.embeddings
+  await writeFile(file, JSON.stringify(json, null, 2))
+  configureRubricate({ cassettes: { mode: 'replay' } })
+  const error = (await rejectionOf(embed())) as Error & { code?: string }
+  expect(error.code).toBe('RUBRICATE_CASSETTE_CORRUPT')
+  expect(error.message).toContain(basename(file))
+  expect(error.message).toContain('holds no "embeddings" list of number lists')
 })

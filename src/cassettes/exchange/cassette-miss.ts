@@ -87,61 +87,11 @@ export async function buildMiss(
     body: input.body,
     recordedBy,
   }).catch(() => undefined)
-  const facts: [string, string][] = []
-  if (input.path === 'agent' && test) facts.push(['file', displayPath(test.file)])
-  if (test) {
-    facts.push([
-      'test',
-      input.testIsExact ? testLabel(test) : `${test.name} (the test running at the time)`,
-    ])
-  } else if (input.path === 'judge') {
-    facts.push(['test', 'none (the call was made outside a test)'])
-  }
-  facts.push(['endpoint', input.endpoint])
-  facts.push(['model', input.displayModel ?? 'none'])
-  facts.push(['key', input.key])
-  if (input.occurrence !== undefined) {
-    facts.push(['occurrence', messages.cassetteMissOccurrence(input.occurrence)])
-  }
   const dir = `${displayPath(input.config.cassettes.dir)}/`
-  if (nearest) {
-    const by = nearest.entry.recordedBy ? ` (recorded by "${nearest.entry.recordedBy}")` : ''
-    facts.push(['nearest', `${displayPath(nearest.file)}${by}`])
-    const at = nearest.entry.baseURL
-    if (at !== undefined && input.baseURL !== undefined && at !== input.baseURL) {
-      facts.push(['recorded', messages.cassetteMissRecordedAt(at, input.baseURL)])
-    }
-    const shown = nearest.paths.slice(0, 6).join(', ')
-    const more = nearest.paths.length > 6 ? ` and ${nearest.paths.length - 6} more` : ''
-    facts.push([
-      'differs',
-      nearest.paths.length ? `${shown}${more}` : sameBody(nearest, input, recordedBy),
-    ])
-    const change = firstTextChange(nearest.entry.request.body, input.body)
-    if (change) facts.push(['changed', messages.cassetteMissTextChange(change)])
-    const tool = change && toolResultAt(input.body, change.path)
-    if (tool !== undefined) facts.push(['tool', messages.cassetteMissToolResult(tool)])
-    // Only between two versioned judge prompts: an entry without a version (an agent's call, a
-    // scorer's own prompt) that happens to be nearest says nothing about the rubric prompt.
-    const recorded = nearest.entry.promptVersion
-    if (
-      input.path === 'judge' &&
-      recorded !== undefined &&
-      input.promptVersion !== undefined &&
-      recorded !== input.promptVersion
-    ) {
-      facts.push([
-        'prompt',
-        messages.promptVersionChanged(nearest.entry.promptVersion, input.promptVersion),
-      ])
-    }
-  } else {
-    const model = input.model === undefined ? 'no model' : `model "${input.model}"`
-    facts.push([
-      'nearest',
-      `none: ${dir} holds no entry for endpoint "${input.endpoint}" and ${model}`,
-    ])
-  }
+  const facts = [
+    ...requestFacts(input),
+    ...(nearest ? nearestFacts(input, nearest, recordedBy) : [noNearest(input, dir)]),
+  ]
   const message = messages.cassetteMiss({
     what: input.path === 'judge' ? 'judge call' : `model call (${input.request ?? input.endpoint})`,
     modeReason: modeReason(input.config),
@@ -165,6 +115,71 @@ export async function buildMiss(
       message: error.message,
     },
   }
+}
+
+type Fact = [string, string]
+
+/** What the missed request was: its test, endpoint, model, key and place in the test's sequence. */
+function requestFacts(input: MissInput): Fact[] {
+  const { test } = input
+  const facts: Fact[] = []
+  if (input.path === 'agent' && test) facts.push(['file', displayPath(test.file)])
+  if (test) {
+    facts.push([
+      'test',
+      input.testIsExact ? testLabel(test) : `${test.name} (the test running at the time)`,
+    ])
+  } else if (input.path === 'judge') {
+    facts.push(['test', 'none (the call was made outside a test)'])
+  }
+  facts.push(['endpoint', input.endpoint])
+  facts.push(['model', input.displayModel ?? 'none'])
+  facts.push(['key', input.key])
+  if (input.occurrence !== undefined) {
+    facts.push(['occurrence', messages.cassetteMissOccurrence(input.occurrence)])
+  }
+  return facts
+}
+
+/** How the nearest recorded entry differs: where, which text, which tool, which prompt version. */
+function nearestFacts(
+  input: MissInput,
+  nearest: NearestEntry,
+  recordedBy: string | undefined,
+): Fact[] {
+  const by = nearest.entry.recordedBy ? ` (recorded by "${nearest.entry.recordedBy}")` : ''
+  const facts: Fact[] = [['nearest', `${displayPath(nearest.file)}${by}`]]
+  const at = nearest.entry.baseURL
+  if (at !== undefined && input.baseURL !== undefined && at !== input.baseURL) {
+    facts.push(['recorded', messages.cassetteMissRecordedAt(at, input.baseURL)])
+  }
+  const shown = nearest.paths.slice(0, 6).join(', ')
+  const more = nearest.paths.length > 6 ? ` and ${nearest.paths.length - 6} more` : ''
+  facts.push([
+    'differs',
+    nearest.paths.length ? `${shown}${more}` : sameBody(nearest, input, recordedBy),
+  ])
+  const change = firstTextChange(nearest.entry.request.body, input.body)
+  if (change) facts.push(['changed', messages.cassetteMissTextChange(change)])
+  const tool = change && toolResultAt(input.body, change.path)
+  if (tool !== undefined) facts.push(['tool', messages.cassetteMissToolResult(tool)])
+  // Only between two versioned judge prompts: an entry without a version (an agent's call, a
+  // scorer's own prompt) that happens to be nearest says nothing about the rubric prompt.
+  const recorded = nearest.entry.promptVersion
+  if (
+    input.path === 'judge' &&
+    recorded !== undefined &&
+    input.promptVersion !== undefined &&
+    recorded !== input.promptVersion
+  ) {
+    facts.push(['prompt', messages.promptVersionChanged(recorded, input.promptVersion)])
+  }
+  return facts
+}
+
+function noNearest(input: MissInput, dir: string): Fact {
+  const model = input.model === undefined ? 'no model' : `model "${input.model}"`
+  return ['nearest', `none: ${dir} holds no entry for endpoint "${input.endpoint}" and ${model}`]
 }
 
 /**

@@ -1,14 +1,7 @@
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
 import { currentCallContext } from '../../runtime/call-context'
-import {
-  redactJson,
-  redactText,
-  requestSecrets,
-  type SecretSet,
-  secretRegistry,
-  secretSet,
-} from '../redaction/redaction'
+import { redactRequest, type SecretSet } from '../redaction/redaction'
 import { canonicalJson } from '../store/canonical-json'
 import {
   computeKey,
@@ -76,39 +69,17 @@ export type RedactHook = (entry: any) => any
  */
 export function prepareRequest(input: RequestInput): PreparedRequest {
   const trial = input.trial ?? currentCallContext().trial
-  const withTrial = trial === input.trial ? input : { ...input, trial }
   // Pairs (the judge's) are told apart first: the first read of the global `Headers` loads
   // Node's fetch.
   const headers =
     input.headers === undefined || Array.isArray(input.headers)
       ? (input.headers ?? [])
       : headerPairs(input.headers)
-  const carried = headers.length || input.url ? requestSecrets(input.url, headers) : []
-  const registry = secretRegistry()
-  // What a request carried is known to the worker from now on: output printed later (a miss,
-  // a failure message) is redacted of it too.
-  registry.learn(carried)
-  const secrets = secretSet(registry.refresh(), carried)
   const parsed = typeof input.body === 'string' ? parseBody(input.body) : input.body
-  let body = keyBody(
-    typeof parsed === 'string' ? redactText(parsed, secrets) : redactJson(parsed, secrets),
-    input.endpoint,
-  )
-  // Two tests' requests that normalise alike share a key, never a reply: each test is served
-  // only the entries it recorded itself (ARCHITECTURE.md §7.2), so no merge check is needed.
-  if (input.normalize) body = normalizeStrings(body, input.normalize)
-  let hook: string | undefined
-  if (input.redact) {
-    const before = body
-    body = keyBody(hookRequest(input.redact, input.method, input.endpoint, body), input.endpoint)
-    const text = canonicalJson(before)
-    // A hook that masks what tells two requests apart (a customer's name) must not make them
-    // one key, which would serve one's reply to the other: the key keeps a digest of what the
-    // hook replaced, as the built-in placeholders keep a digest of each secret.
-    if (canonicalJson(body) !== text) hook = sha256Hex(text).slice(0, 16)
-  }
   const rawQuery = keyQuery(input.method, input.url, input.queryInKey)
-  const query = rawQuery && (redactJson(rawQuery, secrets) as RequestQuery)
+  const redacted = redactRequest(input.url, headers, parsed, rawQuery)
+  const { body, hook } = keyedBody(input, redacted.body)
+  const query = redacted.query as RequestQuery | undefined
   return {
     method: input.method,
     endpoint: input.endpoint,
@@ -117,11 +88,36 @@ export function prepareRequest(input: RequestInput): PreparedRequest {
     key: computeKey(input.endpoint, body, trial, input.method, query, { hook }),
     trial,
     model: requestModel(body, input.url?.pathname),
-    secrets,
+    secrets: redacted.secrets,
     occurrence: undefined,
     hook,
-    input: withTrial,
+    input: trial === input.trial ? input : { ...input, trial },
   }
+}
+
+/**
+ * The redacted body as it is keyed: without its non-semantic fields, normalised, through the
+ * user's hook, and a digest of what the hook changed (unset when it changed nothing).
+ */
+function keyedBody(
+  input: RequestInput,
+  redacted: unknown,
+): { body: unknown; hook: string | undefined } {
+  let body = keyBody(redacted, input.endpoint)
+  // Two tests' requests that normalise alike share a key, never a reply: each test is served
+  // only the entries it recorded itself (ARCHITECTURE.md §7.2), so no merge check is needed.
+  if (input.normalize) body = normalizeStrings(body, input.normalize)
+  if (!input.redact) return { body, hook: undefined }
+  const before = canonicalJson(body)
+  const hooked = keyBody(
+    hookRequest(input.redact, input.method, input.endpoint, body),
+    input.endpoint,
+  )
+  // A hook that masks what tells two requests apart (a customer's name) must not make them
+  // one key, which would serve one's reply to the other: the key keeps a digest of what the
+  // hook replaced, as the built-in placeholders keep a digest of each secret.
+  const hook = canonicalJson(hooked) !== before ? sha256Hex(before).slice(0, 16) : undefined
+  return { body: hooked, hook }
 }
 
 /**

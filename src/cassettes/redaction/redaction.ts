@@ -124,6 +124,39 @@ function urlPassword(value: string): string | undefined {
   }
 }
 
+/** A request's body and query, redacted of every secret known once it is learnt. @internal */
+export interface RedactedRequest {
+  /** The secrets known now, the request's own among them: the reply and the rescan use them too. */
+  secrets: SecretSet
+  body: unknown
+  query: unknown
+}
+
+/**
+ * Redact a request in one pass: the secrets it carries (its headers, its query string) are learnt
+ * by the worker's registry, then its body and query lose every secret known now. The environment
+ * is read afresh, so a secret set a moment ago is never keyed in.
+ * @internal
+ */
+export function redactRequest(
+  url: URL | undefined,
+  headers: [string, string][],
+  body: unknown,
+  query: unknown,
+): RedactedRequest {
+  const carried = headers.length || url ? requestSecrets(url, headers) : []
+  const registry = secretRegistry()
+  // What a request carried is known to the worker from now on: output printed later (a miss,
+  // a failure message) is redacted of it too.
+  registry.learn(carried)
+  const secrets = secretSet(registry.refresh(), carried)
+  return {
+    secrets,
+    body: typeof body === 'string' ? redactText(body, secrets) : redactJson(body, secrets),
+    query: query && redactJson(query, secrets),
+  }
+}
+
 /** Secrets a request carries in its headers and query string. @internal */
 export function requestSecrets(
   url: URL | undefined,

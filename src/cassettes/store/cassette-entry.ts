@@ -208,6 +208,19 @@ export function parseEntry(
   } catch (error) {
     return `it is not valid JSON (${(error as Error).message})`
   }
+  // In this order, each check only once the one before it holds.
+  const problem =
+    headProblem(data, expectedKey) ??
+    requestProblem(data.request) ??
+    (data.v === 2
+      ? decodeBodies(data, loadSchema, options.lazyRequestBody === true) || undefined
+      : undefined) ??
+    requestNumbersProblem(data.request) ??
+    responseProblem(data.response)
+  return problem ?? (data as CassetteEntry)
+}
+
+function headProblem(data: any, expectedKey: string | undefined): string | undefined {
   if (data === null || typeof data !== 'object' || Array.isArray(data))
     return 'it is not a JSON object'
   if (data.v !== 1 && data.v !== 2)
@@ -220,7 +233,10 @@ export function parseEntry(
   if (typeof data.recordedAt !== 'string') return 'it has no "recordedAt" time'
   if (data.baseURL !== undefined && typeof data.baseURL !== 'string')
     return 'its "baseURL" is not a string'
-  const { request, response } = data
+  return undefined
+}
+
+function requestProblem(request: any): string | undefined {
   if (request === null || typeof request !== 'object') return 'it has no "request" object'
   if (typeof request.endpoint !== 'string' || typeof request.method !== 'string') {
     return 'its "request" lacks "method" or "endpoint"'
@@ -231,10 +247,10 @@ export function parseEntry(
     (request.query === null || typeof request.query !== 'object' || Array.isArray(request.query))
   )
     return 'its "request.query" is not an object'
-  if (data.v === 2) {
-    const decoded = decodeBodies(data, loadSchema, options.lazyRequestBody === true)
-    if (decoded) return decoded
-  }
+  return undefined
+}
+
+function requestNumbersProblem(request: any): string | undefined {
   if (request.trial !== undefined && !(Number.isInteger(request.trial) && request.trial >= 1))
     return 'its "request.trial" is not a whole number from 1'
   if (
@@ -247,6 +263,10 @@ export function parseEntry(
     !(typeof request.hook === 'string' && /^[0-9a-f]{16}$/.test(request.hook))
   )
     return 'its "request.hook" is not 16 hex digits'
+  return undefined
+}
+
+function responseProblem(response: any): string | undefined {
   if (response === null || typeof response !== 'object') return 'it has no "response" object'
   if (!Number.isInteger(response.status)) return 'its "response.status" is not an integer'
   if (response.headers === null || typeof response.headers !== 'object')
@@ -263,20 +283,22 @@ export function parseEntry(
     return 'its "response.text" is not a string'
   if (response.base64 !== undefined && typeof response.base64 !== 'string')
     return 'its "response.base64" is not a string'
-  if (response.sse !== undefined) {
-    if (!Array.isArray(response.sse)) return 'its "response.sse" is not a list'
-    for (const chunk of response.sse) {
-      if (
-        chunk === null ||
-        typeof chunk !== 'object' ||
-        typeof chunk.chunk !== 'string' ||
-        typeof chunk.t !== 'number'
-      ) {
-        return 'its "response.sse" holds an item that is not { t, chunk }'
-      }
+  return response.sse === undefined ? undefined : sseProblem(response.sse)
+}
+
+function sseProblem(sse: unknown): string | undefined {
+  if (!Array.isArray(sse)) return 'its "response.sse" is not a list'
+  for (const chunk of sse) {
+    if (
+      chunk === null ||
+      typeof chunk !== 'object' ||
+      typeof chunk.chunk !== 'string' ||
+      typeof chunk.t !== 'number'
+    ) {
+      return 'its "response.sse" holds an item that is not { t, chunk }'
     }
   }
-  return data as CassetteEntry
+  return undefined
 }
 
 // `request.body` as a getter that decodes the recorded value once, then becomes that value.
