@@ -60,51 +60,14 @@ export function setUpFile(): void {
     | undefined
   if (provided) runtime.setPlugin(deserializePluginOptions(provided))
 
-  // rubricate's msw server, intercepting before any test file code runs, so that agents whose clients
-  // are built at module scope are recorded and replayed too; on msw 2 it starts at the worker's first
-  // request, through gates installed now (deferred-server.ts). Once per worker; none when the plugin
-  // says `cassettes.server: 'external'` (the user attaches rubricate to their own server).
-  // Without msw, agents' calls are not intercepted, with one notice: the plugin prints it once per
-  // run, so a worker prints it only when there is no plugin.
-  const session = startCassetteServer(
-    {
-      updateSnapshots: provided?.updateSnapshots,
-      runId: provided?.runId,
-      root: provided?.root,
-      configFile: provided?.configFile,
-    },
-    { runtime, announceMissingMsw: !provided, deferServer: true },
-  )
-  const run = runtime.run
-
-  // With `isolate: false` a worker runs file after file in one module graph, and Vitest evaluates
-  // `rubricate/setup` again before each, which calls this: whatever is kept per file is set up
-  // here, for this file. A file whose afterAll never ran (it failed at import) left its cassette
-  // usage, misses and undecided calls behind: they were its own and it failed already, so the file
-  // about to run starts with none of them instead of failing for them. The runtime's file part
-  // starts empty, and the previous file's listeners end (a listener kept from the first file's run
-  // of this module would still close over that run's module state).
-  session.clearFile()
-  runtime.startFile()
+  const session = startFileSession(runtime, provided)
   // What `configureRubricate` set before this file (setup files that ran before this one) is what
   // the next file starts with: a test file's own `configureRubricate` ends with the file, as it
   // does when each file has its own worker. Setup files after this one run again for every file.
   const configuredBefore = runtime.layers.configured
 
-  // Without the plugin, `vitest -u` is read from the snapshot state, which Vitest sets per test
-  // (it is there in beforeEach, not yet in aroundEach): its getter `snapshotUpdateState` from
-  // Vitest 4.1.x on, the field `_updateSnapshot` in 4.1.0 (the lowest the peer range allows, the
-  // `min` lane), hence the shape named here. With the plugin, the flag comes from the run's config
-  // (`snapshotOptions.updateSnapshot`).
-  if (!provided) {
-    beforeEach(() => {
-      const snapshot = expect.getState().snapshotState as unknown as
-        | { snapshotUpdateState?: unknown; _updateSnapshot?: unknown }
-        | undefined
-      const update = snapshot?.snapshotUpdateState ?? snapshot?._updateSnapshot
-      run.updateSnapshots = update === 'all'
-    })
-  }
+  // Without the plugin, `vitest -u` is read per test (`followUpdateFlag`).
+  if (!provided) followUpdateFlag(runtime.run)
 
   // Everything a test runs (its hooks included) knows its test: matchers record into it even with
   // the global `expect` under test.concurrent, and judge and agent calls carry its identity and
@@ -124,9 +87,58 @@ export function setUpFile(): void {
   runtime.file.subscriptions.push(onRecord(recordLoop))
 
   // A miss or a judge error that no test answered for (made in beforeAll or at module scope, and
-  // caught there) fails the file, as do cassette errors the agent's client got. Vitest parses a hook's first parameter as a fixture list: it must be a destructuring pattern.
+  // caught there) fails the file, as do cassette errors the agent's client got. Vitest parses a
+  // hook's first parameter as a fixture list: it must be a destructuring pattern.
   // biome-ignore lint/correctness/noEmptyPattern: no fixtures are needed, only the file suite
   afterAll(async ({}, suite) => endFile(session, runtime, configuredBefore, suite))
+}
+
+// rubricate's msw server and this file's part of the runtime.
+function startFileSession(
+  runtime: Runtime,
+  provided: ProvidedOptions | undefined,
+): CassetteSession {
+  // rubricate's msw server, intercepting before any test file code runs, so that agents whose clients
+  // are built at module scope are recorded and replayed too; on msw 2 it starts at the worker's first
+  // request, through gates installed now (deferred-server.ts). Once per worker; none when the plugin
+  // says `cassettes.server: 'external'` (the user attaches rubricate to their own server).
+  // Without msw, agents' calls are not intercepted, with one notice: the plugin prints it once per
+  // run, so a worker prints it only when there is no plugin.
+  const session = startCassetteServer(
+    {
+      updateSnapshots: provided?.updateSnapshots,
+      runId: provided?.runId,
+      root: provided?.root,
+      configFile: provided?.configFile,
+    },
+    { runtime, announceMissingMsw: !provided, deferServer: true },
+  )
+
+  // With `isolate: false` a worker runs file after file in one module graph, and Vitest evaluates
+  // `rubricate/setup` again before each, which calls this: whatever is kept per file is set up
+  // here, for this file. A file whose afterAll never ran (it failed at import) left its cassette
+  // usage, misses and undecided calls behind: they were its own and it failed already, so the file
+  // about to run starts with none of them instead of failing for them. The runtime's file part
+  // starts empty, and the previous file's listeners end (a listener kept from the first file's run
+  // of this module would still close over that run's module state).
+  session.clearFile()
+  runtime.startFile()
+  return session
+}
+
+// Without the plugin, `vitest -u` is read from the snapshot state, which Vitest sets per test
+// (it is there in beforeEach, not yet in aroundEach): its getter `snapshotUpdateState` from
+// Vitest 4.1.x on, the field `_updateSnapshot` in 4.1.0 (the lowest the peer range allows, the
+// `min` lane), hence the shape named here. With the plugin, the flag comes from the run's config
+// (`snapshotOptions.updateSnapshot`).
+function followUpdateFlag(run: Runtime['run']): void {
+  beforeEach(() => {
+    const snapshot = expect.getState().snapshotState as unknown as
+      | { snapshotUpdateState?: unknown; _updateSnapshot?: unknown }
+      | undefined
+    const update = snapshot?.snapshotUpdateState ?? snapshot?._updateSnapshot
+    run.updateSnapshots = update === 'all'
+  })
 }
 
 // Once per `expect`: files that share a worker share Vitest's `expect`, and extending it again
