@@ -126,7 +126,7 @@ test('an invalid RUBRICATE_CASSETTES value is an error that lists the four modes
 test('configureRubricate rejects unknown options and bad values, and keeps what was set before', () => {
   configureRubricate({ judge: 'openai/kept' })
   expect(() => configureRubricate({ juge: 'x' } as never)).toThrowError(
-    '[rubricate] configureRubricate() got an unknown option "juge". Did you mean "judge"? Known options: "judge", "cassettes", "judgeConcurrency", "maxLiveCalls", "maxCost", "prices".',
+    '[rubricate] configureRubricate() got an unknown option "juge". Did you mean "judge"? Known options: "judge", "cassettes", "judgeConcurrency", "maxLiveCalls", "maxCost", "prices", "annotations".',
   )
   expect(() => configureRubricate({ cassettes: { mode: 'sometimes' as never } })).toThrowError(
     /not a cassette mode/,

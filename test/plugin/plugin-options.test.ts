@@ -65,7 +65,7 @@ test('a JudgeModel or a redact function in the plugin is a usage error pointing 
 
 test('the plugin rejects unknown options and bad values where they are written', () => {
   expect(() => rubricate({ judges: 'x' } as never)).toThrowError(
-    '[rubricate] rubricate() plugin got an unknown option "judges". Did you mean "judge"? Known options: "judge", "cassettes", "judgeConcurrency", "maxLiveCalls", "maxCost", "prices".',
+    '[rubricate] rubricate() plugin got an unknown option "judges". Did you mean "judge"? Known options: "judge", "cassettes", "judgeConcurrency", "maxLiveCalls", "maxCost", "prices", "annotations".',
   )
   expect(() => rubricate({ cassettes: { mode: 'replays' as never } })).toThrowError(
     '[rubricate] rubricate() plugin cassettes.mode is "replays", which is not a cassette mode. Use one of "replay", "auto", "record", "off".',

@@ -408,7 +408,7 @@ const usage: UsageCase[] = [
   {
     name: 'an unknown configureRubricate option',
     act: () => configureRubricate({ judgeModel: 'openai/x' } as never),
-    message: `${P} configureRubricate() got an unknown option "judgeModel". Known options: "judge", "cassettes", "judgeConcurrency", "maxLiveCalls", "maxCost", "prices". Check the spelling.`,
+    message: `${P} configureRubricate() got an unknown option "judgeModel". Known options: "judge", "cassettes", "judgeConcurrency", "maxLiveCalls", "maxCost", "prices", "annotations". Check the spelling.`,
   },
   {
     name: 'a misspelt cassette option',
