@@ -45,8 +45,9 @@ export default defineConfig({
     rubricate({
       judge: { model: 'gpt-4.1-mini', baseURL: process.env.FAKE_OPENAI_URL, apiKey: 'sk-bench-0000' },
       cassettes: { dir: process.env.BENCH_CASSETTES },
-      // The shared-worker runs take init --fast's choice (docs/guide/fast-setup.md).
-      annotations: process.env.BENCH_ANNOTATIONS as 'failures' | undefined,
+      // The shared-worker runs take init --fast's choice (docs/guide/fast-setup.md); the key only
+      // when set, so that a build from before the option (--dist, compare-builds) runs too.
+      ...(process.env.BENCH_ANNOTATIONS ? { annotations: 'failures' as const } : {}),
     }),
   ],
   test: { include: ['*.test.ts'] },
