@@ -247,6 +247,9 @@ test('a streamed tool call re-recorded against a server that issues new call ids
   configureRubricate({ cassettes: { mode: 'record' } })
   const first = await inTest('tools', chain)
   expect(first).toEqual(['call_issued_0_xyz', 'It is sunny in Oslo'])
+  // A stream's entry is written once the stream has ended, after the client read it: the
+  // session's flush waits for that write (a listing before it may meet its temporary file).
+  await currentRuntime().session.flush()
   const files = await filesUnder(folder.dir)
   expect(files).toHaveLength(2)
   // Re-recorded: the stream is unchanged but for its ids, so its stored entry stays; the client
@@ -255,6 +258,7 @@ test('a streamed tool call re-recorded against a server that issues new call ids
   const again = await inTest('tools', chain)
   expect(again).toEqual(['call_issued_2_xyz', 'It is sunny in Oslo'])
   expect(JSON.stringify(fake.requests[3]?.body)).toContain('call_issued_2_xyz')
+  await currentRuntime().session.flush()
   expect(await filesUnder(folder.dir)).toEqual(files)
   await fake.close()
   configureRubricate({ cassettes: { mode: 'replay' } })
