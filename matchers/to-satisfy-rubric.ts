@@ -66,6 +66,8 @@ export function toSatisfyRubric(
       const { id, result } = isScorer(criteria)
         ? await runGivenScorer(criteria, opts, run)
         : await runRubric(criteria, opts, run)
+      // Whatever made it, a result without a score is refused, never read as a pass.
+      rejectUnscored('toSatisfyRubric', id, result)
       const satisfied =
         typeof result.passed === 'boolean'
           ? result.passed
@@ -95,12 +97,10 @@ async function runGivenScorer(
   const misplaced = RUBRIC_OPTIONS.filter((key) => opts[key] !== undefined)
   if (misplaced.length > 0) throw new UsageError(messages.rubricOptionsWithScorer(misplaced))
   const id = scorerName(scorer)
-  const result: Record<string, any> = await scorer.run(run)
-  rejectUnscored('toSatisfyRubric', id, result)
-  return { id, result }
+  return { id, result: await scorer.run(run) }
 }
 
-// Criteria: the rubric scorer made of them, which always has a rubric and always scores.
+// Criteria: the rubric scorer made of them.
 async function runRubric(
   criteria: unknown,
   opts: Record<string, unknown>,

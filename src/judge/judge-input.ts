@@ -150,9 +150,8 @@ const MAX_TIMEOUT_MS = 2_147_483_647
  * an error of its own (a number as `apiKey`, a string as `headers`) or go on silently (a
  * negative `maxRetries`, a `timeoutMs` of -1 timing out every request at once). The values of
  * `apiKey`, `headers` and `query` may be secrets, so only their kind is shown.
- * @internal
  */
-export function checkEndpointTypes(
+function checkEndpointTypes(
   endpoint: Partial<Record<keyof OpenAICompatibleJudge, unknown>>,
   where: string,
 ): void {
