@@ -132,7 +132,7 @@ export async function judgeExchange(
 ): Promise<ExchangeReply> {
   const request = await httpRequestOf(input, init)
   const runtime = currentRuntime()
-  const config = runtime.config({ cassettes: call.cassetteMode })
+  const { config } = call
   const { cassettes } = config
   // One rule for which requests are model calls and what their key holds, the agents' own
   // (`modelEndpoint`): the SDK's `/chat/completions` is built in, and a path a string pattern
@@ -309,7 +309,7 @@ function countLiveCost(config: ResolvedConfig, model: string | undefined, json: 
 
 /** False when `call`'s cassette mode is `replay`: nothing may reach the network. @internal */
 export function judgeMayGoLive(call: JudgeCallScope): boolean {
-  return currentRuntime().config({ cassettes: call.cassetteMode }).cassettes.mode !== 'replay'
+  return call.config.cassettes.mode !== 'replay'
 }
 
 /**
@@ -395,7 +395,7 @@ interface OwnCall<T> {
 // One cassette entry per call, through the same exchange as the judge's HTTP requests.
 async function ownCall<T>(call: JudgeCallScope, own: OwnCall<T>): Promise<T> {
   const runtime = currentRuntime()
-  const config = runtime.config({ cassettes: call.cassetteMode })
+  const { config } = call
   const prepare = () =>
     prepareRequest({
       method: 'CALL',

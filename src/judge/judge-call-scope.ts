@@ -1,6 +1,7 @@
-import type { CassetteMode } from '../config/resolve-config'
+import type { CassetteMode, ResolvedConfig } from '../config/resolve-config'
 import type { TestIdentity } from '../records/records'
 import { currentCallContext, type ExchangeEvent } from '../runtime/call-context'
+import { currentRuntime } from '../runtime/runtime'
 
 /**
  * What one judge call tells its transport, the cassette bridge: made where the call starts
@@ -15,6 +16,11 @@ export interface JudgeCallScope {
   trial: number | undefined
   /** The cassette mode chosen at the call site (`{ cassettes: 'off' }`); unset: the configuration's. */
   cassetteMode: CassetteMode | undefined
+  /**
+   * The configuration of the call, resolved once where it starts, with its cassette mode: every
+   * request of the call (its retries too) is served, limited and counted under the same one.
+   */
+  config: ResolvedConfig
   /** The version of the prompt template that produced the request, stored in its entry. */
   promptVersion: string | undefined
   /** Told about every HTTP exchange of the call, its retries included. */
@@ -38,6 +44,7 @@ export function judgeCallScope(choices: JudgeCallChoices = {}): JudgeCallScope {
     test,
     trial,
     cassetteMode: choices.cassetteMode,
+    config: currentRuntime().config({ cassettes: choices.cassetteMode }),
     promptVersion: choices.promptVersion,
     onExchange: choices.onExchange ?? ignore,
     onLiveRequest: choices.onLiveRequest ?? ignore,

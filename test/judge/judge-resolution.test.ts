@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
 import { configureRubricate, resetRubricateConfig } from '../../src'
 import { rootCause } from '../../src/errors'
 import { setPluginConfig } from '../../src/runtime/runtime'
-import { type FakeOpenAI, startFakeOpenAI } from '../../src/testing'
+import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { linked } from '../support/error-page'
 import { rejectionOf, scoreWith } from './helpers'
 
@@ -93,4 +93,24 @@ Set one in any of these places (strongest first):
     ),
   })
   expect(received()).toEqual({ call: [], env: [], configure: [], plugin: [] })
+})
+
+test('a judge call keeps the configuration it started with: its retry is not served under a mode set meanwhile', async () => {
+  // The first attempt's reply is a 503, and while it is being answered RUBRICATE_CASSETTES
+  // turns to replay. The retry belongs to the same call: it goes where the first attempt went.
+  let attempts = 0
+  servers.call.setReply(() => {
+    attempts++
+    if (attempts > 1) return { score: 0.5 }
+    vi.stubEnv('RUBRICATE_CASSETTES', 'replay')
+    return fakeReply.status(503, { message: 'busy' })
+  })
+  try {
+    const judge = { model: 'call-model', baseURL: servers.call.baseURL, apiKey: 'k' }
+    const result = await scoreWith(judge, { maxRetries: 1 }).run({ output: 'x' })
+    expect(result.score).toBe(0.5)
+    expect(attempts).toBe(2)
+  } finally {
+    servers.call.setReply({ score: 1 })
+  }
 })
