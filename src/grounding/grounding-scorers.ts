@@ -4,7 +4,6 @@ import { runJudgeCall } from '../judge/judge-call'
 import { messages } from '../messages'
 import { outputText, taskText } from '../output'
 import type { JudgeInput } from '../records/records'
-import { resolveJudge } from '../runtime/runtime'
 import { createScorer, type ScorerConfig } from '../scorer/create-scorer'
 import { notScorable } from '../scorer/not-scorable'
 import { stepInternals } from '../scorer/step-internals'
@@ -147,7 +146,7 @@ function groundingScorer(
         answer: kind === 'context-relevance' ? undefined : outputText(context.run.output),
       })
       const { value } = await runJudgeCall({
-        judge: resolveJudge(config.judge),
+        judge: internals.judge(),
         step: internals.step,
         cassetteMode: internals.choices.cassetteMode,
         system: GROUNDING_INSTRUCTIONS,

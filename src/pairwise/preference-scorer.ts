@@ -4,7 +4,6 @@ import { runJudgeCall } from '../judge/judge-call'
 import { messages } from '../messages'
 import { outputText, taskText } from '../output'
 import type { JudgeCall, JudgeInput } from '../records/records'
-import { resolveJudge } from '../runtime/runtime'
 import { createScorer, type ScorerConfig } from '../scorer/create-scorer'
 import { stepInternals } from '../scorer/step-internals'
 import type { PreparedRun, ScorerResult, ScorerRun } from '../scorer/types'
@@ -92,7 +91,7 @@ export function createPreferenceScorer(config: PreferenceScorerConfig): Preferen
       const output = outputText(context.run.output)
       const baseline = await baselineOf(where, config.baseline, context.run)
       const task = context.run.input === undefined ? undefined : taskText(context.run.input)
-      const judge = resolveJudge(config.judge)
+      const judge = internals.judge()
       const calls: (JudgeCall | undefined)[] = []
       const ask = (slot: number, a: string, b: string) =>
         runJudgeCall({
