@@ -68,9 +68,10 @@ export function withFastProjects(
     step.action === 'unchanged'
       ? 'test.projects added: rubric and eval files share workers (--fast)'
       : `${step.detail}; test.projects: rubric and eval files share workers (--fast)`
-  // A plugin call of the user's is theirs to change: init names the option it would have written.
-  const note =
-    step.action === 'unchanged' && !/annotations\s*:/.test(text) ? FAST_ANNOTATIONS_NOTE : step.note
+  // A plugin call of the user's is theirs to change: init names the option it would have written,
+  // unless the code sets it (a comment or a string naming it sets nothing).
+  const chosen = ts !== undefined && /\bannotations\s*:/.test(codeOnly(ts, text))
+  const note = step.action === 'unchanged' && !chosen ? FAST_ANNOTATIONS_NOTE : step.note
   return {
     ...step,
     note,

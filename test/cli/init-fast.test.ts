@@ -123,4 +123,10 @@ export default defineConfig({
   expect(step.note).toBe(FAST_ANNOTATIONS_NOTE)
   const chosen = users.replace("'openai/gpt-4.1'", "'openai/gpt-4.1', annotations: 'all'")
   expect(withFastProjects(unchanged, chosen, ts).note).toBeUndefined()
+  // Only the code counts: a comment or a string that names the option chooses nothing.
+  const mentioned = users.replace(
+    '  plugins:',
+    "  // annotations: 'failures' would be faster\n  plugins:",
+  )
+  expect(withFastProjects(unchanged, mentioned, ts).note).toBe(FAST_ANNOTATIONS_NOTE)
 })
