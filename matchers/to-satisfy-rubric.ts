@@ -63,8 +63,9 @@ export function toSatisfyRubric(
         { input: opts.input, output: received, ...judgeReferences('toSatisfyRubric', opts) },
         { cassetteMode },
       )
-      const { id, result } = isScorer(criteria)
-        ? await runGivenScorer(criteria, opts, run)
+      const given = isScorer(criteria) ? { scorer: criteria, id: scorerName(criteria) } : undefined
+      const { id, result } = given
+        ? await runGivenScorer(given, opts, run)
         : await runRubric(criteria, opts, run)
       // Whatever made it, a result without a score is refused, never read as a pass.
       rejectUnscored('toSatisfyRubric', id, result)
@@ -90,14 +91,13 @@ type Outcome = { id: string; result: Record<string, any> }
 
 // A scorer given as the rubric: the rubric's own options have no effect there.
 async function runGivenScorer(
-  scorer: ScorerLike,
+  given: { scorer: ScorerLike; id: string },
   opts: Record<string, unknown>,
   run: ScorerRun,
 ): Promise<Outcome> {
   const misplaced = RUBRIC_OPTIONS.filter((key) => opts[key] !== undefined)
   if (misplaced.length > 0) throw new UsageError(messages.rubricOptionsWithScorer(misplaced))
-  const id = scorerName(scorer)
-  return { id, result: await scorer.run(run) }
+  return { id: given.id, result: await given.scorer.run(run) }
 }
 
 // Criteria: the rubric scorer made of them.
