@@ -36,7 +36,6 @@ export const ASSERTION_PATH = [
   'src/cassettes/exchange/prepared-request.ts',
   'src/cassettes/exchange/replay-response.ts',
   'src/cassettes/exchange/cassette-miss.ts',
-  'src/cassettes/store/cassette-key.ts',
   'src/cassettes/store/cassette-entry.ts',
   'src/cassettes/store/cassette-store.ts',
   'src/cassettes/redaction/redaction.ts',

@@ -29,13 +29,12 @@ import {
   ENTRY_FORMAT,
   type SseChunk,
 } from '../store/cassette-entry'
-import { requestModel } from '../store/cassette-key'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { warnIfOld } from '../store/max-age'
 import { streamUsage } from '../store/reply-formats'
 import { baseURLOf, buildMiss } from './cassette-miss'
 import { isRecordableStatus, readsCassettes } from './cassette-mode'
-import { atOccurrence, type PreparedRequest, runHook } from './prepared-request'
+import { atOccurrence, type PreparedRequest, requestModel, runHook } from './prepared-request'
 import {
   bodyOf,
   type ExchangeReply,
