@@ -4,9 +4,14 @@
 import { modelCallRecord } from '../cassettes/agents/model-call-record'
 import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
-import { type ExchangeInput, exchange } from '../cassettes/exchange/exchange'
-import { headerPairs, prepareRequest, requestModel } from '../cassettes/exchange/prepared-request'
-import type { ExchangeReply } from '../cassettes/exchange/replay-response'
+import { exchange } from '../cassettes/exchange/exchange'
+import {
+  type ExchangeInput,
+  headerPairs,
+  prepareRequest,
+  requestModel,
+} from '../cassettes/exchange/prepared-request'
+import type { ExchangeReply } from '../cassettes/exchange/replay'
 import { storeFor } from '../cassettes/store/cassette-store'
 import { isProviderHost, modelEndpoint } from '../cassettes/store/model-endpoint'
 import { testLabel } from '../config/paths'
@@ -26,7 +31,7 @@ export {
   type ExchangeReply,
   isWholeReplay,
   responseReply,
-} from '../cassettes/exchange/replay-response'
+} from '../cassettes/exchange/replay'
 
 import { redactUrl } from '../cassettes/redaction/redaction'
 

@@ -1,6 +1,9 @@
+import type { CassetteMode, ResolvedConfig } from '../../config/resolve-config'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
-import { currentCallContext } from '../../runtime/call-context'
+import type { TestIdentity } from '../../records/records'
+import { currentCallContext, type ExchangeEvent } from '../../runtime/call-context'
+import type { Runtime } from '../../runtime/runtime'
 import { isSecretQueryName, redactRequest, type SecretSet } from '../redaction/redaction'
 import { canonicalJson, sha256Hex } from '../store/canonical-json'
 
@@ -10,6 +13,52 @@ import { canonicalJson, sha256Hex } from '../store/canonical-json'
  * run at record and at replay time, so a key never depends on a secret or on which machine
  * recorded it.
  */
+
+/**
+ * One exchange, as a caller hands it over. The engine knows HTTP and the store; what is particular
+ * to a caller (the judge's limits and cost, what it may record, its prompt version) comes in here,
+ * so the engine has no branch of its own for any caller. (ARCHITECTURE.md §7.1)
+ * @internal
+ */
+export interface ExchangeInput {
+  /** Who made the request, as a miss names it: the judge's call, or an agent's model call. */
+  caller: 'judge' | 'agent'
+  /**
+   * The request made ready for the store. Called only when the mode reads or writes cassettes.
+   * `rewrite`, when given, must be applied to the URL and the body text before they are keyed: it
+   * puts back the stored ids where the client carries live ones it read from a re-recorded stream
+   * (ARCHITECTURE.md §7.10).
+   */
+  prepare: (rewrite?: ((text: string) => string) | undefined) => PreparedRequest
+  /** The mode for this exchange over the configuration's: `'off'` for a request no cassette matches. */
+  mode?: CassetteMode | undefined
+  url: URL
+  /** The worker's runtime: its stores and secrets serve this exchange. */
+  runtime: Runtime
+  /** The configuration of this call, resolved from `runtime` with the call site's mode. */
+  config: ResolvedConfig
+  test: TestIdentity | undefined
+  testIsExact: boolean
+  /** Stored with the entry, and compared with the nearest entry in a miss. */
+  promptVersion?: string | undefined
+  /**
+   * Make the request live. `rewrite`, when given, must be applied to the URL and the body text
+   * sent: it puts back the ids a live server issued where the client carries the recorded ones
+   * (ARCHITECTURE.md §7.10).
+   */
+  live: (rewrite?: ((text: string) => string) | undefined) => Promise<Response>
+  /** Wraps every live request, in every mode: the judge's limits. Default: none. */
+  limit?: ((send: () => Promise<Response>) => Promise<Response>) | undefined
+  /** Told the JSON body of each live reply that is not a stream: the judge counts its cost. */
+  onLiveJson?: ((json: unknown) => void) | undefined
+  /** Whether a live reply's body may be recorded: the judge records JSON only. Default: any body. */
+  recordable?: ((body: { json?: unknown }) => boolean) | undefined
+  /** The request carries no API key (the judge's placeholder): a miss's record command asks for one. */
+  keyless?: boolean | undefined
+  /** Warn once about a replayed entry that holds an HTTP error (an agent's swallowed 400). */
+  warnReplayedErrors?: boolean | undefined
+  onExchange?: ((event: ExchangeEvent) => void) | undefined
+}
 
 /** What a request is prepared from. @internal */
 export interface RequestInput {
@@ -363,4 +412,16 @@ export function requestModel(body: unknown, pathname?: string): string | undefin
       /\/model\/([^/]+)\/[a-z-]+\/?$/.exec(pathname))
     : null
   return inPath?.[1] ? decodeURIComponent(inPath[1]) : undefined
+}
+
+/**
+ * Where a request to `endpoint` goes: the URL before the endpoint (`http://localhost:8080/v1`),
+ * without user, password, query or fragment, so that no secret a URL carries is kept.
+ * @internal
+ */
+export function baseURLOf(url: URL, endpoint: string): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  const path = url.pathname.replace(/\/+$/, '')
+  const cut = path.endsWith(`/${endpoint}`) ? path.slice(0, -endpoint.length - 1) : ''
+  return `${url.origin}${cut}`
 }

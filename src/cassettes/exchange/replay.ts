@@ -1,39 +1,94 @@
-import type { CassetteEntry, CassetteResponse, SseChunk } from '../store/cassette-entry'
-
 /**
- * Turning recorded replies back into `Response`s, and live replies into what is recorded. Live
- * replies are rebuilt without `content-encoding`, `content-length` and `transfer-encoding`: Node's
- * fetch has already decoded the body, and passing `content-encoding: gzip` on makes msw (or the
- * client) decode it a second time, which crashes with `Z_DATA_ERROR`.
+ * Serving a recorded entry (ARCHITECTURE.md §7.2): the test's own entry is read, warned about when
+ * old or an HTTP error, reported, and answered as an `ExchangeReply` that builds its `Response`
+ * only when asked (a replayed stream is replayed event by event).
  */
 
-const HOP_HEADERS = new Set([
-  'content-encoding',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-])
+import { parseDuration } from '../../config/duration'
+import { displayPath, testLabel } from '../../config/paths'
+import { messages } from '../../messages'
+import { runtimeState } from '../../runtime/state'
+import type { CassetteEntry, SseChunk } from '../store/cassette-entry'
+import type { CassetteStore } from '../store/cassette-store'
+import { streamUsage } from '../store/reply-formats'
+import type { ExchangeInput, PreparedRequest } from './prepared-request'
+
 const encoder = new TextEncoder()
+
 const wholeReplies = new WeakSet<Response>()
 
-/** A `Response` serving a recorded entry. Streams are replayed event by event. @internal */
-export function replayResponse(
+/** The test's own recorded entry for `request`, served; `undefined` when the store has none. @internal */
+export function serve(
+  input: ExchangeInput,
+  request: PreparedRequest,
+  store: CassetteStore,
+): ExchangeReply | undefined {
+  const entry = store.readOwn(request.key, input.test && testLabel(input.test))
+  if (!entry) return undefined
+  return served(input, entry, store)
+}
+
+function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore): ExchangeReply {
+  warnIfOld(entry, store.file(entry.key, entry.recordedBy), input.config.cassettes.maxAge)
+  if (input.warnReplayedErrors && !isSuccess(entry.response.status))
+    warnReplayedError(entry, store, input.runtime.process.told.replayedErrors)
+  input.runtime.session.markUsed(entry.key)
+  input.onExchange?.({
+    source: 'replayed',
+    key: entry.key,
+    file: store.relativeFile(entry.key, entry.recordedBy),
+    reply: () => (entry.response.sse ? usageEvent(entry.response.sse) : entry.response.json),
+    latencyMs: entry.response.latencyMs ?? entry.response.sse?.at(-1)?.t,
+  })
+  return entryReply(entry, { timings: input.config.cassettes.replayTimings })
+}
+
+/** Warn once per process when a replayed entry is older than `maxAge` (ARCHITECTURE.md §7.8). @internal */
+export function warnIfOld(
   entry: CassetteEntry,
-  options: { timings?: boolean | undefined } = {},
-): Response {
-  const { response } = entry
-  const init = { status: response.status, headers: response.headers }
-  if (response.sse !== undefined)
-    return new Response(sseStream(response.sse, options.timings ?? false), init)
-  const replay =
-    response.text !== undefined
-      ? new Response(response.text, init)
-      : response.base64 !== undefined
-        ? new Response(Buffer.from(response.base64, 'base64'), init)
-        : new Response(JSON.stringify(response.json), init)
-  wholeReplies.add(replay)
-  return replay
+  file: string,
+  maxAge: string | number | undefined,
+  now: number = Date.now(),
+): void {
+  const warned = runtimeState().process.told.oldEntries
+  if (maxAge === undefined || warned.has(entry.key)) return
+  const age = now - Date.parse(entry.recordedAt)
+  if (!(age > parseDuration(maxAge))) return
+  warned.add(entry.key)
+  console.warn(messages.cassetteTooOld(displayPath(file), age, maxAge))
+}
+
+/**
+ * Say once per entry and process (`told`, the runtime's) that an agent's call was answered with a
+ * recorded HTTP error: an app that swallows the error would otherwise pass its test on a failed call.
+ */
+function warnReplayedError(entry: CassetteEntry, store: CassetteStore, told: Set<string>): void {
+  if (told.has(entry.key)) return
+  told.add(entry.key)
+  console.warn(
+    messages.cassetteReplayedError(
+      displayPath(store.file(entry.key, entry.recordedBy)),
+      entry.request.endpoint,
+      entry.response.status,
+      entry.recordedBy,
+    ),
+  )
+}
+
+/** A 2xx status. @internal */
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300
+}
+
+/**
+ * The reply that carries a stream's usage, in its format's shape (OpenAI's last chunk with
+ * `usage`, the Responses API's completed response, Anthropic's message with its final usage,
+ * Gemini's last chunk with `usageMetadata`), parsed by the one stream reader; `undefined` when
+ * none does.
+ * @internal
+ */
+export function usageEvent(chunks: readonly SseChunk[]): unknown {
+  return streamUsage(chunks)
 }
 
 /**
@@ -137,6 +192,25 @@ function trimHttpWhitespace(value: string): string {
   return value.slice(start, end)
 }
 
+/** A `Response` serving a recorded entry. Streams are replayed event by event. @internal */
+export function replayResponse(
+  entry: CassetteEntry,
+  options: { timings?: boolean | undefined } = {},
+): Response {
+  const { response } = entry
+  const init = { status: response.status, headers: response.headers }
+  if (response.sse !== undefined)
+    return new Response(sseStream(response.sse, options.timings ?? false), init)
+  const replay =
+    response.text !== undefined
+      ? new Response(response.text, init)
+      : response.base64 !== undefined
+        ? new Response(Buffer.from(response.base64, 'base64'), init)
+        : new Response(JSON.stringify(response.json), init)
+  wholeReplies.add(replay)
+  return replay
+}
+
 /**
  * True for a reply that {@link replayResponse} built from a whole recorded body: it is already in
  * memory, so it cannot break off mid-way the way a live body can.
@@ -189,134 +263,4 @@ function coalescedStream(chunks: SseChunk[]): ReadableStream<Uint8Array> {
       controller.enqueue(encoder.encode(piece.join('')))
     },
   })
-}
-
-/** The headers of a live reply, minus the ones that describe the wire encoding. @internal */
-export function passableHeaders(headers: Headers): Headers {
-  const out = new Headers()
-  headers.forEach((value, name) => {
-    if (!HOP_HEADERS.has(name)) out.append(name, value)
-  })
-  return out
-}
-
-/** The response headers worth storing: only `content-type`. @internal */
-export function storedHeaders(headers: Headers): Record<string, string> {
-  const type = headers.get('content-type')
-  return type ? { 'content-type': type } : {}
-}
-
-/**
- * How a streamed reply splits into the events that are recorded one by one: a server-sent event
- * ends with a blank line, an NDJSON line (Ollama's `/api/chat`, `application/x-ndjson`) with a
- * newline. `undefined` for a reply that is not a stream.
- * @internal
- */
-export function streamFraming(headers: Headers): RegExp | undefined {
-  const type = (headers.get('content-type') ?? '').toLowerCase()
-  if (type.includes('text/event-stream')) return /\r\n\r\n|\n\n|\r\r/
-  if (/ndjson|jsonl/.test(type)) return /\r?\n/
-  return undefined
-}
-
-/** The body of a whole live reply in its stored form: parsed JSON, text, or base64. @internal */
-export function bodyOf(
-  bytes: Uint8Array,
-  headers: Headers,
-): Pick<CassetteResponse, 'json' | 'text' | 'base64'> {
-  const text = decodeUtf8(bytes)
-  if (text === undefined) return { base64: Buffer.from(bytes).toString('base64') }
-  if ((headers.get('content-type') ?? '').includes('json') && text.trim()) {
-    try {
-      return { json: JSON.parse(text) }
-    } catch {
-      // A 200 with a malformed JSON body is kept as text, so the client fails the same way on replay.
-    }
-  }
-  return { text }
-}
-
-function decodeUtf8(bytes: Uint8Array): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * Return the stream to the client as it arrives and record a copy: the body is split with `tee()`,
- * one branch goes back at once (awaiting the whole body first would deliver every chunk at the
- * end), the other is read here into `{ t, chunk }` events, one per SSE event or NDJSON line as
- * `framing` ({@link streamFraming}) ends them. `onDone` gets the events when the stream ends
- * cleanly, `undefined` when it errors or is stopped (`stop()`, when its test has ended): a
- * truncated stream is never recorded.
- * @internal
- */
-export function teeStream(
-  live: Response,
-  framing: RegExp,
-  onDone: (chunks: SseChunk[] | undefined) => Promise<void>,
-): { response: Response; done: Promise<void>; stop: () => void } {
-  const body = live.body
-  if (!body) {
-    return {
-      response: new Response(null, { status: live.status, headers: passableHeaders(live.headers) }),
-      done: onDone([]),
-      stop: () => {},
-    }
-  }
-  const [forClient, forRecord] = body.tee()
-  const started = performance.now()
-  const reader = forRecord.getReader()
-  // Stopping cancels the recording's branch: its pending read ends, and nothing is recorded.
-  let stopped = false
-  const stop = () => {
-    stopped = true
-    reader.cancel().catch(() => {})
-  }
-  const done = (async () => {
-    const chunks: SseChunk[] = []
-    const decoder = new TextDecoder()
-    let buffer = ''
-    try {
-      for (;;) {
-        const { value, done: finished } = await reader.read()
-        if (stopped) return onDone(undefined)
-        if (finished) break
-        buffer += decoder.decode(value, { stream: true })
-        buffer = takeEvents(buffer, framing, chunks, Math.round(performance.now() - started))
-      }
-    } catch {
-      return onDone(undefined)
-    }
-    buffer += decoder.decode()
-    if (buffer) chunks.push({ t: Math.round(performance.now() - started), chunk: buffer })
-    return onDone(chunks)
-  })()
-  // Framed as chunked, so that a stream cut off upstream is cut off for the client too: msw 3
-  // writes a mocked response to a socket, and without framing the client would take the closed
-  // connection for the end of the stream. (msw 2 hands the Response over as it is.)
-  const headers = passableHeaders(live.headers)
-  headers.set('transfer-encoding', 'chunked')
-  return {
-    response: new Response(forClient, {
-      status: live.status,
-      statusText: live.statusText,
-      headers,
-    }),
-    done,
-    stop,
-  }
-}
-
-function takeEvents(buffer: string, framing: RegExp, chunks: SseChunk[], t: number): string {
-  let rest = buffer
-  for (;;) {
-    const found = framing.exec(rest)
-    if (!found) return rest
-    const end = found.index + found[0].length
-    chunks.push({ t, chunk: rest.slice(0, end) })
-    rest = rest.slice(end)
-  }
 }
