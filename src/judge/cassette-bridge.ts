@@ -27,11 +27,8 @@ import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
 
 export { replayedFrom } from '../cassettes/exchange/cassette-miss'
-export {
-  type ExchangeReply,
-  isWholeReplay,
-  responseReply,
-} from '../cassettes/exchange/replay'
+export { responseReply } from '../cassettes/exchange/live-and-record'
+export { type ExchangeReply, isWholeReplay } from '../cassettes/exchange/replay'
 
 import { redactUrl } from '../cassettes/redaction/redaction'
 
@@ -400,6 +397,7 @@ interface OwnCall<T> {
 async function ownCall<T>(call: JudgeCallScope, own: OwnCall<T>): Promise<T> {
   const runtime = currentRuntime()
   const config = runtime.config({ cassettes: call.cassetteMode })
+  const side = judgeSide(runtime, config, call, () => own.id, own.endpoint)
   const prepare = () =>
     prepareRequest({
       method: 'CALL',
@@ -412,7 +410,6 @@ async function ownCall<T>(call: JudgeCallScope, own: OwnCall<T>): Promise<T> {
   // The key the exchange served: with its occurrence in the test, which `prepare` alone
   // does not know, so a bad entry is named by its own file.
   let served: string | undefined
-  const side = judgeSide(runtime, config, call, () => own.id, own.endpoint)
   const response = await exchange({
     ...side,
     prepare,
@@ -426,8 +423,8 @@ async function ownCall<T>(call: JudgeCallScope, own: OwnCall<T>): Promise<T> {
   const reply = own.read(JSON.parse(await response.text()))
   if (reply !== undefined) return reply
   const store = storeFor(runtime.stores, config.cassettes.dir)
-  const recordedBy = side.test && testLabel(side.test)
-  throw store.corrupt(store.file(served ?? prepare().key, recordedBy), own.unreadable)
+  const file = store.file(served ?? prepare().key, side.test && testLabel(side.test))
+  throw store.corrupt(file, own.unreadable)
 }
 
 /**

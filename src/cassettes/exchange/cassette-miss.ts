@@ -24,12 +24,8 @@ import { canonicalJson } from '../store/canonical-json'
 import type { CassetteEntry } from '../store/cassette-entry'
 import { type CassetteStore, storeFor } from '../store/cassette-store'
 import { diffPaths, firstTextChange } from '../store/json-diff'
-import {
-  baseURLOf,
-  type ExchangeInput,
-  type PreparedRequest,
-  requestModel,
-} from './prepared-request'
+import { baseURLOf } from './live-and-record'
+import { type ExchangeInput, type PreparedRequest, requestModel } from './prepared-request'
 
 /**
  * Fail a request that replay mode cannot serve: the miss is recorded in the session and told

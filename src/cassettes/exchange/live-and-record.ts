@@ -27,8 +27,8 @@ import {
   type SseChunk,
 } from '../store/cassette-entry'
 import type { CassetteStore } from '../store/cassette-store'
-import { baseURLOf, type ExchangeInput, type PreparedRequest, runHook } from './prepared-request'
-import { type ExchangeReply, entryReply, isSuccess, responseReply, usageEvent } from './replay'
+import { type ExchangeInput, type PreparedRequest, runHook } from './prepared-request'
+import { type ExchangeReply, entryReply, isSuccess, usageEvent } from './replay'
 
 const NULL_BODY = new Set([101, 204, 205, 304])
 
@@ -56,6 +56,16 @@ export function isLiveFailure(error: unknown): boolean {
 export function markLiveFailure(error: unknown): never {
   if (typeof error === 'object' && error !== null) liveFailures.add(error)
   throw error
+}
+
+/** A live reply, or one built already, as the exchange's answer. @internal */
+export function responseReply(response: Response): ExchangeReply {
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name),
+    text: () => response.text(),
+    response: () => response,
+  }
 }
 
 /** Mode `off`: the request goes live as it is, nothing read or written. @internal */
@@ -370,8 +380,22 @@ function takeEvents(buffer: string, framing: RegExp, chunks: SseChunk[], t: numb
   }
 }
 
-// A secret a URL holds in its path (a proxy's token segment) is redacted like any other.
-function redactedBase(base: string | undefined, secrets: ReturnType<typeof secretSet>) {
+/**
+ * Where a request to `endpoint` goes: the URL before the endpoint (`http://localhost:8080/v1`),
+ * without user, password, query or fragment, so that no secret a URL carries is kept.
+ * @internal
+ */
+export function baseURLOf(url: URL, endpoint: string): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  const path = url.pathname.replace(/\/+$/, '')
+  const cut = path.endsWith(`/${endpoint}`) ? path.slice(0, -endpoint.length - 1) : ''
+  return `${url.origin}${cut}`
+}
+
+// Where the request went, stored with its entry: a secret a URL holds in its path (a proxy's
+// token segment) is redacted like any other.
+function redactedBase(url: URL, endpoint: string, secrets: SecretSet): string | undefined {
+  const base = baseURLOf(url, endpoint)
   return base === undefined ? undefined : redactText(base, secrets)
 }
 
@@ -397,7 +421,7 @@ function redactedEntry(
     promptVersion: input.promptVersion,
     recordedAt: new Date().toISOString(),
     recordedBy: input.test ? testLabel(input.test) : undefined,
-    baseURL: redactedBase(baseURLOf(input.url, request.endpoint), secrets),
+    baseURL: redactedBase(input.url, request.endpoint, secrets),
     request: {
       method: request.method,
       endpoint: request.endpoint,

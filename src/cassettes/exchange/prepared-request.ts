@@ -413,15 +413,3 @@ export function requestModel(body: unknown, pathname?: string): string | undefin
     : null
   return inPath?.[1] ? decodeURIComponent(inPath[1]) : undefined
 }
-
-/**
- * Where a request to `endpoint` goes: the URL before the endpoint (`http://localhost:8080/v1`),
- * without user, password, query or fragment, so that no secret a URL carries is kept.
- * @internal
- */
-export function baseURLOf(url: URL, endpoint: string): string | undefined {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
-  const path = url.pathname.replace(/\/+$/, '')
-  const cut = path.endsWith(`/${endpoint}`) ? path.slice(0, -endpoint.length - 1) : ''
-  return `${url.origin}${cut}`
-}

@@ -10,7 +10,7 @@ import { messages } from '../../messages'
 import { runtimeState } from '../../runtime/state'
 import type { CassetteEntry, SseChunk } from '../store/cassette-entry'
 import type { CassetteStore } from '../store/cassette-store'
-import { streamUsage } from '../store/reply-formats'
+import { type StreamEvent, streamEvents } from '../store/stream-events'
 import type { ExchangeInput, PreparedRequest } from './prepared-request'
 
 const encoder = new TextEncoder()
@@ -81,14 +81,41 @@ export function isSuccess(status: number): boolean {
 }
 
 /**
- * The reply that carries a stream's usage, in its format's shape (OpenAI's last chunk with
- * `usage`, the Responses API's completed response, Anthropic's message with its final usage,
- * Gemini's last chunk with `usageMetadata`), parsed by the one stream reader; `undefined` when
- * none does.
+ * The reply that carries a stream's usage, in its format's own shape, parsed by the one stream
+ * reader; `undefined` when no event carries any. OpenAI chat: the last chunk with `usage`
+ * (`stream_options.include_usage`); Responses: the `response` of `response.completed`; Anthropic:
+ * `message_start`'s message with the cumulative usage of the last `message_delta` over it; Gemini:
+ * the last chunk with `usageMetadata`; Ollama: the last line with its counts.
  * @internal
  */
-export function usageEvent(chunks: readonly SseChunk[]): unknown {
-  return streamUsage(chunks)
+export function usageEvent(chunks: readonly { chunk: string }[]): unknown {
+  // A stream without a word of usage is not parsed: most judge streams, every replayed one.
+  if (!chunks.some(({ chunk }) => /usage|eval_count/i.test(chunk))) return undefined
+  const events = streamEvents(chunks)
+  const start = events.find((event) => typeOf(event) === 'message_start')
+  if (start) return anthropicUsage(start, events)
+  for (let i = events.length - 1; i >= 0; i--) {
+    const json = events[i]?.json as any
+    if (json === null || typeof json !== 'object') continue
+    if (json.usage) return json
+    if (json.response?.usage) return json.response
+    if (json.usageMetadata || json.eval_count !== undefined) return json
+  }
+  return undefined
+}
+
+function typeOf(event: StreamEvent): string | undefined {
+  return event.event ?? (event.json as { type?: string } | undefined)?.type
+}
+
+function anthropicUsage(start: StreamEvent, events: StreamEvent[]): unknown {
+  const message = (start.json as { message?: { usage?: object } } | undefined)?.message
+  let usage = { ...message?.usage }
+  for (const event of events) {
+    const delta = (event.json as { type?: string; usage?: object } | undefined)?.usage
+    if (typeOf(event) === 'message_delta' && delta) usage = { ...usage, ...delta }
+  }
+  return { ...message, usage }
 }
 
 /**
@@ -109,16 +136,6 @@ export interface ExchangeReply {
   text(): Promise<string>
   /** The reply as a `Response`, the same one at every call. */
   response(): Response
-}
-
-/** A live reply, or one built already, as the exchange's answer. @internal */
-export function responseReply(response: Response): ExchangeReply {
-  return {
-    status: response.status,
-    header: (name) => response.headers.get(name),
-    text: () => response.text(),
-    response: () => response,
-  }
 }
 
 /**
