@@ -36,6 +36,7 @@ export const ASSERTION_PATH = [
   'src/cassettes/exchange/prepared-request.ts',
   'src/cassettes/exchange/replay.ts',
   'src/cassettes/exchange/live-and-record.ts',
+  'src/cassettes/exchange/record-entry.ts',
   'src/cassettes/exchange/cassette-miss.ts',
   'src/cassettes/store/cassette-entry.ts',
   'src/cassettes/store/cassette-store.ts',

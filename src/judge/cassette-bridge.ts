@@ -26,8 +26,8 @@ import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
 
-export { replayedFrom } from '../cassettes/exchange/cassette-miss'
 export { responseReply } from '../cassettes/exchange/live-and-record'
+export { replayedFrom } from '../cassettes/exchange/record-command'
 export { type ExchangeReply, isWholeReplay } from '../cassettes/exchange/replay'
 
 import { redactUrl } from '../cassettes/redaction/redaction'
