@@ -17,7 +17,7 @@ const encoder = new TextEncoder()
 
 const wholeReplies = new WeakSet<Response>()
 
-/** The test's own recorded entry for `request`, served; `undefined` when the store has none. @internal */
+/** The test's own entry for `request`, served; `undefined` when the store has none. @internal */
 export function serve(
   input: ExchangeInput,
   request: PreparedRequest,
@@ -43,8 +43,8 @@ function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore
   return entryReply(entry, { timings: input.config.cassettes.replayTimings })
 }
 
-/** Warn once per process when a replayed entry is older than `maxAge` (ARCHITECTURE.md §7.8). @internal */
-export function warnIfOld(
+// Warn once per process when a replayed entry is older than `maxAge` (ARCHITECTURE.md §7.8).
+function warnIfOld(
   entry: CassetteEntry,
   file: string,
   maxAge: string | number | undefined,

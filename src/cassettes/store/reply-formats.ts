@@ -2,10 +2,10 @@ import { streamEvents } from './stream-events'
 
 /**
  * What rubricate reads out of the replies of each provider's format, plain and streamed: the text
- * a stream said (the entry's `streamedText`) and the tokens a reply counts (a stream's usage
- * reply is `usageEvent`, exchange/replay.ts). Formats: OpenAI Chat Completions, legacy Completions, Responses and
- * Embeddings; Anthropic Messages; Gemini and Vertex `generateContent`; Ollama's `/api/chat`;
- * Bedrock's Converse.
+ * a stream said (the entry's `streamedText`) and the tokens a reply counts (the reply that carries
+ * a stream's usage is `usageEvent`, in exchange/replay.ts). Formats: OpenAI Chat Completions,
+ * legacy Completions, Responses and Embeddings; Anthropic Messages; Gemini and Vertex
+ * `generateContent`; Ollama's `/api/chat`; Bedrock's Converse.
  */
 
 /**
