@@ -301,7 +301,7 @@ export async function findNearest(
   let requestText: string | undefined
   for (const [key, item] of candidates) {
     const file = item.file
-    const entry = readEntry(store, file, key)
+    const entry = store.listedEntry(file, key)
     if (!entry) continue
     const sameTest = request.recordedBy !== undefined && entry.recordedBy === request.recordedBy
     if (best?.sameTest && !sameTest) break
@@ -357,7 +357,7 @@ async function refreshIndex(store: CassetteStore): Promise<Map<string, IndexItem
   }
   for (const { key, file: entryFile } of listing.entries) {
     if (index.has(key)) continue
-    const entry = readEntry(store, entryFile, key)
+    const entry = store.listedEntry(entryFile, key)
     if (!entry) continue
     index.set(key, {
       file: entryFile,
@@ -370,11 +370,6 @@ async function refreshIndex(store: CassetteStore): Promise<Map<string, IndexItem
   }
   if (changed) await saveIndex(file, index)
   return index
-}
-
-function readEntry(store: CassetteStore, file: string, key: string): CassetteEntry | undefined {
-  const entry = store.readEntryFile(file)
-  return typeof entry === 'string' || entry.key !== key ? undefined : entry
 }
 
 async function loadIndex(file: string): Promise<Map<string, IndexItem>> {
