@@ -1,3 +1,10 @@
+/**
+ * The exchange's first phase: what a caller hands over (`ExchangeInput`), and the request made
+ * ready for the store: its body parsed, redacted, stripped of non-semantic fields and passed
+ * through the user's `redact` hook, then keyed (ARCHITECTURE.md §7.3). The same steps run at
+ * record and at replay time, so a key never depends on a secret or on which machine recorded it.
+ */
+
 import type { CassetteMode, ResolvedConfig } from '../../config/resolve-config'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
@@ -6,13 +13,6 @@ import { currentCallContext, type ExchangeEvent } from '../../runtime/call-conte
 import type { Runtime } from '../../runtime/runtime'
 import { isSecretQueryName, redactRequest, type SecretSet } from '../redaction/redaction'
 import { canonicalJson, sha256Hex } from '../store/canonical-json'
-
-/**
- * A request made ready for the store: its body parsed, redacted, stripped of non-semantic fields
- * and passed through the user's `redact` hook, then keyed (ARCHITECTURE.md §7.3). The same steps
- * run at record and at replay time, so a key never depends on a secret or on which machine
- * recorded it.
- */
 
 /**
  * One exchange, as a caller hands it over. The engine knows HTTP and the store; what is particular

@@ -1,10 +1,11 @@
-import { hash } from 'node:crypto'
-
 /**
- * Canonical JSON (ARCHITECTURE.md §7.3): object keys sorted recursively, array order kept, `undefined`
- * dropped. Two requests that mean the same thing serialise to the same text, whatever order their
- * client wrote the keys in.
+ * Canonical JSON (ARCHITECTURE.md §7.3): object keys sorted recursively, array order kept,
+ * `undefined` dropped. Two requests that mean the same thing serialise to the same text, whatever
+ * order their client wrote the keys in. Beside it, the two JSON helpers the store, the key and the
+ * redaction share: the digest of a text, and an own member set safely on recorded JSON.
  */
+
+import { hash } from 'node:crypto'
 
 /**
  * The sha256 of a text, as hex. One call, without the stream object `createHash` builds: it runs
