@@ -166,11 +166,7 @@ async function recordEndedStream(call: LiveCall, live: Response, chunks: SseChun
   try {
     // A stream unchanged but for its ids keeps its stored entry, and its ids are learnt, so the
     // next request finds the stored chain's next entry as replay will (ARCHITECTURE.md §7.10).
-    const written = await record(input, call.request, call.store, {
-      status: live.status,
-      headers: storedHeaders(live.headers),
-      sse: chunks,
-    })
+    const written = await record(input, call.request, call.store, live, { sse: chunks })
     if (written?.kept?.response.sse)
       input.runtime.ids.learnStream(written.kept.response.sse, chunks)
     finish(call, written !== undefined, written?.key, usage)
@@ -197,12 +193,7 @@ async function recordBody(call: LiveCall, live: Response): Promise<ExchangeReply
   input.onLiveJson?.(body.json)
   const usable = input.recordable?.(body) ?? true
   if (isRecordableStatus(live.status) && usable) {
-    const written = await record(input, call.request, call.store, {
-      status: live.status,
-      headers: storedHeaders(live.headers),
-      ...body,
-      latencyMs,
-    })
+    const written = await record(input, call.request, call.store, live, { ...body, latencyMs })
     finish(call, written !== undefined, written?.key, () => body.json, latencyMs)
     if (written?.kept) {
       // The store kept its entry, unchanged but for its ids: the client is served the stored
@@ -243,12 +234,6 @@ export function passableHeaders(headers: Headers): Headers {
     if (!HOP_HEADERS.has(name)) out.append(name, value)
   })
   return out
-}
-
-/** The response headers worth storing: only `content-type`. @internal */
-export function storedHeaders(headers: Headers): Record<string, string> {
-  const type = headers.get('content-type')
-  return type ? { 'content-type': type } : {}
 }
 
 /**

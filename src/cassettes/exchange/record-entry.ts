@@ -92,6 +92,12 @@ function refuseSecrets(entry: CassetteEntry, secrets: SecretSet): void {
   }
 }
 
+/** The response headers worth storing: only `content-type`. @internal */
+export function storedHeaders(headers: Headers): Record<string, string> {
+  const type = headers.get('content-type')
+  return type ? { 'content-type': type } : {}
+}
+
 /**
  * Redact, hook, rescan, write; the key written, or `undefined` when nothing was: a failed exchange
  * (an HTTP error) is never written over a successful recording of the same request.
@@ -101,9 +107,11 @@ export async function record(
   input: ExchangeInput,
   request: PreparedRequest,
   store: CassetteStore,
-  response: CassetteResponse,
+  live: Response,
+  reply: Omit<CassetteResponse, 'status' | 'headers'>,
   options: { sameIds?: boolean } = {},
 ): Promise<{ key: string; kept: CassetteEntry | undefined } | undefined> {
+  const response = { status: live.status, headers: storedHeaders(live.headers), ...reply }
   // Redacted of the secrets known now, the environment read again before anything is written.
   const secrets = secretSet(input.runtime.secrets.refresh(), request.secrets.secrets as Secret[])
   let entry = redactedEntry(input, request, response, secrets)
