@@ -38,6 +38,7 @@ export const ASSERTION_PATH = [
   'src/cassettes/exchange/live-and-record.ts',
   'src/cassettes/exchange/record-entry.ts',
   'src/cassettes/exchange/cassette-miss.ts',
+  'src/cassettes/exchange/record-command.ts',
   'src/cassettes/store/cassette-entry.ts',
   'src/cassettes/store/cassette-store.ts',
   'src/cassettes/redaction/redaction.ts',
