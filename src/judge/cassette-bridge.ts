@@ -4,10 +4,14 @@
 import { modelCallRecord } from '../cassettes/agents/model-call-record'
 import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
-import { type ExchangeInput, exchange } from '../cassettes/exchange/exchange'
-import { headerPairs, prepareRequest } from '../cassettes/exchange/prepared-request'
-import type { ExchangeReply } from '../cassettes/exchange/replay-response'
-import { requestModel } from '../cassettes/store/cassette-key'
+import { exchange } from '../cassettes/exchange/exchange'
+import {
+  type ExchangeInput,
+  headerPairs,
+  prepareRequest,
+  requestModel,
+} from '../cassettes/exchange/prepared-request'
+import type { ExchangeReply } from '../cassettes/exchange/replay'
 import { storeFor } from '../cassettes/store/cassette-store'
 import { isProviderHost, modelEndpoint } from '../cassettes/store/model-endpoint'
 import { testLabel } from '../config/paths'
@@ -22,12 +26,9 @@ import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { addLiveCost, withLiveLimits } from './live-limits'
 import { usageOf } from './price-table'
 
-export { replayedFrom } from '../cassettes/exchange/cassette-miss'
-export {
-  type ExchangeReply,
-  isWholeReplay,
-  responseReply,
-} from '../cassettes/exchange/replay-response'
+export { responseReply } from '../cassettes/exchange/live-and-record'
+export { replayedFrom } from '../cassettes/exchange/record-command'
+export { type ExchangeReply, isWholeReplay } from '../cassettes/exchange/replay'
 
 import { redactUrl } from '../cassettes/redaction/redaction'
 
@@ -396,6 +397,7 @@ interface OwnCall<T> {
 async function ownCall<T>(call: JudgeCallScope, own: OwnCall<T>): Promise<T> {
   const runtime = currentRuntime()
   const { config } = call
+  const side = judgeSide(runtime, config, call, () => own.id, own.endpoint)
   const prepare = () =>
     prepareRequest({
       method: 'CALL',
@@ -408,7 +410,6 @@ async function ownCall<T>(call: JudgeCallScope, own: OwnCall<T>): Promise<T> {
   // The key the exchange served: with its occurrence in the test, which `prepare` alone
   // does not know, so a bad entry is named by its own file.
   let served: string | undefined
-  const side = judgeSide(runtime, config, call, () => own.id, own.endpoint)
   const response = await exchange({
     ...side,
     prepare,
@@ -422,8 +423,8 @@ async function ownCall<T>(call: JudgeCallScope, own: OwnCall<T>): Promise<T> {
   const reply = own.read(JSON.parse(await response.text()))
   if (reply !== undefined) return reply
   const store = storeFor(runtime.stores, config.cassettes.dir)
-  const recordedBy = side.test && testLabel(side.test)
-  throw store.corrupt(store.file(served ?? prepare().key, recordedBy), own.unreadable)
+  const file = store.file(served ?? prepare().key, side.test && testLabel(side.test))
+  throw store.corrupt(file, own.unreadable)
 }
 
 /**

@@ -78,7 +78,7 @@ test('a gateway model call is recorded with its model in the key, and replays of
 })
 
 test("a gateway call's key leaves out the SDK's user-agent, so an upgrade of `ai` replays the same entries", async () => {
-  const { computeKey } = await import('../../src/cassettes/store/cassette-key')
+  const { computeKey } = await import('../../src/cassettes/exchange/prepared-request')
   const body = (agent: string, extra: Record<string, string> = {}) => ({
     headers: { 'user-agent': agent, ...extra },
     prompt: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }],

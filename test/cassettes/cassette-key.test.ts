@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
+import { computeKey, requestModel } from '../../src/cassettes/exchange/prepared-request'
 import { canonicalJson, sortKeysDeep } from '../../src/cassettes/store/canonical-json'
-import { computeKey, requestModel } from '../../src/cassettes/store/cassette-key'
 import { modelEndpoint } from '../../src/cassettes/store/model-endpoint'
 
 const chat = {

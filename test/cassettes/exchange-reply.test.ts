@@ -3,11 +3,7 @@
 // status, headers and text read from the entry without one (what a replayed judge call reads, so
 // it never loads undici: ARCHITECTURE.md §10). Both must read the same for every entry.
 import { expect, test } from 'vitest'
-import {
-  entryReply,
-  isWholeReplay,
-  replayResponse,
-} from '../../src/cassettes/exchange/replay-response'
+import { entryReply, isWholeReplay, replayResponse } from '../../src/cassettes/exchange/replay'
 import type { CassetteEntry, CassetteResponse } from '../../src/cassettes/store/cassette-entry'
 
 function entry(response: CassetteResponse): CassetteEntry {

@@ -1,7 +1,7 @@
 // Which requests are model calls, and the endpoint part of their key (issue 29, items 3 and 4).
 
 import { expect, test } from 'vitest'
-import { computeKey, keyQuery, requestModel } from '../../src/cassettes/store/cassette-key'
+import { computeKey, keyQuery, requestModel } from '../../src/cassettes/exchange/prepared-request'
 import {
   isProviderHost,
   matchingPattern,

@@ -2,9 +2,10 @@
 // and what is read out of each provider's format.
 
 import { expect, test } from 'vitest'
+import { usageEvent } from '../../src/cassettes/exchange/replay'
 import { secretSet } from '../../src/cassettes/redaction/redaction'
 import { findSecretInStream } from '../../src/cassettes/redaction/stream-secrets'
-import { replyTokens, streamedText, streamUsage } from '../../src/cassettes/store/reply-formats'
+import { replyTokens, streamedText } from '../../src/cassettes/store/reply-formats'
 import { sseEvents, streamEvents } from '../../src/cassettes/store/stream-events'
 
 const chunks = (...texts: string[]) => texts.map((chunk, t) => ({ t, chunk }))
@@ -42,8 +43,8 @@ const anthropic = chunks(
 
 test("Anthropic: the text deltas, split data lines included, and the message's final usage", () => {
   expect(streamedText(anthropic)).toBe('Hello')
-  expect(streamUsage(anthropic)).toEqual({ id: 'm', usage: { input_tokens: 12, output_tokens: 7 } })
-  expect(replyTokens(streamUsage(anthropic))).toBe(19)
+  expect(usageEvent(anthropic)).toEqual({ id: 'm', usage: { input_tokens: 12, output_tokens: 7 } })
+  expect(replyTokens(usageEvent(anthropic))).toBe(19)
   expect(
     replyTokens({ usage: { input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 10 } }),
   ).toBe(17)
@@ -57,7 +58,7 @@ const gemini = chunks(
 
 test('Gemini: the text parts without thoughts, and the last usageMetadata', () => {
   expect(streamedText(gemini)).toBe('Paris.')
-  expect(replyTokens(streamUsage(gemini))).toBe(7)
+  expect(replyTokens(usageEvent(gemini))).toBe(7)
   expect(replyTokens({ usageMetadata: { promptTokenCount: 2, candidatesTokenCount: 3 } })).toBe(5)
 })
 
@@ -68,19 +69,19 @@ test('OpenAI chat, Responses and Ollama streams read as before', () => {
     'data: [DONE]\n\n',
   )
   expect(streamedText(chat)).toBe('Hi')
-  expect(replyTokens(streamUsage(chat))).toBe(4)
+  expect(replyTokens(usageEvent(chat))).toBe(4)
   const responses = chunks(
     'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"Yo"}\n\n',
     'event: response.completed\ndata: {"type":"response.completed","response":{"usage":{"input_tokens":2,"output_tokens":1,"total_tokens":3}}}\n\n',
   )
   expect(streamedText(responses)).toBe('Yo')
-  expect(replyTokens(streamUsage(responses))).toBe(3)
+  expect(replyTokens(usageEvent(responses))).toBe(3)
   const ollama = chunks(
     '{"message":{"content":"A"},"done":false}\n',
     '{"message":{"content":""},"done":true,"prompt_eval_count":4,"eval_count":2}\n',
   )
   expect(streamedText(ollama)).toBe('A')
-  expect(replyTokens(streamUsage(ollama))).toBe(6)
+  expect(replyTokens(usageEvent(ollama))).toBe(6)
 })
 
 test('a secret spelled across Anthropic deltas split over data lines is found', () => {

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { configureRubricate, resetRubricateConfig } from '../../src'
-import { modeReason } from '../../src/cassettes/exchange/cassette-mode'
+import { modeReason } from '../../src/cassettes/exchange/cassette-miss'
 import { defaultCassetteMode } from '../../src/config/resolve-config'
 import { currentRuntime, resolveJudge, setPluginConfig } from '../../src/runtime/runtime'
 import { runtimeState } from '../../src/runtime/state'

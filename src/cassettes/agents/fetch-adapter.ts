@@ -45,7 +45,7 @@ export function cassetteFetchOf(
     // The exchange engine and the store load at the first request, not with the setup file
     // (ARCHITECTURE.md §10): most test files make none.
     const [{ isLiveFailure, markLiveFailure }, { runAgentExchange }] = await Promise.all([
-      import('../exchange/exchange'),
+      import('../exchange/live-and-record'),
       import('./agent-exchange'),
     ])
     try {

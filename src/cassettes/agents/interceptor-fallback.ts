@@ -53,7 +53,7 @@ export function installInterceptorFallback(runtime: Runtime): void {
       if (!isModelCallUrl(request.url, runtime)) return
       slot.seen.add(request)
       // Loaded at the first model call, not with the setup file (ARCHITECTURE.md §10).
-      const { isLiveFailure } = await import('../exchange/exchange')
+      const { isLiveFailure } = await import('../exchange/live-and-record')
       try {
         controller.respondWith(await cassetteFetch(request))
       } catch (error) {

@@ -63,7 +63,7 @@ export function cassetteHandlersOf(
       const session = runtime.session
       // Loaded at the first model call, not with the setup file (ARCHITECTURE.md §10).
       const [{ isLiveFailure }, { runAgentExchange }] = await Promise.all([
-        import('../exchange/exchange'),
+        import('../exchange/live-and-record'),
         import('./agent-exchange'),
       ])
       try {

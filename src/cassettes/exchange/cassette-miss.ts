@@ -1,22 +1,64 @@
 /**
- * The replay-mode miss (ARCHITECTURE.md §7.5): what missed, the nearest recorded entry with the JSON paths
- * that differ (a prompt version change called out as such), and the command that records it.
+ * The replay-mode miss (ARCHITECTURE.md §7.5): what missed, the nearest recorded entry with the
+ * JSON paths that differ (a prompt version change called out as such), and the command that
+ * records it. The nearest entry is the one of the same endpoint and model, recorded by the same
+ * test if possible, with the fewest differing JSON paths, and of those the one whose text shares
+ * the most with the request's at its start and end. It is found from an index of the folder
+ * (endpoint, model, test of every entry) kept in the scratch folder; entries are
+ * content-addressed, so the index only ever parses files it has not seen.
  */
 
-/** What is known about a request that missed. @internal */
-import { basename, dirname } from 'node:path'
-import { displayPath, projectRoot, testLabel } from '../../config/paths'
-import type { CassetteMode, ResolvedConfig } from '../../config/resolve-config'
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { displayPath, scratchDir, testLabel } from '../../config/paths'
+import type { ResolvedConfig } from '../../config/resolve-config'
 import { CassetteMissError } from '../../errors'
 import { messages } from '../../messages'
 import type { CassetteMissRecord, TestIdentity } from '../../records/records'
-import { currentRuntime, type Runtime } from '../../runtime/runtime'
-import { runtimeState } from '../../runtime/state'
-import { type CassetteStore, storeFor } from '../store/cassette-store'
-import { firstTextChange } from '../store/json-diff'
-import { findNearest, type NearestEntry } from '../store/nearest-entry'
-import { modeReason } from './cassette-mode'
+import { reportUndecided } from '../../runtime/undecided-hooks'
+import { redactUrl } from '../redaction/redaction'
+import { canonicalJson } from '../store/canonical-json'
+import type { CassetteEntry } from '../store/cassette-entry'
+import type { CassetteStore } from '../store/cassette-store'
+import { diffPaths, firstTextChange } from '../store/json-diff'
+import { type ExchangeInput, type PreparedRequest, requestModel } from './prepared-request'
+import { recordCommand, recordEnv } from './record-command'
+import { baseURLOf } from './record-entry'
 
+/**
+ * Fail a request that replay mode cannot serve: the miss is recorded in the session and told
+ * before it is thrown, as the agent's client or the code under test may swallow it.
+ * @internal
+ */
+export async function miss(
+  input: ExchangeInput,
+  request: PreparedRequest,
+  store: CassetteStore,
+): Promise<never> {
+  const { error, record } = await buildMiss({
+    path: input.caller,
+    config: input.config,
+    store,
+    endpoint: request.endpoint,
+    key: request.key,
+    body: request.body,
+    model: request.model,
+    displayModel: request.model ?? requestModel(undefined, input.url.pathname),
+    request: `${request.method} ${redactUrl(input.url.href)}`,
+    test: input.test,
+    testIsExact: input.testIsExact,
+    promptVersion: input.promptVersion,
+    occurrence: request.occurrence,
+    baseURL: baseURLOf(input.url, request.endpoint),
+    keyless: input.keyless,
+  })
+  input.runtime.session.recordMiss(record)
+  reportUndecided(error)
+  throw error
+}
+
+/** What is known about a request that missed. @internal */
 export interface MissInput {
   /** `judge`: thrown as `CassetteMissError`; `agent`: answered with an HTTP 400. */
   path: 'judge' | 'agent'
@@ -42,37 +84,6 @@ export interface MissInput {
   baseURL?: string | undefined
   /** The request carries no API key (the judge's placeholder): recording needs one. */
   keyless?: boolean | undefined
-}
-
-// The OpenAI-shaped endpoints, whose clients read OPENAI_BASE_URL and OPENAI_API_KEY.
-const OPENAI_SHAPED = new Set(['chat/completions', 'completions', 'responses', 'embeddings'])
-const OPENAI_BASE = 'https://api.openai.com/v1'
-
-/**
- * Where a request to `endpoint` goes: the URL before the endpoint (`http://localhost:8080/v1`),
- * without user, password, query or fragment, so that no secret a URL carries is kept.
- * @internal
- */
-export function baseURLOf(url: URL, endpoint: string): string | undefined {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
-  const path = url.pathname.replace(/\/+$/, '')
-  const cut = path.endsWith(`/${endpoint}`) ? path.slice(0, -endpoint.length - 1) : ''
-  return `${url.origin}${cut}`
-}
-
-/**
- * What the record command must set for the recording to reach the model: the base URL the
- * nearest entry was recorded at, when this request would go elsewhere, and a key when the
- * request has none. Only for OpenAI-shaped endpoints, whose clients read these variables.
- */
-function recordEnv(input: MissInput, recordedAt: string | undefined): string {
-  if (!OPENAI_SHAPED.has(input.endpoint)) return ''
-  const env: string[] = []
-  if (recordedAt !== undefined && recordedAt !== input.baseURL && recordedAt !== OPENAI_BASE) {
-    env.push(`OPENAI_BASE_URL=${shellQuote(recordedAt)}`)
-  }
-  if (input.keyless) env.push('OPENAI_API_KEY=<your key>')
-  return env.map((part) => `${part} `).join('')
 }
 
 /** The error and the record of a miss. @internal */
@@ -226,57 +237,161 @@ function sameBody(nearest: NearestEntry, input: MissInput, recordedBy: string | 
 }
 
 /**
- * `RUBRICATE_CASSETTES=auto npx vitest run <file> -t "<name>"`. The name becomes a regular
- * expression (Vitest's `-t`) matched against the full name, whose parts Vitest joins with spaces,
- * written inside double quotes for a POSIX shell.
+ * Why the mode is what it is, for messages: `CI is set`, `CI detected: jenkins, from JENKINS_URL`,
+ * `RUBRICATE_CASSETTES=replay`...
  * @internal
  */
-export function recordCommand(test: TestIdentity, withName: boolean): string {
-  const file = shellQuote(displayPath(test.file))
-  const run = `RUBRICATE_CASSETTES=auto npx vitest run${configOption()} ${file}`
-  if (!withName) return run
-  const pattern = test.name
-    .split(' > ')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join(' ')
-  return `${run} -t "${pattern.replace(/[\\"$`]/g, '\\$&')}"`
+export function modeReason(config: ResolvedConfig): string {
+  const { mode, modeSource } = config.cassettes
+  switch (modeSource) {
+    case 'call':
+      return `{ cassettes: '${mode}' } at the call site`
+    case 'env':
+      return `RUBRICATE_CASSETTES=${mode}`
+    case 'configure':
+      return 'set with configureRubricate'
+    case 'plugin':
+      return 'set in the plugin options'
+    default: {
+      const { ci } = config.cassettes
+      if (mode === 'record') return 'vitest runs with -u'
+      if (mode !== 'replay') return 'the default'
+      return ci.provider ? `CI detected: ${ci.provider}, from ${ci.variable}` : 'CI is set'
+    }
+  }
 }
 
-/**
- * ` --config <file>` when the run used a config file that Vitest would not find by itself from
- * the project root (a `vitest.failing.config.ts`, one in another folder), else nothing.
- */
-function configOption(): string {
-  const file = runtimeState().run.configFile
-  if (!file) return ''
-  const found = /^(vitest|vite)\.config\.[cm]?[jt]s$/.test(basename(file))
-  if (found && dirname(file) === projectRoot()) return ''
-  return ` --config ${shellQuote(displayPath(file))}`
+interface IndexItem {
+  endpoint: string
+  model?: string | undefined
+  recordedBy?: string | undefined
+  recordedAt: string
+  file: string
 }
 
-/**
- * Where the judge reply of `key` was replayed from, and the command that records it again: for
- * an error that a replayed reply caused, which would otherwise repeat on every replay.
- * @internal
- */
-export function replayedFrom(
-  key: string,
-  call: { test: TestIdentity | undefined; cassetteMode: CassetteMode | undefined },
-  runtime: Runtime = currentRuntime(),
-): { file: string; command: string } {
-  const config = runtime.config({ cassettes: call.cassetteMode })
-  const file = displayPath(
-    storeFor(runtime.stores, config.cassettes.dir).file(key, call.test && testLabel(call.test)),
+/** The entry found, with the paths where its body differs from the request's. @internal */
+export interface NearestEntry {
+  entry: CassetteEntry
+  file: string
+  paths: string[]
+}
+
+const MAX_CANDIDATES = 400
+
+/** Find the nearest entry, or `undefined` when the folder has none for this endpoint and model. @internal */
+export async function findNearest(
+  store: CassetteStore,
+  request: {
+    endpoint: string
+    model: string | undefined
+    body: unknown
+    recordedBy?: string | undefined
+  },
+): Promise<NearestEntry | undefined> {
+  const index = await refreshIndex(store)
+  const candidates = [...index.entries()]
+    .filter(([, item]) => item.endpoint === request.endpoint && item.model === request.model)
+    .sort(
+      ([, a], [, b]) =>
+        rank(b, request.recordedBy) - rank(a, request.recordedBy) ||
+        (a.recordedAt < b.recordedAt ? 1 : -1),
+    )
+    .slice(0, MAX_CANDIDATES)
+  let best: (NearestEntry & { sameTest: boolean; shared?: number }) | undefined
+  let requestText: string | undefined
+  for (const [key, item] of candidates) {
+    const file = item.file
+    const entry = store.listedEntry(file, key)
+    if (!entry) continue
+    const sameTest = request.recordedBy !== undefined && entry.recordedBy === request.recordedBy
+    if (best?.sameTest && !sameTest) break
+    const paths = diffPaths(entry.request.body, request.body)
+    if (!best || paths.length < best.paths.length) {
+      best = { entry, file, paths, sameTest }
+      continue
+    }
+    if (paths.length > best.paths.length) continue
+    // A tie in differing paths goes to the entry whose text is closer to the request's ("order
+    // 124" for "order 123", not the newest entry that asked something else), so the miss shows
+    // the change the user made rather than an unrelated recording.
+    // Canonical text (keys sorted): the stored body's key order is not the request's.
+    requestText ??= canonicalJson(request.body)
+    best.shared ??= sharedEnds(canonicalJson(best.entry.request.body), requestText)
+    const shared = sharedEnds(canonicalJson(entry.request.body), requestText)
+    if (shared > best.shared) best = { entry, file, paths, sameTest, shared }
+  }
+  return best && { entry: best.entry, file: best.file, paths: best.paths }
+}
+
+/** Characters two texts share at their start and their end (not counting any twice). */
+function sharedEnds(a: string, b: string): number {
+  const most = Math.min(a.length, b.length)
+  let start = 0
+  while (start < most && a[start] === b[start]) start++
+  let end = 0
+  while (end < most - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
+  return start + end
+}
+
+function rank(item: IndexItem, recordedBy: string | undefined): number {
+  return recordedBy !== undefined && item.recordedBy === recordedBy ? 1 : 0
+}
+
+async function refreshIndex(store: CassetteStore): Promise<Map<string, IndexItem>> {
+  const file = join(
+    scratchDir(),
+    'nearest-index',
+    `${createHash('sha256').update(store.dir).digest('hex').slice(0, 16)}.json`,
   )
-  const command = call.test
-    ? recordCommand(call.test, true).replace(
-        'RUBRICATE_CASSETTES=auto',
-        'RUBRICATE_CASSETTES=record',
-      )
-    : 'RUBRICATE_CASSETTES=record npx vitest run'
-  return { file, command }
+  // Read from its scratch file at every miss: no copy is kept in memory, which no suite figure
+  // asked for (misses are rare, and each one reads the folder's listing anyway).
+  const index = await loadIndex(file)
+  const listing = await store.list()
+  const present = new Map(listing.entries.map((item) => [item.key, item.file]))
+  let changed = false
+  for (const key of [...index.keys()]) {
+    if (present.get(key) !== index.get(key)?.file) {
+      index.delete(key)
+      changed = true
+    }
+  }
+  for (const { key, file: entryFile } of listing.entries) {
+    if (index.has(key)) continue
+    const entry = store.listedEntry(entryFile, key)
+    if (!entry) continue
+    index.set(key, {
+      file: entryFile,
+      endpoint: entry.request.endpoint,
+      model: requestModel(entry.request.body),
+      recordedBy: entry.recordedBy,
+      recordedAt: entry.recordedAt,
+    })
+    changed = true
+  }
+  if (changed) await saveIndex(file, index)
+  return index
 }
 
-function shellQuote(path: string): string {
-  return /^[\w./@+:-]+$/.test(path) ? path : `"${path.replace(/[\\"$`]/g, '\\$&')}"`
+async function loadIndex(file: string): Promise<Map<string, IndexItem>> {
+  try {
+    const data = JSON.parse(await readFile(file, 'utf8'))
+    if (data?.v === 2 && data.entries && typeof data.entries === 'object') {
+      return new Map(Object.entries(data.entries as Record<string, IndexItem>))
+    }
+  } catch {
+    // No index yet, or an unreadable one: build it again.
+  }
+  return new Map()
+}
+
+// Best effort: the index is a cache, and a read-only checkout must not fail a replay run.
+async function saveIndex(file: string, index: Map<string, IndexItem>): Promise<void> {
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`
+  try {
+    await mkdir(join(file, '..'), { recursive: true })
+    await writeFile(temp, JSON.stringify({ v: 2, entries: Object.fromEntries(index) }))
+    await rename(temp, file)
+  } catch {
+    // ignored
+  }
 }

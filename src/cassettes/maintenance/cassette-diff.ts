@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
+import { requestModel } from '../exchange/prepared-request'
 import { canonicalJson } from '../store/canonical-json'
 import type { CassetteEntry } from '../store/cassette-entry'
-import { requestModel } from '../store/cassette-key'
 import { CassetteStore } from '../store/cassette-store'
 
 /** One decision a judge entry holds: a criterion's verdict, or a scorer step's score. @internal */

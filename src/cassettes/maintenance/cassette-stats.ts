@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs'
-import { requestModel } from '../store/cassette-key'
+import { requestModel } from '../exchange/prepared-request'
 import { CassetteStore } from '../store/cassette-store'
 
 /** What `rubricate cassettes stats` reports about a cassette folder (ARCHITECTURE.md §7.9). @internal */

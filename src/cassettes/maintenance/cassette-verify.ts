@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync } from 'node:fs'
+import { requestKey } from '../exchange/prepared-request'
 import { envSecrets, findSecret, secretSet } from '../redaction/redaction'
 import { findSecretInStream } from '../redaction/stream-secrets'
-import { requestKey } from '../store/cassette-key'
 import { CassetteStore, linkOutside } from '../store/cassette-store'
 import { summaryProblem } from './entry-summaries'
 

@@ -4,7 +4,7 @@
  * that still holds a known secret.
  */
 import { runtimeState, type Secret, type SecretRegistry } from '../../runtime/state'
-import { setMember } from '../store/set-member'
+import { setMember } from '../store/canonical-json'
 import {
   encodedForms,
   keyFormatIn,

@@ -1,10 +1,20 @@
-import { setMember } from './set-member'
+/**
+ * Canonical JSON (ARCHITECTURE.md §7.3): object keys sorted recursively, array order kept,
+ * `undefined` dropped. Two requests that mean the same thing serialise to the same text, whatever
+ * order their client wrote the keys in. Beside it, the two JSON helpers the store, the key and the
+ * redaction share: the digest of a text, and an own member set safely on recorded JSON.
+ */
+
+import { hash } from 'node:crypto'
 
 /**
- * Canonical JSON (ARCHITECTURE.md §7.3): object keys sorted recursively, array order kept, `undefined`
- * dropped. Two requests that mean the same thing serialise to the same text, whatever order their
- * client wrote the keys in.
+ * The sha256 of a text, as hex. One call, without the stream object `createHash` builds: it runs
+ * for every replayed request.
+ * @internal
  */
+export function sha256Hex(text: string): string {
+  return hash('sha256', text, 'hex')
+}
 
 /** The canonical text of a JSON value, written in one pass (no sorted copy is built). @internal */
 export function canonicalJson(value: unknown): string {
@@ -82,4 +92,22 @@ export function sortKeysDeep(value: unknown): unknown {
     }
   }
   return out
+}
+
+/**
+ * Set the own member `name` of a plain object built from recorded JSON. A plain assignment of
+ * `__proto__` calls `Object.prototype`'s setter instead: the member is dropped (or, for an object
+ * value, becomes the prototype), so a reply that holds one would be written or replayed without
+ * it. `JSON.parse` makes `__proto__` an own member; this keeps it one.
+ * @internal
+ */
+export function setMember(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') {
+    Object.defineProperty(target, name, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
+  } else target[name] = value
 }

@@ -158,6 +158,12 @@ export class CassetteStore {
     return parseEntry(text, undefined, this.#loadSchema)
   }
 
+  /** The entry of `key` that {@link list} names in `file`; `undefined` when it holds no such entry. */
+  listedEntry(file: string, key: string): CassetteEntry | undefined {
+    const entry = this.readEntryFile(file)
+    return typeof entry === 'string' || entry.key !== key ? undefined : entry
+  }
+
   /**
    * Write an entry atomically, beside the file that holds its key or else under its test. An
    * entry whose file already holds the same exchange (recording time, response ids and stream

@@ -1,6 +1,4 @@
-import { canonicalJson } from './canonical-json'
-import { sha256Hex } from './cassette-key'
-import { setMember } from './set-member'
+import { canonicalJson, setMember, sha256Hex } from './canonical-json'
 
 /**
  * The lossless, readable encoding of the values in a v2 entry (ARCHITECTURE 7.2). Decoding an

@@ -19,13 +19,13 @@ function walk(a: unknown, b: unknown, path: string, out: string[], limit: number
   }
   if (isRecord(a) && isRecord(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()
-    for (const key of keys) walk(a[key], b[key], join(path, key), out, limit)
+    for (const key of keys) walk(a[key], b[key], memberPath(path, key), out, limit)
     return
   }
   out.push(path || '(the whole body)')
 }
 
-function join(path: string, key: string): string {
+function memberPath(path: string, key: string): string {
   const segment = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)
   if (segment === key) return path ? `${path}.${key}` : key
   return `${path}[${segment}]`
@@ -79,7 +79,7 @@ export function firstTextChange(a: unknown, b: unknown, context = 24): TextChang
     if (isRecord(x) && isRecord(y)) {
       for (const key of Object.keys(x).sort()) {
         if (!(key in y)) continue
-        const found = visit(x[key], y[key], join(path, key))
+        const found = visit(x[key], y[key], memberPath(path, key))
         if (found) return found
       }
     }

@@ -1,5 +1,3 @@
-import { BUILT_IN_ENDPOINTS } from './cassette-key'
-
 /**
  * Which requests are model calls, and the endpoint part of their key (ARCHITECTURE.md §7.3). A
  * request is a model call when its path ends in an OpenAI-shaped endpoint (the keys of old
@@ -10,6 +8,15 @@ import { BUILT_IN_ENDPOINTS } from './cassette-key'
  * with its query (secret-named parameters such as Gemini's `key` left out): `gemini-2.5-pro` and
  * `gemini-2.5-flash` are two keys, and so are a plain and an `?alt=sse` stream.
  */
+
+/** Path suffixes of the model calls recorded by default, longest first. @internal */
+export const BUILT_IN_ENDPOINTS: readonly string[] = [
+  'chat/completions',
+  'completions',
+  'responses',
+  'embeddings',
+  'api/chat',
+]
 
 /** A model call's endpoint, as keyed and stored. @internal */
 export interface ModelEndpoint {

@@ -1,11 +1,11 @@
-import { type StreamEvent, streamEvents } from './stream-events'
+import { streamEvents } from './stream-events'
 
 /**
  * What rubricate reads out of the replies of each provider's format, plain and streamed: the text
- * a stream said (the entry's `streamedText`), the reply that carries a stream's usage, and the
- * tokens a reply counts. Formats: OpenAI Chat Completions, legacy Completions, Responses and
- * Embeddings; Anthropic Messages; Gemini and Vertex `generateContent`; Ollama's `/api/chat`;
- * Bedrock's Converse.
+ * a stream said (the entry's `streamedText`) and the tokens a reply counts (the reply that carries
+ * a stream's usage is `usageEvent`, in exchange/replay.ts). Formats: OpenAI Chat Completions,
+ * legacy Completions, Responses and Embeddings; Anthropic Messages; Gemini and Vertex
+ * `generateContent`; Ollama's `/api/chat`; Bedrock's Converse.
  */
 
 /**
@@ -48,45 +48,7 @@ function textPiece(event: any): string | undefined {
 }
 
 /**
- * The reply that carries a stream's usage, in its format's own shape, parsed; `undefined` when
- * no event carries any. OpenAI chat: the last chunk with `usage` (`stream_options.include_usage`);
- * Responses: the `response` of `response.completed`; Anthropic: `message_start`'s message with the
- * cumulative usage of the last `message_delta` over it; Gemini: the last chunk with
- * `usageMetadata`; Ollama: the last line with its counts.
- * @internal
- */
-export function streamUsage(chunks: readonly { chunk: string }[]): unknown {
-  // A stream without a word of usage is not parsed: most judge streams, every replayed one.
-  if (!chunks.some(({ chunk }) => /usage|eval_count/i.test(chunk))) return undefined
-  const events = streamEvents(chunks)
-  const start = events.find((event) => typeOf(event) === 'message_start')
-  if (start) return anthropicUsage(start, events)
-  for (let i = events.length - 1; i >= 0; i--) {
-    const json = events[i]?.json as any
-    if (json === null || typeof json !== 'object') continue
-    if (json.usage) return json
-    if (json.response?.usage) return json.response
-    if (json.usageMetadata || json.eval_count !== undefined) return json
-  }
-  return undefined
-}
-
-function typeOf(event: StreamEvent): string | undefined {
-  return event.event ?? (event.json as { type?: string } | undefined)?.type
-}
-
-function anthropicUsage(start: StreamEvent, events: StreamEvent[]): unknown {
-  const message = (start.json as { message?: { usage?: object } } | undefined)?.message
-  let usage = { ...message?.usage }
-  for (const event of events) {
-    const delta = (event.json as { type?: string; usage?: object } | undefined)?.usage
-    if (typeOf(event) === 'message_delta' && delta) usage = { ...usage, ...delta }
-  }
-  return { ...message, usage }
-}
-
-/**
- * The tokens a reply counts (a stream's: {@link streamUsage} first), from its format's usage
+ * The tokens a reply counts (a stream's: its `usageEvent` first), from its format's usage
  * fields; `undefined` when it has none. Anthropic's input includes cache reads and writes.
  * @internal
  */
