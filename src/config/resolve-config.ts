@@ -150,7 +150,8 @@ export interface ResolvedConfig {
     providerHosts: string[]
     redact: ((entry: any) => any) | undefined
     normalize: ((text: string) => string) | undefined
-    maxAge: string | number | undefined
+    /** As written (for messages), and in milliseconds, parsed once here. */
+    maxAge: { value: string | number; ms: number } | undefined
     server: 'internal' | 'external'
     replayTimings: boolean
     blockNetwork: boolean
@@ -210,7 +211,7 @@ export function resolveConfig(
       providerHosts: pick((c) => c.cassettes?.providerHosts)?.value ?? [],
       redact: pick((c) => c.cassettes?.redact)?.value,
       normalize: pick((c) => c.cassettes?.normalize)?.value,
-      maxAge: pick((c) => c.cassettes?.maxAge)?.value,
+      maxAge: durationOf(pick((c) => c.cassettes?.maxAge)?.value),
       server: pick((c) => c.cassettes?.server)?.value ?? 'internal',
       replayTimings: pick((c) => c.cassettes?.replayTimings)?.value ?? false,
       blockNetwork: pick((c) => c.cassettes?.blockNetwork)?.value ?? true,
@@ -238,6 +239,13 @@ export function defaultCassetteMode(
   updateSnapshots: boolean,
 ): CassetteMode {
   return defaultMode(detectCi(env), updateSnapshots)
+}
+
+// `cassettes.maxAge` with its milliseconds: each replayed entry is compared with the number.
+function durationOf(
+  value: string | number | undefined,
+): { value: string | number; ms: number } | undefined {
+  return value === undefined ? undefined : { value, ms: parseDuration(value) }
 }
 
 function defaultMode(ci: CiDetection, updateSnapshots: boolean): CassetteMode {

@@ -6,7 +6,7 @@
 
 import { basename, dirname } from 'node:path'
 import { displayPath, projectRoot, testLabel } from '../../config/paths'
-import type { CassetteMode } from '../../config/resolve-config'
+import type { ResolvedConfig } from '../../config/resolve-config'
 import type { TestIdentity } from '../../records/records'
 import { currentRuntime, type Runtime } from '../../runtime/runtime'
 import { runtimeState } from '../../runtime/state'
@@ -72,12 +72,12 @@ function configOption(): string {
  */
 export function replayedFrom(
   key: string,
-  call: { test: TestIdentity | undefined; cassetteMode: CassetteMode | undefined },
+  call: { test: TestIdentity | undefined; config: ResolvedConfig },
   runtime: Runtime = currentRuntime(),
 ): { file: string; command: string } {
-  const config = runtime.config({ cassettes: call.cassetteMode })
+  const { dir } = call.config.cassettes
   const file = displayPath(
-    storeFor(runtime.stores, config.cassettes.dir).file(key, call.test && testLabel(call.test)),
+    storeFor(runtime.stores, dir).file(key, call.test && testLabel(call.test)),
   )
   const command = call.test
     ? recordCommand(call.test, true).replace(

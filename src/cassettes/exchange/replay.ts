@@ -4,7 +4,6 @@
  * only when asked (a replayed stream is replayed event by event).
  */
 
-import { parseDuration } from '../../config/duration'
 import { displayPath, testLabel } from '../../config/paths'
 import { messages } from '../../messages'
 import { runtimeState } from '../../runtime/state'
@@ -29,7 +28,7 @@ export function serve(
 }
 
 function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore): ExchangeReply {
-  warnIfOld(entry, store.file(entry.key, entry.recordedBy), input.config.cassettes.maxAge)
+  warnIfOld(entry, store, input.config.cassettes.maxAge)
   if (input.warnReplayedErrors && !isSuccess(entry.response.status))
     warnReplayedError(entry, store, input.runtime.process.told.replayedErrors)
   input.runtime.session.markUsed(entry.key)
@@ -46,16 +45,17 @@ function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore
 // Warn once per process when a replayed entry is older than `maxAge` (ARCHITECTURE.md §7.8).
 function warnIfOld(
   entry: CassetteEntry,
-  file: string,
-  maxAge: string | number | undefined,
+  store: CassetteStore,
+  maxAge: { value: string | number; ms: number } | undefined,
   now: number = Date.now(),
 ): void {
   const warned = runtimeState().process.told.oldEntries
   if (maxAge === undefined || warned.has(entry.key)) return
   const age = now - Date.parse(entry.recordedAt)
-  if (!(age > parseDuration(maxAge))) return
+  if (!(age > maxAge.ms)) return
   warned.add(entry.key)
-  console.warn(messages.cassetteTooOld(displayPath(file), age, maxAge))
+  const file = displayPath(store.file(entry.key, entry.recordedBy))
+  console.warn(messages.cassetteTooOld(file, age, maxAge.value))
 }
 
 /**
