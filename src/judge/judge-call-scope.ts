@@ -14,11 +14,10 @@ export interface JudgeCallScope {
   test: TestIdentity | undefined
   /** The `describeEval` trial (from 1) when a row runs several: part of the cassette key. */
   trial: number | undefined
-  /** The cassette mode chosen at the call site (`{ cassettes: 'off' }`); unset: the configuration's. */
-  cassetteMode: CassetteMode | undefined
   /**
-   * The configuration of the call, resolved once where it starts, with its cassette mode: every
-   * request of the call (its retries too) is served, limited and counted under the same one.
+   * The configuration of the call, resolved once where it starts, with the cassette mode chosen
+   * at the call site (`{ cassettes: 'off' }`) over the configuration's: every request of the call
+   * (its retries too) is served, limited and counted under the same one.
    */
   config: ResolvedConfig
   /** The version of the prompt template that produced the request, stored in its entry. */
@@ -31,7 +30,10 @@ export interface JudgeCallScope {
 
 /** The parts of a {@link JudgeCallScope} its maker chooses. @internal */
 export type JudgeCallChoices = Partial<
-  Pick<JudgeCallScope, 'cassetteMode' | 'promptVersion' | 'onExchange' | 'onLiveRequest'>
+  Pick<JudgeCallScope, 'promptVersion' | 'onExchange' | 'onLiveRequest'> & {
+    /** The cassette mode chosen at the call site; unset: the configuration's. */
+    cassetteMode: CassetteMode | undefined
+  }
 >
 
 /**
@@ -43,7 +45,6 @@ export function judgeCallScope(choices: JudgeCallChoices = {}): JudgeCallScope {
   return {
     test,
     trial,
-    cassetteMode: choices.cassetteMode,
     config: currentRuntime().config({ cassettes: choices.cassetteMode }),
     promptVersion: choices.promptVersion,
     onExchange: choices.onExchange ?? ignore,

@@ -6,7 +6,6 @@
 
 import { displayPath, testLabel } from '../../config/paths'
 import { messages } from '../../messages'
-import { runtimeState } from '../../runtime/state'
 import type { CassetteEntry, SseChunk } from '../store/cassette-entry'
 import type { CassetteStore } from '../store/cassette-store'
 import { type StreamEvent, streamEvents } from '../store/stream-events'
@@ -28,7 +27,7 @@ export function serve(
 }
 
 function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore): ExchangeReply {
-  warnIfOld(entry, store, input.config.cassettes.maxAge)
+  warnIfOld(entry, store, input.config.cassettes.maxAge, input.runtime.process.told.oldEntries)
   if (input.warnReplayedErrors && !isSuccess(entry.response.status))
     warnReplayedError(entry, store, input.runtime.process.told.replayedErrors)
   input.runtime.session.markUsed(entry.key)
@@ -47,9 +46,9 @@ function warnIfOld(
   entry: CassetteEntry,
   store: CassetteStore,
   maxAge: { value: string | number; ms: number } | undefined,
+  warned: Set<string>,
   now: number = Date.now(),
 ): void {
-  const warned = runtimeState().process.told.oldEntries
   if (maxAge === undefined || warned.has(entry.key)) return
   const age = now - Date.parse(entry.recordedAt)
   if (!(age > maxAge.ms)) return
