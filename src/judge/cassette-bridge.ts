@@ -7,7 +7,7 @@ import { asRubricateLive } from '../cassettes/agents/rubricate-live'
 import { exchange } from '../cassettes/exchange/exchange'
 import {
   type ExchangeInput,
-  headerPairs,
+  parseBody,
   prepareRequest,
   requestModel,
 } from '../cassettes/exchange/prepared-request'
@@ -143,15 +143,16 @@ export async function judgeExchange(
     request.method === 'POST'
       ? modelEndpoint(request.url, cassettes.match, cassettes.providerHosts, cassettes.matchAnyHost)
       : undefined
-  const side = judgeSide(
-    runtime,
-    config,
-    call,
-    request.model,
-    found?.endpoint ?? request.url.pathname,
-  )
+  // The model the body names, read when first asked for (limits, cost, the log), by the rule
+  // that keys it.
+  let model: { name: string | undefined } | undefined
+  const modelOf = () => {
+    model ??= { name: requestModel(parseBody(request.bodyText)) }
+    return model.name
+  }
+  const side = judgeSide(runtime, config, call, modelOf, found?.endpoint ?? request.url.pathname)
   const live = (rewrite?: ((text: string) => string) | undefined) => {
-    refuseKeylessProviderCall(request.url, request.keyless, config, request.model())
+    refuseKeylessProviderCall(request.url, request.keyless, config, modelOf())
     return liveCall(call, () => sendLive(request, rewrite))
   }
   const prepare = (rewrite?: ((text: string) => string) | undefined) =>
@@ -189,8 +190,6 @@ interface JudgeHttpRequest {
   headers: [string, string][]
   /** The judge's client carries the placeholder key when none is set (NO_API_KEY). */
   keyless: boolean
-  /** The model the body names, parsed the first time it is asked for. */
-  model: () => string | undefined
 }
 
 async function httpRequestOf(
@@ -201,7 +200,6 @@ async function httpRequestOf(
   const headers = headerEntries(
     init?.headers ?? (input instanceof Request ? input.headers : undefined),
   )
-  let model: string | undefined | null = null
   return {
     input,
     init,
@@ -213,10 +211,6 @@ async function httpRequestOf(
       ([name, value]) =>
         /^(authorization|api-key|x-api-key)$/i.test(name) && value.includes(NO_API_KEY),
     ),
-    model: () => {
-      model ??= requestModel(safeJson(bodyText))
-      return model
-    },
   }
 }
 
@@ -453,14 +447,7 @@ async function bodyTextOf(
 function headerEntries(headers: HeadersInit | undefined): [string, string][] {
   if (!headers) return []
   if (Array.isArray(headers)) return headers as [string, string][]
-  if (typeof (headers as Headers).forEach === 'function') return headerPairs(headers as Headers)
+  if (typeof (headers as Headers).forEach === 'function')
+    return Array.from(headers as unknown as Iterable<[string, string]>)
   return Object.entries(headers as Record<string, string>)
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { CassetteStore } from '../../src/cassettes/store/cassette-store'
+import { displayPath } from '../../src/config/paths'
 import { linked } from '../support/error-page'
 import { chatEntry, filesUnder, useCassetteFolder } from './support'
 
@@ -120,5 +121,20 @@ test('an entry path that cannot be read (a folder in its place) is RUBRICATE_CAS
         'cassette-corrupt',
       ),
     }),
+  )
+})
+
+test('a store shows its files as the messages show any path: relative to the project inside it, whole outside it', () => {
+  const key = chatEntry('hello').key
+  const by = 'test/a.test.ts > works'
+  for (const dir of [folder.dir, process.cwd(), join(process.cwd(), 'cassettes', 'judge')]) {
+    const store = new CassetteStore(dir)
+    expect(store.shownFile(key, by)).toBe(displayPath(store.file(key, by)))
+  }
+  expect(new CassetteStore(process.cwd()).shownFile(key, by)).toBe(
+    `test/a.test.ts/works.${key.slice(0, 12)}.json`,
+  )
+  expect(new CassetteStore(join(process.cwd(), 'cassettes')).shownFile(key, by)).toBe(
+    `cassettes/test/a.test.ts/works.${key.slice(0, 12)}.json`,
   )
 })

@@ -21,10 +21,9 @@ import { redactUrl } from '../redaction/redaction'
 import { canonicalJson } from '../store/canonical-json'
 import type { CassetteEntry } from '../store/cassette-entry'
 import type { CassetteStore } from '../store/cassette-store'
-import { diffPaths, firstTextChange } from '../store/json-diff'
+import { diffPaths, firstTextChange, sharedEnds, type TextChange } from '../store/json-diff'
 import { type ExchangeInput, type PreparedRequest, requestModel } from './prepared-request'
 import { recordCommand, recordEnv } from './record-command'
-import { baseURLOf } from './record-entry'
 
 /**
  * Fail a request that replay mode cannot serve: the miss is recorded in the session and told
@@ -44,13 +43,12 @@ export async function miss(
     key: request.key,
     body: request.body,
     model: request.model,
-    displayModel: request.model ?? requestModel(undefined, input.url.pathname),
     request: `${request.method} ${redactUrl(input.url.href)}`,
     test: input.test,
     testIsExact: input.testIsExact,
     promptVersion: input.promptVersion,
     occurrence: request.occurrence,
-    baseURL: baseURLOf(input.url, request.endpoint),
+    baseURL: request.baseURL,
     keyless: input.keyless,
   })
   input.runtime.session.recordMiss(record)
@@ -68,10 +66,8 @@ export interface MissInput {
   key: string
   /** The keyed body. */
   body: unknown
-  /** The body's `model`, used to find the nearest entry. */
+  /** The request's model (the body's, else its path's: an Azure deployment), shown and used to find the nearest entry. */
   model: string | undefined
-  /** The model as shown (an Azure deployment when the body has none). */
-  displayModel: string | undefined
   /** `POST <url>` of an agent's call, secrets removed. */
   request?: string | undefined
   test: TestIdentity | undefined
@@ -80,7 +76,7 @@ export interface MissInput {
   promptVersion?: string | undefined
   /** The n-th identical request of its test (from 2), when it is not the first. */
   occurrence?: number | undefined
-  /** Where this request goes, as {@link baseURLOf} gives it. */
+  /** Where this request goes (`PreparedRequest.baseURL`). */
   baseURL?: string | undefined
   /** The request carries no API key (the judge's placeholder): recording needs one. */
   keyless?: boolean | undefined
@@ -121,7 +117,7 @@ export async function buildMiss(
     record: {
       key: input.key,
       endpoint: input.endpoint,
-      model: input.displayModel,
+      model: input.model,
       test: test?.name,
       message: error.message,
     },
@@ -144,7 +140,7 @@ function requestFacts(input: MissInput): Fact[] {
     facts.push(['test', 'none (the call was made outside a test)'])
   }
   facts.push(['endpoint', input.endpoint])
-  facts.push(['model', input.displayModel ?? 'none'])
+  facts.push(['model', input.model ?? 'none'])
   facts.push(['key', input.key])
   if (input.occurrence !== undefined) {
     facts.push(['occurrence', messages.cassetteMissOccurrence(input.occurrence)])
@@ -170,7 +166,7 @@ function nearestFacts(
     'differs',
     nearest.paths.length ? `${shown}${more}` : sameBody(nearest, input, recordedBy),
   ])
-  const change = firstTextChange(nearest.entry.request.body, input.body)
+  const { change } = nearest
   if (change) facts.push(['changed', messages.cassetteMissTextChange(change)])
   const tool = change && toolResultAt(input.body, change.path)
   if (tool !== undefined) facts.push(['tool', messages.cassetteMissToolResult(tool)])
@@ -274,6 +270,8 @@ export interface NearestEntry {
   entry: CassetteEntry
   file: string
   paths: string[]
+  /** The first text the request changed from the entry's, found with the entry. */
+  change: TextChange | undefined
 }
 
 const MAX_CANDIDATES = 400
@@ -297,7 +295,7 @@ export async function findNearest(
         (a.recordedAt < b.recordedAt ? 1 : -1),
     )
     .slice(0, MAX_CANDIDATES)
-  let best: (NearestEntry & { sameTest: boolean; shared?: number }) | undefined
+  let best: (Omit<NearestEntry, 'change'> & { sameTest: boolean; shared?: number }) | undefined
   let requestText: string | undefined
   for (const [key, item] of candidates) {
     const file = item.file
@@ -320,17 +318,9 @@ export async function findNearest(
     const shared = sharedEnds(canonicalJson(entry.request.body), requestText)
     if (shared > best.shared) best = { entry, file, paths, sameTest, shared }
   }
-  return best && { entry: best.entry, file: best.file, paths: best.paths }
-}
-
-/** Characters two texts share at their start and their end (not counting any twice). */
-function sharedEnds(a: string, b: string): number {
-  const most = Math.min(a.length, b.length)
-  let start = 0
-  while (start < most && a[start] === b[start]) start++
-  let end = 0
-  while (end < most - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
-  return start + end
+  if (!best) return undefined
+  const { entry, file, paths } = best
+  return { entry, file, paths, change: firstTextChange(entry.request.body, request.body) }
 }
 
 function rank(item: IndexItem, recordedBy: string | undefined): number {

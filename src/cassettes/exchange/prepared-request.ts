@@ -93,6 +93,8 @@ export interface PreparedRequest {
   trial: number | undefined
   /** The model the request names: the body's `model`, else the one in its path. */
   model: string | undefined
+  /** Where the request goes, as {@link baseURLOf} gives it; unset for a call that is no HTTP request. */
+  baseURL: string | undefined
   /** The secrets of this exchange, for redacting the reply and the rescan. */
   secrets: SecretSet
   /** The n-th identical request of its test (from 2), part of the key; unset for the first. */
@@ -130,6 +132,7 @@ export function prepareRequest(input: RequestInput): PreparedRequest {
     key: computeKey(input.endpoint, body, trial, input.method, query, { hook }),
     trial,
     model: requestModel(body, input.url?.pathname),
+    baseURL: input.url && baseURLOf(input.url, input.endpoint),
     secrets: redacted.secrets,
     occurrence: undefined,
     hook,
@@ -218,6 +221,18 @@ export function runHook<T>(hook: RedactHook, entry: T): T {
   return result as T
 }
 
+/**
+ * Where a request to `endpoint` goes: the URL before the endpoint (`http://localhost:8080/v1`),
+ * without user, password, query or fragment, so that no secret a URL carries is kept.
+ * @internal
+ */
+export function baseURLOf(url: URL, endpoint: string): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  const path = url.pathname.replace(/\/+$/, '')
+  const cut = path.endsWith(`/${endpoint}`) ? path.slice(0, -endpoint.length - 1) : ''
+  return `${url.origin}${cut}`
+}
+
 /** The name/value pairs of `Headers`. @internal */
 export function headerPairs(headers: Headers): [string, string][] {
   const pairs: [string, string][] = []
@@ -227,7 +242,8 @@ export function headerPairs(headers: Headers): [string, string][] {
   return pairs
 }
 
-function parseBody(text: string): unknown {
+/** A body's text as JSON when it reads as JSON, else the text itself. @internal */
+export function parseBody(text: string): unknown {
   if (!text) return ''
   const first = text.trimStart()[0]
   if (first !== '{' && first !== '[') return text

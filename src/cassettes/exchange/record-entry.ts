@@ -4,7 +4,7 @@
  * written, unless it is an HTTP error that would replace a successful recording.
  */
 
-import { displayPath, testLabel } from '../../config/paths'
+import { testLabel } from '../../config/paths'
 import { SecretInCassetteError } from '../../errors'
 import { messages } from '../../messages'
 import {
@@ -21,22 +21,9 @@ import type { CassetteStore } from '../store/cassette-store'
 import { type ExchangeInput, type PreparedRequest, runHook } from './prepared-request'
 import { isSuccess } from './replay'
 
-/**
- * Where a request to `endpoint` goes: the URL before the endpoint (`http://localhost:8080/v1`),
- * without user, password, query or fragment, so that no secret a URL carries is kept.
- * @internal
- */
-export function baseURLOf(url: URL, endpoint: string): string | undefined {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
-  const path = url.pathname.replace(/\/+$/, '')
-  const cut = path.endsWith(`/${endpoint}`) ? path.slice(0, -endpoint.length - 1) : ''
-  return `${url.origin}${cut}`
-}
-
 // Where the request went, stored with its entry: a secret a URL holds in its path (a proxy's
 // token segment) is redacted like any other.
-function redactedBase(url: URL, endpoint: string, secrets: SecretSet): string | undefined {
-  const base = baseURLOf(url, endpoint)
+function redactedBase(base: string | undefined, secrets: SecretSet): string | undefined {
   return base === undefined ? undefined : redactText(base, secrets)
 }
 
@@ -62,7 +49,7 @@ function redactedEntry(
     promptVersion: input.promptVersion,
     recordedAt: new Date().toISOString(),
     recordedBy: input.test ? testLabel(input.test) : undefined,
-    baseURL: redactedBase(input.url, request.endpoint, secrets),
+    baseURL: redactedBase(request.baseURL, secrets),
     request: {
       method: request.method,
       endpoint: request.endpoint,
@@ -126,7 +113,7 @@ export async function record(
   if (!isSuccess(entry.response.status) && holdsSuccess(store, entry.key, entry.recordedBy)) {
     console.warn(
       messages.failedExchangeNotRecorded(
-        displayPath(store.file(entry.key, entry.recordedBy)),
+        store.shownFile(entry.key, entry.recordedBy),
         entry.request.endpoint,
         entry.response.status,
       ),

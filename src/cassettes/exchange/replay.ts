@@ -4,7 +4,7 @@
  * only when asked (a replayed stream is replayed event by event).
  */
 
-import { displayPath, testLabel } from '../../config/paths'
+import { testLabel } from '../../config/paths'
 import { messages } from '../../messages'
 import type { CassetteEntry, SseChunk } from '../store/cassette-entry'
 import type { CassetteStore } from '../store/cassette-store'
@@ -53,7 +53,7 @@ function warnIfOld(
   const age = now - Date.parse(entry.recordedAt)
   if (!(age > maxAge.ms)) return
   warned.add(entry.key)
-  const file = displayPath(store.file(entry.key, entry.recordedBy))
+  const file = store.shownFile(entry.key, entry.recordedBy)
   console.warn(messages.cassetteTooOld(file, age, maxAge.value))
 }
 
@@ -66,7 +66,7 @@ function warnReplayedError(entry: CassetteEntry, store: CassetteStore, told: Set
   told.add(entry.key)
   console.warn(
     messages.cassetteReplayedError(
-      displayPath(store.file(entry.key, entry.recordedBy)),
+      store.shownFile(entry.key, entry.recordedBy),
       entry.request.endpoint,
       entry.response.status,
       entry.recordedBy,

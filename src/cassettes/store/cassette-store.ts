@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, type Stats } from 'node:fs'
 import { lstat, mkdir, realpath, rename, rm, rmdir, writeFile } from 'node:fs/promises'
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { displayPath } from '../../config/paths'
+import { displayPath, projectRoot } from '../../config/paths'
 import { CassetteCorruptError, CassetteWriteError } from '../../errors'
 import { messages } from '../../messages'
 import { canonicalJson } from './canonical-json'
@@ -80,9 +80,13 @@ export class CassetteStore {
   readonly #schemas = new Map<string, unknown>()
   /** The folder of each test file seen, by the file part of its label; `undefined` for `_shared`. */
   readonly #testFolders = new Map<string | undefined, string>()
+  /** The folder as messages show it, worked out once: see {@link shownFile}. */
+  readonly #shownDir: string
 
   constructor(dir: string) {
     this.dir = dir
+    // The project folder itself shows as nothing: its files are shown from there.
+    this.#shownDir = resolve(dir) === resolve(projectRoot()) ? '' : displayPath(dir)
   }
 
   /**
@@ -105,6 +109,15 @@ export class CassetteStore {
       ? file.slice(this.dir.length + 1)
       : relative(this.dir, file)
     return sep === '/' ? inside : inside.split(sep).join('/')
+  }
+
+  /**
+   * {@link file} as messages and warnings show it (relative to the project when inside it, `/`
+   * separated): the store shows its own files, so a warning on the replay path needs no path logic.
+   */
+  shownFile(key: string, recordedBy?: string | undefined): string {
+    const inside = this.relativeFile(key, recordedBy)
+    return this.#shownDir === '' ? inside : `${this.#shownDir}/${inside}`
   }
 
   /** Where a new entry of `key` recorded by `recordedBy` is written. */

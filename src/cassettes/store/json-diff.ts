@@ -87,3 +87,13 @@ export function firstTextChange(a: unknown, b: unknown, context = 24): TextChang
   }
   return visit(a, b, '')
 }
+
+/** Characters two texts share at their start and their end (not counting any twice). @internal */
+export function sharedEnds(a: string, b: string): number {
+  const most = Math.min(a.length, b.length)
+  let start = 0
+  while (start < most && a[start] === b[start]) start++
+  let end = 0
+  while (end < most - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
+  return start + end
+}
