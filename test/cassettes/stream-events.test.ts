@@ -2,11 +2,10 @@
 // and what is read out of each provider's format.
 
 import { expect, test } from 'vitest'
-import { usageEvent } from '../../src/cassettes/exchange/replay'
 import { secretSet } from '../../src/cassettes/redaction/redaction'
 import { findSecretInStream } from '../../src/cassettes/redaction/stream-secrets'
 import { replyTokens, streamedText } from '../../src/cassettes/store/reply-formats'
-import { sseEvents, streamEvents } from '../../src/cassettes/store/stream-events'
+import { sseEvents, streamEvents, usageEvent } from '../../src/cassettes/store/stream-events'
 
 const chunks = (...texts: string[]) => texts.map((chunk, t) => ({ t, chunk }))
 

@@ -35,15 +35,8 @@ export function exchange(input: ExchangeInput): ExchangeReply | Promise<Exchange
   const request = atOccurrence(base, occurrence)
   const store = storeFor(input.runtime.stores, config.cassettes.dir)
   if (readsCassettes(mode)) {
-    const hit = serve(input, request, store)
+    const hit = serve(input, request, store, mode === 'replay' && config.cassettes.repeatReplies)
     if (hit) return hit
-    if (mode === 'replay' && config.cassettes.repeatReplies) {
-      // Opted in: a request made more often than it was recorded gets the last recorded reply.
-      for (let earlier = occurrence - 1; earlier >= 1; earlier--) {
-        const again = serve(input, atOccurrence(base, earlier), store)
-        if (again) return again
-      }
-    }
   }
   if (mode === 'replay') return miss(input, request, store)
   // A live reply that is not recorded (a 503, a failed connection) is not made at replay: its

@@ -12,9 +12,10 @@ import { messages } from '../../messages'
 import { redactUrl } from '../redaction/redaction'
 import type { CassetteResponse, SseChunk } from '../store/cassette-entry'
 import type { CassetteStore } from '../store/cassette-store'
+import { usageEvent } from '../store/stream-events'
 import type { ExchangeInput, PreparedRequest } from './prepared-request'
 import { record } from './record-entry'
-import { type ExchangeReply, entryReply, usageEvent } from './replay'
+import { type ExchangeReply, entryReply } from './replay'
 
 const NULL_BODY = new Set([101, 204, 205, 304])
 

@@ -171,12 +171,13 @@ function keyedBody(
  * @internal
  */
 export function atOccurrence(prepared: PreparedRequest, occurrence: number): PreparedRequest {
-  if (occurrence < 2) return prepared
+  const at = occurrence < 2 ? undefined : occurrence
+  if (at === prepared.occurrence) return prepared
   const { endpoint, body, trial, method, query, hook } = prepared
   return {
     ...prepared,
-    occurrence,
-    key: computeKey(endpoint, body, trial, method, query, { occurrence, hook }),
+    occurrence: at,
+    key: computeKey(endpoint, body, trial, method, query, { occurrence: at, hook }),
   }
 }
 

@@ -8,25 +8,36 @@ import { testLabel } from '../../config/paths'
 import { messages } from '../../messages'
 import type { CassetteEntry, SseChunk } from '../store/cassette-entry'
 import type { CassetteStore } from '../store/cassette-store'
-import { type StreamEvent, streamEvents } from '../store/stream-events'
-import type { ExchangeInput, PreparedRequest } from './prepared-request'
+import { usageEvent } from '../store/stream-events'
+import { atOccurrence, type ExchangeInput, type PreparedRequest } from './prepared-request'
 
 const encoder = new TextEncoder()
 
 const wholeReplies = new WeakSet<Response>()
 
-/** The test's own entry for `request`, served; `undefined` when the store has none. @internal */
+/**
+ * The test's own entry for `request`, served; `undefined` when the store has none. With `repeat`
+ * (`cassettes.repeatReplies`, replay only), a request made more often than it was recorded gets
+ * the last recorded reply.
+ * @internal
+ */
 export function serve(
   input: ExchangeInput,
   request: PreparedRequest,
   store: CassetteStore,
+  repeat = false,
 ): ExchangeReply | undefined {
-  const entry = store.readOwn(request.key, input.test && testLabel(input.test))
-  if (!entry) return undefined
-  return served(input, entry, store)
+  const recordedBy = input.test && testLabel(input.test)
+  const first = request.occurrence ?? 1
+  for (let occurrence = first; occurrence >= (repeat ? 1 : first); occurrence--) {
+    const entry = store.readOwn(atOccurrence(request, occurrence).key, recordedBy)
+    if (entry) return served(input, entry, store)
+  }
+  return undefined
 }
 
 function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore): ExchangeReply {
+  const reply = entryReply(entry, { timings: input.config.cassettes.replayTimings })
   warnIfOld(entry, store, input.config.cassettes.maxAge, input.runtime.process.told.oldEntries)
   if (input.warnReplayedErrors && !isSuccess(entry.response.status))
     warnReplayedError(entry, store, input.runtime.process.told.replayedErrors)
@@ -38,7 +49,7 @@ function served(input: ExchangeInput, entry: CassetteEntry, store: CassetteStore
     reply: () => (entry.response.sse ? usageEvent(entry.response.sse) : entry.response.json),
     latencyMs: entry.response.latencyMs ?? entry.response.sse?.at(-1)?.t,
   })
-  return entryReply(entry, { timings: input.config.cassettes.replayTimings })
+  return reply
 }
 
 // Warn once per process when a replayed entry is older than `maxAge` (ARCHITECTURE.md §7.8).
@@ -77,44 +88,6 @@ function warnReplayedError(entry: CassetteEntry, store: CassetteStore, told: Set
 /** A 2xx status. @internal */
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300
-}
-
-/**
- * The reply that carries a stream's usage, in its format's own shape, parsed by the one stream
- * reader; `undefined` when no event carries any. OpenAI chat: the last chunk with `usage`
- * (`stream_options.include_usage`); Responses: the `response` of `response.completed`; Anthropic:
- * `message_start`'s message with the cumulative usage of the last `message_delta` over it; Gemini:
- * the last chunk with `usageMetadata`; Ollama: the last line with its counts.
- * @internal
- */
-export function usageEvent(chunks: readonly { chunk: string }[]): unknown {
-  // A stream without a word of usage is not parsed: most judge streams, every replayed one.
-  if (!chunks.some(({ chunk }) => /usage|eval_count/i.test(chunk))) return undefined
-  const events = streamEvents(chunks)
-  const start = events.find((event) => typeOf(event) === 'message_start')
-  if (start) return anthropicUsage(start, events)
-  for (let i = events.length - 1; i >= 0; i--) {
-    const json = events[i]?.json as any
-    if (json === null || typeof json !== 'object') continue
-    if (json.usage) return json
-    if (json.response?.usage) return json.response
-    if (json.usageMetadata || json.eval_count !== undefined) return json
-  }
-  return undefined
-}
-
-function typeOf(event: StreamEvent): string | undefined {
-  return event.event ?? (event.json as { type?: string } | undefined)?.type
-}
-
-function anthropicUsage(start: StreamEvent, events: StreamEvent[]): unknown {
-  const message = (start.json as { message?: { usage?: object } } | undefined)?.message
-  let usage = { ...message?.usage }
-  for (const event of events) {
-    const delta = (event.json as { type?: string; usage?: object } | undefined)?.usage
-    if (typeOf(event) === 'message_delta' && delta) usage = { ...usage, ...delta }
-  }
-  return { ...message, usage }
 }
 
 /**

@@ -3,7 +3,7 @@ import { streamEvents } from './stream-events'
 /**
  * What rubricate reads out of the replies of each provider's format, plain and streamed: the text
  * a stream said (the entry's `streamedText`) and the tokens a reply counts (the reply that carries
- * a stream's usage is `usageEvent`, in exchange/replay.ts). Formats: OpenAI Chat Completions,
+ * a stream's usage is `usageEvent`, in `stream-events.ts`). Formats: OpenAI Chat Completions,
  * legacy Completions, Responses and Embeddings; Anthropic Messages; Gemini and Vertex
  * `generateContent`; Ollama's `/api/chat`; Bedrock's Converse.
  */
