@@ -7,14 +7,13 @@
  * second time, which crashes with `Z_DATA_ERROR`.
  */
 
-import { testLabel } from '../../config/paths'
 import { messages } from '../../messages'
 import { redactUrl } from '../redaction/redaction'
 import type { CassetteResponse, SseChunk } from '../store/cassette-entry'
 import type { CassetteStore } from '../store/cassette-store'
 import { usageEvent } from '../store/stream-events'
 import type { ExchangeInput, PreparedRequest } from './prepared-request'
-import { record } from './record-entry'
+import { type Recorded, record } from './record-entry'
 import { type ExchangeReply, entryReply } from './replay'
 
 const NULL_BODY = new Set([101, 204, 205, 304])
@@ -115,16 +114,15 @@ interface LiveCall {
 // Tell the caller how the exchange ended: recorded (with its file) or live only.
 function finish(
   call: LiveCall,
-  recorded: boolean,
-  key = call.request.key,
+  recorded: Recorded | undefined,
   reply?: () => unknown,
   latencyMs = performance.now() - call.started,
 ): void {
   call.input.onExchange?.({
     source: recorded ? 'recorded' : 'live',
-    key,
+    key: recorded?.key ?? call.request.key,
     latencyMs,
-    ...(recorded ? { file: call.store.relativeFile(key, recordedByOf(call.input)) } : {}),
+    ...(recorded ? { file: recorded.file } : {}),
     ...(reply === undefined ? {} : { reply }),
   })
 }
@@ -140,7 +138,7 @@ function recordStream(
   const { response, done, stop } = teeStream(live, framing, async (chunks?: SseChunk[]) => {
     if (!chunks) {
       call.unrecorded()
-      finish(call, false)
+      finish(call, undefined)
       if (endedBy !== undefined) {
         const label = `${request.method} ${redactUrl(input.url.href)}`
         input.runtime.session.recordError(new Error(messages.streamOutlivedTest(label, endedBy)))
@@ -170,9 +168,9 @@ async function recordEndedStream(call: LiveCall, live: Response, chunks: SseChun
     const written = await record(input, call.request, call.store, live, { sse: chunks })
     if (written?.kept?.response.sse)
       input.runtime.ids.learnStream(written.kept.response.sse, chunks)
-    finish(call, written !== undefined, written?.key, usage)
+    finish(call, written, usage)
   } catch (error) {
-    finish(call, false)
+    finish(call, undefined)
     input.runtime.session.recordError(error as Error)
   }
 }
@@ -195,7 +193,7 @@ async function recordBody(call: LiveCall, live: Response): Promise<ExchangeReply
   const usable = input.recordable?.(body) ?? true
   if (isRecordableStatus(live.status) && usable) {
     const written = await record(input, call.request, call.store, live, { ...body, latencyMs })
-    finish(call, written !== undefined, written?.key, () => body.json, latencyMs)
+    finish(call, written, () => body.json, latencyMs)
     if (written?.kept) {
       // The store kept its entry, unchanged but for its ids: the client is served the stored
       // reply, so the ids it carries on are those the next entry was recorded with.
@@ -204,7 +202,7 @@ async function recordBody(call: LiveCall, live: Response): Promise<ExchangeReply
     }
   } else {
     call.unrecorded()
-    finish(call, false, call.request.key, () => body.json, latencyMs)
+    finish(call, undefined, () => body.json, latencyMs)
   }
   return responseReply(
     new Response(NULL_BODY.has(live.status) ? null : (bytes as Uint8Array<ArrayBuffer>), {
@@ -213,10 +211,6 @@ async function recordBody(call: LiveCall, live: Response): Promise<ExchangeReply
       headers: passableHeaders(live.headers),
     }),
   )
-}
-
-function recordedByOf(input: ExchangeInput): string | undefined {
-  return input.test ? testLabel(input.test) : undefined
 }
 
 /**

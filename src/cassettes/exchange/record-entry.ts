@@ -85,6 +85,15 @@ export function storedHeaders(headers: Headers): Record<string, string> {
   return type ? { 'content-type': type } : {}
 }
 
+/** What {@link record} wrote. @internal */
+export interface Recorded {
+  key: string
+  /** The entry's file, relative to the cassette folder, as an exchange event names it. */
+  file: string
+  /** The stored entry the store kept instead (the same exchange, ids aside). */
+  kept: CassetteEntry | undefined
+}
+
 /**
  * Redact, hook, rescan, write; the key written, or `undefined` when nothing was: a failed exchange
  * (an HTTP error) is never written over a successful recording of the same request.
@@ -97,7 +106,7 @@ export async function record(
   live: Response,
   reply: Omit<CassetteResponse, 'status' | 'headers'>,
   options: { sameIds?: boolean } = {},
-): Promise<{ key: string; kept: CassetteEntry | undefined } | undefined> {
+): Promise<Recorded | undefined> {
   const response = { status: live.status, headers: storedHeaders(live.headers), ...reply }
   // Redacted of the secrets known now, the environment read again before anything is written.
   const secrets = secretSet(input.runtime.secrets.refresh(), request.secrets.secrets as Secret[])
@@ -122,5 +131,9 @@ export async function record(
   }
   const written = await store.record(entry, options)
   input.runtime.session.markUsed(entry.key)
-  return { key: entry.key, kept: written.kept }
+  return {
+    key: entry.key,
+    file: store.relativeFile(entry.key, entry.recordedBy),
+    kept: written.kept,
+  }
 }
