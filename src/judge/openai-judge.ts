@@ -4,7 +4,6 @@ import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records/records'
-import { joinSignals, untilAborted } from './abort-bound'
 import {
   type ExchangeReply,
   judgeExchange,
@@ -15,7 +14,7 @@ import {
 } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
-import { isRetryable, retryDelayMs, sleep } from './retry-delay'
+import { isRetryable, joinSignals, retryDelayMs, sleep, untilAborted } from './retries'
 
 export interface EndpointRequest {
   system?: string | undefined
@@ -46,7 +45,7 @@ export const DEFAULT_MAX_RETRIES = 2
  * @internal
  */
 export const DEFAULT_TIMEOUT_MS = 60_000
-// Captured when rubricate loads, as the retry sleep is (`retry-delay.ts`): `vi.useFakeTimers()`
+// Captured when rubricate loads, as the retry sleep is (`retries.ts`): `vi.useFakeTimers()`
 // replaces the global timers and the methods of the timers module.
 const setRealTimeout = timers.setTimeout
 const clearRealTimeout = timers.clearTimeout
