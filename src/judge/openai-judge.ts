@@ -12,8 +12,14 @@ import {
   responseReply,
 } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
+import {
+  callAborted,
+  deadlinePassed,
+  type FailedCompletion,
+  sdkFailureRule,
+} from './endpoint-failures'
 import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
-import { type FailureRule, type RetryBounds, type RetryTransport, withRetries } from './retries'
+import { type RetryTransport, withRetries } from './retries'
 
 export interface EndpointRequest {
   system?: string | undefined
@@ -30,8 +36,8 @@ export interface EndpointRequest {
   temperature?: number | undefined
 }
 
-/** The endpoint rejected `response_format`: `'auto'` retries in prompt mode. @internal */
-export class StructuredOutputRejected extends Error {}
+// Thrown by `sendCompletion`; the judge call reads it from here.
+export { StructuredOutputRejected } from './endpoint-failures'
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
 
@@ -217,13 +223,9 @@ export async function sendCompletion(
 }
 
 /** One completion on its way: its endpoint and request, its bounds and its requests. */
-interface CompletionRun {
-  endpoint: OpenAICompatibleJudge
+interface CompletionRun extends FailedCompletion {
   prepared: PreparedCompletion
-  bounds: RetryBounds
   scope: RequestScope
-  /** A rejection of `response_format` becomes {@link StructuredOutputRejected}. */
-  fallback: boolean
 }
 
 // What is the SDK's in the call's retries (`withRetries`): how an attempt goes and reads its reply,
@@ -236,7 +238,7 @@ function transportFor(run: CompletionRun, mayGoLive: boolean): RetryTransport<Ju
     },
     failureRule: () => sdkFailureRule(run),
     deadlinePassed: (cause) => deadlinePassed(run, cause),
-    aborted: () => new JudgeRequestError(messages.judgeAborted(run.endpoint.model)),
+    aborted: () => callAborted(run),
   }
 }
 
@@ -264,31 +266,6 @@ function replyOf(run: CompletionRun, completion: unknown): JudgeReply {
   throw new JudgeRequestError(
     messages.judgeNotACompletion(endpoint.model, prepared.baseURL, bodyPreview(completion)),
     200,
-  )
-}
-
-// A rubricate error parked by the fetch is the call's as it was; the SDK's timeout error names an
-// attempt's own timeout; its retry rule reads its request errors, never a user abort.
-async function sdkFailureRule(run: CompletionRun): Promise<FailureRule> {
-  if (run.scope.error) throw run.scope.error
-  // Loaded on a failure only: a replayed call that succeeds never loads the SDK.
-  const sdk = await import('openai')
-  return {
-    timeout: () => new sdk.APIConnectionTimeoutError(),
-    httpFailure: (failure) =>
-      failure instanceof sdk.APIError && !(failure instanceof sdk.APIUserAbortError)
-        ? { status: failure.status, headers: failure.headers as Headers | undefined }
-        : undefined,
-    translate: (failure) => translate(failure, run, sdk),
-  }
-}
-
-function deadlinePassed(run: CompletionRun, cause?: unknown): JudgeRequestError {
-  const { endpoint, prepared, bounds, scope } = run
-  return new JudgeRequestError(
-    messages.judgeDeadline(endpoint.model, prepared.baseURL, bounds.deadlineMs, scope.requests),
-    undefined,
-    cause === undefined ? undefined : { cause },
   )
 }
 
@@ -449,84 +426,6 @@ async function clientFor(
   })
 }
 
-function translate(error: unknown, run: CompletionRun, sdk: typeof import('openai')): unknown {
-  const { endpoint, fallback } = run
-  const { baseURL, apiKey } = run.prepared
-  const keyless = !apiKey
-  const requests = run.scope.requests
-  const model = endpoint.model
-  if (run.bounds.caller.aborted || error instanceof sdk.APIUserAbortError) {
-    return new JudgeRequestError(messages.judgeAborted(model), undefined, { cause: error })
-  }
-  if (isRubricateError(error)) return error
-  if (!(error instanceof sdk.APIError)) return bodyError(error, model, baseURL)
-  const status = error.status
-  const detail = providerMessage(error)
-  if (status === undefined) {
-    const problem =
-      error instanceof sdk.APIConnectionTimeoutError
-        ? 'a timeout'
-        : `a connection error (${connectionDetail(error)})`
-    return new JudgeRequestError(
-      messages.judgeRetriesExhausted(model, baseURL, problem, requests),
-      undefined,
-      { cause: error },
-    )
-  }
-  if (fallback && isStructuredOutputRejection(status, detail)) {
-    return new StructuredOutputRejected(detail)
-  }
-  if (status === 401 && keyless) {
-    return new JudgeRequestError(messages.judgeNoApiKey(model, baseURL), status, { cause: error })
-  }
-  if ([400, 401, 403, 404, 422].includes(status)) {
-    return new JudgeRequestError(
-      messages.judgeRequestRejected(model, baseURL, status, detail),
-      status,
-      { cause: error },
-    )
-  }
-  return new JudgeRequestError(
-    messages.judgeRetriesExhausted(
-      model,
-      baseURL,
-      `HTTP ${status} (${JSON.stringify(detail)})`,
-      requests,
-    ),
-    status,
-    { cause: error },
-  )
-}
-
-/** The provider's own words: `error.message` of the body, else the whole body or status text. */
-function providerMessage(error: InstanceType<typeof OpenAI.APIError>): string {
-  const body = error.error as { message?: unknown } | undefined
-  if (typeof body?.message === 'string') return body.message
-  if (body !== undefined && body !== null) return JSON.stringify(body)
-  return error.message.replace(/^\d+ /, '')
-}
-
-/** A 200 reply whose body the SDK could not parse as JSON; anything else is returned as it was. */
-function bodyError(error: unknown, model: string, baseURL: string): unknown {
-  if (error instanceof SyntaxError) {
-    return new JudgeRequestError(
-      messages.judgeNotACompletion(model, baseURL, `a body that is not JSON (${error.message})`),
-      200,
-      { cause: error },
-    )
-  }
-  return error
-}
-
-function connectionDetail(error: Error): string {
-  const cause = error.cause
-  return cause instanceof Error
-    ? cause.cause instanceof Error
-      ? cause.cause.message
-      : cause.message
-    : error.message
-}
-
 // "localhost:11434" parses as a URL with the scheme "localhost:"; only http(s) reaches a server.
 // A URL with `user:password@` is refused by fetch itself ("Request cannot be constructed from a
 // URL that includes credentials"), which the SDK would retry as a connection error. A query
@@ -543,14 +442,4 @@ function baseURLProblem(value: string): URLProblem {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value?.trim() ? value.trim() : undefined
-}
-
-/**
- * True when an error from the endpoint says it does not support `response_format` with a JSON
- * Schema: the signal for `'auto'` to retry the same call in prompt mode. Only a 400 or 422 whose
- * text names the feature counts, so an unrelated bad request still fails with its own message.
- */
-function isStructuredOutputRejection(status: number | undefined, text: string): boolean {
-  if (status !== 400 && status !== 422) return false
-  return /response_format|json_schema|structured[ _-]?output/i.test(text)
 }
