@@ -232,7 +232,7 @@ interface CompletionRun extends FailedCompletion {
 // which failures the SDK retries, and the rubricate error each end of the call is told as.
 function transportFor(run: CompletionRun, mayGoLive: boolean): RetryTransport<JudgeReply> {
   return {
-    connect: async () => {
+    buildAttempt: async () => {
       const route = await routeFor(run, mayGoLive)
       return async (signal) => replyOf(run, await route(signal))
     },

@@ -23,7 +23,7 @@ type Attempt<Reply> = (signal: AbortSignal) => Promise<Reply>
 /** What a transport brings to {@link withRetries}: its attempt, and its errors. @internal */
 export interface RetryTransport<Reply> {
   /** Builds the attempt once, after the deadline starts: building it counts against the deadline. */
-  connect(): Promise<Attempt<Reply>>
+  buildAttempt(): Promise<Attempt<Reply>>
   /**
    * How the transport's failures read; asked on a failure only, so a call that succeeds never
    * loads what reads them. An error it throws ends the call as it is.
@@ -72,7 +72,7 @@ export async function withRetries<Reply>(
 ): Promise<Reply> {
   const deadline = realTimeout(bounds.deadlineMs)
   try {
-    const attempt = await transport.connect()
+    const attempt = await transport.buildAttempt()
     const call: RetriedCall<Reply> = { bounds, transport, attempt, deadline: deadline.signal }
     for (let retry = 0; ; retry++) {
       if (call.deadline.aborted) throw transport.deadlinePassed()
