@@ -32,6 +32,8 @@ export const ASSERTION_PATH = [
   'src/judge/openai-judge.ts',
   'src/judge/cassette-bridge.ts',
   'src/judge/completion-reply.ts',
+  'src/judge/retries.ts',
+  'src/judge/endpoint-failures.ts',
   'src/cassettes/exchange/exchange.ts',
   'src/cassettes/exchange/prepared-request.ts',
   'src/cassettes/exchange/replay.ts',

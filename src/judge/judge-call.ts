@@ -15,7 +15,6 @@ import type {
 } from '../records/records'
 import type { ExchangeEvent } from '../runtime/call-context'
 import { reportUndecided } from '../runtime/undecided-hooks'
-import { raceAbort } from './abort-bound'
 import { completeInCall, replayedFrom } from './cassette-bridge'
 import { type Answer, chooseAnswer } from './choose-answer'
 import { extractJson } from './extract-json'
@@ -35,6 +34,7 @@ import {
   processJudgeOutput,
   withErrorProcessors,
 } from './processors'
+import { raceAbort } from './retries'
 
 export interface JudgeCallOptions {
   /** The judge, already resolved through the configuration. */

@@ -1,10 +1,8 @@
 /** One request to an OpenAI-compatible endpoint, as the judge call builds it. @internal */
-import * as timers from 'node:timers'
 import type OpenAI from 'openai'
 import { isRubricateError, JudgeRequestError, UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JsonSchema, JudgeReply, OpenAICompatibleJudge } from '../records/records'
-import { joinSignals, untilAborted } from './abort-bound'
 import {
   type ExchangeReply,
   judgeExchange,
@@ -14,8 +12,14 @@ import {
   responseReply,
 } from './cassette-bridge'
 import { bodyPreview, completionReply, wholeBody } from './completion-reply'
+import {
+  callAborted,
+  deadlinePassed,
+  type FailedCompletion,
+  sdkFailureRule,
+} from './endpoint-failures'
 import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
-import { isRetryable, retryDelayMs, sleep } from './retry-delay'
+import { type RetryTransport, withRetries } from './retries'
 
 export interface EndpointRequest {
   system?: string | undefined
@@ -32,8 +36,8 @@ export interface EndpointRequest {
   temperature?: number | undefined
 }
 
-/** The endpoint rejected `response_format`: `'auto'` retries in prompt mode. @internal */
-export class StructuredOutputRejected extends Error {}
+// Thrown by `sendCompletion`; the judge call reads it from here.
+export { StructuredOutputRejected } from './endpoint-failures'
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
 
@@ -46,10 +50,6 @@ export const DEFAULT_MAX_RETRIES = 2
  * @internal
  */
 export const DEFAULT_TIMEOUT_MS = 60_000
-// Captured when rubricate loads, as the retry sleep is (`retry-delay.ts`): `vi.useFakeTimers()`
-// replaces the global timers and the methods of the timers module.
-const setRealTimeout = timers.setTimeout
-const clearRealTimeout = timers.clearTimeout
 
 /**
  * How long one judge call may take in all, retries and waits included, when the judge object
@@ -128,11 +128,12 @@ function fetchFor(scope: RequestScope): typeof fetch {
  * says what to do. `onRequest` is told about every HTTP request attempted, retries and failed
  * connections included.
  *
- * rubricate retries, not the SDK (which is built with `maxRetries: 0`): the SDK sleeps between
- * retries on the global `setTimeout`, which `vi.useFakeTimers()` replaces, so under fake timers a
- * 503 ended in "Test timed out" with nothing said about the judge. The retry rule is the SDK's
- * (`x-should-retry`, 408, 409, 429, 5xx, connection errors, timeouts; its backoff), the sleep is
- * on the real clock, and each request has a timeout of its own on the real clock as well.
+ * rubricate retries (`withRetries`, retries.ts), not the SDK (built with `maxRetries: 0`): the
+ * SDK sleeps between retries on the global `setTimeout`, which `vi.useFakeTimers()` replaces, so
+ * under fake timers a 503 ended in "Test timed out" with nothing said about the judge. The retry
+ * rule is the SDK's (`x-should-retry`, 408, 409, 429, 5xx, connection errors, timeouts; its
+ * backoff), the sleep is on the real clock, and each request has a timeout of its own on the real
+ * clock as well.
  * @internal
  */
 export async function completeWithEndpoint(
@@ -206,101 +207,56 @@ export async function sendCompletion(
   if (request.missingKey && prepared.apiKey === undefined && mayGoLive) {
     throw new UsageError(messages.judgeKeyMissing(endpoint.model, request.missingKey))
   }
-  const timeoutMs = endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const deadlineMs = endpoint.deadlineMs ?? DEFAULT_DEADLINE_MS
-  const deadline = realTimeout(deadlineMs)
-  try {
-    const scope: RequestScope = { call, requests: 0, onRequest }
-    return await withRetries({
-      endpoint,
-      prepared,
+  const run: CompletionRun = {
+    endpoint,
+    prepared,
+    bounds: {
       caller: signal,
-      deadline: deadline.signal,
-      deadlineMs,
-      timeoutMs,
+      deadlineMs: endpoint.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      timeoutMs: endpoint.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxRetries: endpoint.maxRetries ?? DEFAULT_MAX_RETRIES,
-      scope,
-      route: await routeFor(endpoint, prepared, timeoutMs, scope, mayGoLive),
-      fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
-    })
-  } finally {
-    deadline.clear()
+    },
+    scope: { call, requests: 0, onRequest },
+    fallback: request.responseFormat !== undefined && request.fallbackOnRejection === true,
   }
+  return withRetries(run.bounds, transportFor(run, mayGoLive))
 }
 
-/** One completion on its way: its endpoint and request, its bounds, its route and its requests. */
-interface CompletionRun {
-  endpoint: OpenAICompatibleJudge
+/** One completion on its way: its endpoint and request, its bounds and its requests. */
+interface CompletionRun extends FailedCompletion {
   prepared: PreparedCompletion
-  /** The caller's signal: the test's, and the call's own. */
-  caller: AbortSignal
-  /** The whole call's bound, retries and waits included. */
-  deadline: AbortSignal
-  deadlineMs: number
-  /** Each request's own bound. */
-  timeoutMs: number
-  maxRetries: number
   scope: RequestScope
-  route: (attempt: AbortSignal) => Promise<unknown>
-  /** A rejection of `response_format` becomes {@link StructuredOutputRejected}. */
-  fallback: boolean
 }
 
-/**
- * A timer on the real clock, held until cleared: `AbortSignal.timeout`'s timer is let go once
- * nothing holds its signal, and inside Vitest a collection then lost it (a request hung for
- * minutes). The timer is the real one, captured at load.
- */
-function realTimeout(ms: number): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController()
-  const timer = setRealTimeout(() => controller.abort(), ms)
-  return { signal: controller.signal, clear: () => clearRealTimeout(timer) }
+// What is the SDK's in the call's retries (`withRetries`): how an attempt goes and reads its reply,
+// which failures the SDK retries, and the rubricate error each end of the call is told as.
+function transportFor(run: CompletionRun, mayGoLive: boolean): RetryTransport<JudgeReply> {
+  return {
+    buildAttempt: async () => {
+      const route = await routeFor(run, mayGoLive)
+      return async (signal) => replyOf(run, await route(signal))
+    },
+    failureRule: () => sdkFailureRule(run),
+    deadlinePassed: (cause) => deadlinePassed(run, cause),
+    aborted: () => callAborted(run),
+  }
 }
 
 // Replay mode: nothing may reach the network, so no SDK client is built (replayCompletion).
 // A default query is the SDK's to place: such a judge takes the live route in every mode.
 async function routeFor(
-  endpoint: OpenAICompatibleJudge,
-  prepared: PreparedCompletion,
-  timeoutMs: number,
-  scope: RequestScope,
+  run: CompletionRun,
   mayGoLive: boolean,
-): Promise<CompletionRun['route']> {
-  const { baseURL, params } = prepared
-  const apiKey = prepared.apiKey ?? NO_KEY
+): Promise<(attempt: AbortSignal) => Promise<unknown>> {
+  const { endpoint, scope } = run
+  const { baseURL, params } = run.prepared
+  const { timeoutMs } = run.bounds
+  const apiKey = run.prepared.apiKey ?? NO_KEY
   if (!mayGoLive && endpoint.query === undefined) {
     return (attempt) => replayCompletion(baseURL, apiKey, endpoint.headers, params, attempt, scope)
   }
   const client = await clientFor(endpoint, baseURL, apiKey, timeoutMs, fetchFor(scope))
   return (attempt) => sendLiveCompletion(client, params, attempt, timeoutMs, scope)
-}
-
-async function withRetries(run: CompletionRun): Promise<JudgeReply> {
-  for (let retry = 0; ; retry++) {
-    if (run.deadline.aborted) throw deadlinePassed(run)
-    const outcome = await attempt(run)
-    if ('reply' in outcome) return outcome.reply
-    await retryOrThrow(run, outcome.failure, outcome.sdk, retry)
-  }
-}
-
-type Outcome = { reply: JudgeReply } | { failure: unknown; sdk: typeof import('openai') }
-
-/** One request, bounded by its own timeout, the call's deadline and the caller's signal. */
-async function attempt(run: CompletionRun): Promise<Outcome> {
-  const timeout = realTimeout(run.timeoutMs)
-  const joined = joinSignals([run.caller, run.deadline, timeout.signal])
-  try {
-    // Rubricate's own bounds end the wait even if the abort never reaches the transport; the
-    // test's signal ends it through the transport, as the SDK reports it.
-    const completion = await untilAborted(run.route(joined.signal), [run.deadline, timeout.signal])
-    return { reply: replyOf(run, completion) }
-  } catch (error) {
-    return await failedAttempt(run, error, joined.signal)
-  } finally {
-    timeout.clear()
-    joined.dispose()
-  }
 }
 
 function replyOf(run: CompletionRun, completion: unknown): JudgeReply {
@@ -310,56 +266,6 @@ function replyOf(run: CompletionRun, completion: unknown): JudgeReply {
   throw new JudgeRequestError(
     messages.judgeNotACompletion(endpoint.model, prepared.baseURL, bodyPreview(completion)),
     200,
-  )
-}
-
-// A rubricate error parked by the fetch is the call's as it was; a passed deadline is told as
-// one; an attempt's own timeout is the SDK's timeout error, for the retry rule to read.
-async function failedAttempt(
-  run: CompletionRun,
-  error: unknown,
-  attempt: AbortSignal,
-): Promise<Outcome> {
-  if (run.scope.error) throw run.scope.error
-  // Loaded on a failure only: a replayed call that succeeds never loads the SDK.
-  const sdk = await import('openai')
-  if (run.deadline.aborted && !run.caller.aborted) throw deadlinePassed(run, error)
-  const timedOut = attempt.aborted && !run.caller.aborted
-  return { failure: timedOut ? new sdk.APIConnectionTimeoutError() : error, sdk }
-}
-
-// The SDK's retry rule (`isRetryable`), bounded by `maxRetries`; the wait on the real clock.
-async function retryOrThrow(
-  run: CompletionRun,
-  failure: unknown,
-  sdk: typeof import('openai'),
-  retry: number,
-): Promise<void> {
-  const retried =
-    retry < run.maxRetries &&
-    !run.caller.aborted &&
-    failure instanceof sdk.APIError &&
-    !(failure instanceof sdk.APIUserAbortError) &&
-    isRetryable(failure.status, failure.headers as Headers | undefined)
-  if (!retried) throw await translate(failure, run)
-  const headers = (failure as InstanceType<typeof sdk.APIError>).headers as Headers | undefined
-  const waiting = joinSignals([run.caller, run.deadline])
-  try {
-    await sleep(retryDelayMs(headers, retry), waiting.signal)
-  } catch {
-    if (run.deadline.aborted && !run.caller.aborted) throw deadlinePassed(run)
-    throw new JudgeRequestError(messages.judgeAborted(run.endpoint.model))
-  } finally {
-    waiting.dispose()
-  }
-}
-
-function deadlinePassed(run: CompletionRun, cause?: unknown): JudgeRequestError {
-  const { endpoint, prepared, deadlineMs, scope } = run
-  return new JudgeRequestError(
-    messages.judgeDeadline(endpoint.model, prepared.baseURL, deadlineMs, scope.requests),
-    undefined,
-    cause === undefined ? undefined : { cause },
   )
 }
 
@@ -520,85 +426,6 @@ async function clientFor(
   })
 }
 
-async function translate(error: unknown, run: CompletionRun): Promise<unknown> {
-  const { endpoint, fallback } = run
-  const { baseURL, apiKey } = run.prepared
-  const keyless = !apiKey
-  const requests = run.scope.requests
-  const model = endpoint.model
-  const sdk = await import('openai')
-  if (run.caller.aborted || error instanceof sdk.APIUserAbortError) {
-    return new JudgeRequestError(messages.judgeAborted(model), undefined, { cause: error })
-  }
-  if (isRubricateError(error)) return error
-  if (!(error instanceof sdk.APIError)) return bodyError(error, model, baseURL)
-  const status = error.status
-  const detail = providerMessage(error)
-  if (status === undefined) {
-    const problem =
-      error instanceof sdk.APIConnectionTimeoutError
-        ? 'a timeout'
-        : `a connection error (${connectionDetail(error)})`
-    return new JudgeRequestError(
-      messages.judgeRetriesExhausted(model, baseURL, problem, requests),
-      undefined,
-      { cause: error },
-    )
-  }
-  if (fallback && isStructuredOutputRejection(status, detail)) {
-    return new StructuredOutputRejected(detail)
-  }
-  if (status === 401 && keyless) {
-    return new JudgeRequestError(messages.judgeNoApiKey(model, baseURL), status, { cause: error })
-  }
-  if ([400, 401, 403, 404, 422].includes(status)) {
-    return new JudgeRequestError(
-      messages.judgeRequestRejected(model, baseURL, status, detail),
-      status,
-      { cause: error },
-    )
-  }
-  return new JudgeRequestError(
-    messages.judgeRetriesExhausted(
-      model,
-      baseURL,
-      `HTTP ${status} (${JSON.stringify(detail)})`,
-      requests,
-    ),
-    status,
-    { cause: error },
-  )
-}
-
-/** The provider's own words: `error.message` of the body, else the whole body or status text. */
-function providerMessage(error: InstanceType<typeof OpenAI.APIError>): string {
-  const body = error.error as { message?: unknown } | undefined
-  if (typeof body?.message === 'string') return body.message
-  if (body !== undefined && body !== null) return JSON.stringify(body)
-  return error.message.replace(/^\d+ /, '')
-}
-
-/** A 200 reply whose body the SDK could not parse as JSON; anything else is returned as it was. */
-function bodyError(error: unknown, model: string, baseURL: string): unknown {
-  if (error instanceof SyntaxError) {
-    return new JudgeRequestError(
-      messages.judgeNotACompletion(model, baseURL, `a body that is not JSON (${error.message})`),
-      200,
-      { cause: error },
-    )
-  }
-  return error
-}
-
-function connectionDetail(error: Error): string {
-  const cause = error.cause
-  return cause instanceof Error
-    ? cause.cause instanceof Error
-      ? cause.cause.message
-      : cause.message
-    : error.message
-}
-
 // "localhost:11434" parses as a URL with the scheme "localhost:"; only http(s) reaches a server.
 // A URL with `user:password@` is refused by fetch itself ("Request cannot be constructed from a
 // URL that includes credentials"), which the SDK would retry as a connection error. A query
@@ -615,14 +442,4 @@ function baseURLProblem(value: string): URLProblem {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value?.trim() ? value.trim() : undefined
-}
-
-/**
- * True when an error from the endpoint says it does not support `response_format` with a JSON
- * Schema: the signal for `'auto'` to retry the same call in prompt mode. Only a 400 or 422 whose
- * text names the feature counts, so an unrelated bad request still fails with its own message.
- */
-function isStructuredOutputRejection(status: number | undefined, text: string): boolean {
-  if (status !== 400 && status !== 422) return false
-  return /response_format|json_schema|structured[ _-]?output/i.test(text)
 }

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { rootCause } from '../../src/errors'
-import { retryDelayMs } from '../../src/judge/retry-delay'
+import { retryDelayMs } from '../../src/judge/retries'
 import { withCallContext } from '../../src/runtime/call-context'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
 import { linked } from '../support/error-page'

@@ -1,7 +1,7 @@
 // The judge's bounds end what a call awaits even when the transport never hears the abort
 // (ARCHITECTURE.md §4.1): a request that never settles is left behind at the bound.
 import { expect, test } from 'vitest'
-import { joinSignals, untilAborted } from '../../src/judge/abort-bound'
+import { joinSignals, untilAborted } from '../../src/judge/retries'
 
 test('a request that never settles is ended by the bound that aborts first, with its reason', async () => {
   const deadline = new AbortController()
