@@ -6,7 +6,6 @@ import { messages } from '../messages'
 import type {
   JudgeCall,
   JudgeCallSource,
-  JudgeInput,
   JudgeReply,
   OpenAICompatibleJudge,
   ScorerStepName,
@@ -37,8 +36,8 @@ import {
 } from './processors'
 
 export interface JudgeCallOptions {
-  /** The judge, already resolved through the configuration. */
-  judge: JudgeInput
+  /** The judge, resolved through the configuration and parsed where it entered (`enteringJudge`). */
+  judge: ParsedJudge
   step: ScorerStepName
   system?: string | undefined
   prompt: string
