@@ -214,7 +214,7 @@ async function runPromptStep(
     outputProcessors: judge.outputProcessors,
     errorProcessors: judge.errorProcessors,
     maxProcessorRetries: judge.maxProcessorRetries,
-    cassetteMode: choices.cassetteMode,
+    choices,
     record: (call) => judgeCalls.push(call),
   })
   if (calculate) return await calculate({ ...context, analyzeStepResult: value })
