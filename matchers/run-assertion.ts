@@ -66,7 +66,7 @@ export type AssertionCall = Pick<RunChoices, 'test' | 'signal'>
 
 /**
  * The plumbing every rubricate matcher shares (ARCHITECTURE.md §8.2): the not-awaited guard, the test's
- * identity and abort signal passed down to the judge and the cassettes (the matcher adds its
+ * identity and abort signal handed to `evaluate` for the scorer run's choices (the matcher adds its
  * cassette mode), errors that fail with or without `.not`, and one `RubricateRecord` per
  * assertion in `task.meta.rubricate`.
  * @internal
