@@ -6,6 +6,7 @@ import { isThenable, outputText, recordedTexts } from '../src/output'
 import { terminalText } from '../src/output-safety/terminal-text'
 import type { RubricateRecord } from '../src/records/records'
 import { currentCallContext, withCallContext } from '../src/runtime/call-context'
+import type { RunChoices } from '../src/runtime/run-choices'
 import { reportUndecided } from '../src/runtime/undecided-hooks'
 import { currentTest, identityOf } from './current-test'
 import type { EvalAssertion } from './eval-assertion'
@@ -48,15 +49,24 @@ export interface Assertion {
    * Must not throw. Default: none.
    */
   scorerId?: (() => string | undefined) | undefined
-  /** Runs the scorer; its errors make the assertion fail in both directions. */
-  evaluate(): Promise<Evaluation>
+  /**
+   * Runs the scorer, with `call` for its judge calls (put in the run's choices); its errors make
+   * the assertion fail in both directions.
+   */
+  evaluate(call: AssertionCall): Promise<Evaluation>
   /** The failure text under the hint, for an assertion that failed as written. */
   explain(evaluation: Evaluation, negated: boolean, text: string): string
 }
 
 /**
+ * What the assertion knows of its test, made where it starts and handed to `evaluate`: its scorer
+ * runs carry it to their judge calls as a value (`RunChoices`), setup file or not. @internal
+ */
+export type AssertionCall = Pick<RunChoices, 'test' | 'signal'>
+
+/**
  * The plumbing every rubricate matcher shares (ARCHITECTURE.md §8.2): the not-awaited guard, the test's
- * identity and abort signal passed down to the judge and the cassettes (the matcher adds its
+ * identity and abort signal handed to `evaluate` for the scorer run's choices (the matcher adds its
  * cassette mode), errors that fail with or without `.not`, and one `RubricateRecord` per
  * assertion in `task.meta.rubricate`.
  * @internal
@@ -158,13 +168,13 @@ async function decide(run: AssertionRun, signal: AbortSignal | undefined): Promi
   run.text = assertion.preview
     ? assertion.preview(assertion.received)
     : outputText(assertion.received)
-  const evaluation = await withCallContext(
-    {
-      test: task ? identityOf(task as RunnerTestCase) : undefined,
-      signal,
-      recordsScorerRuns: true,
-    },
-    () => assertion.evaluate(),
+  const call: AssertionCall = {
+    test: task ? identityOf(task as RunnerTestCase) : undefined,
+    signal,
+  }
+  // Only the mark for the scorer runs beneath is ambient: a user's scorer may start runs of its own.
+  const evaluation = await withCallContext({ recordsScorerRuns: true }, () =>
+    assertion.evaluate(call),
   )
   if (evaluation.skip !== undefined) {
     run.settled = true

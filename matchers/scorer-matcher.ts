@@ -41,10 +41,10 @@ export function runScorerMatcher(
     input: () => inputOption(options),
     expectedLabel: spec.expectedLabel,
     scorerId: () => spec.scorerId,
-    async evaluate(): Promise<Evaluation> {
+    async evaluate(call): Promise<Evaluation> {
       const opts = (options ?? {}) as Record<string, unknown>
       const cassetteMode = cassetteOption(spec.matcher, opts.cassettes)
-      const result = await spec.run(opts, { cassetteMode })
+      const result = await spec.run(opts, { cassetteMode, ...call })
       return {
         satisfied: Boolean(result.passed),
         score: typeof result.score === 'number' ? result.score : undefined,

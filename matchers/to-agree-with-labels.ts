@@ -48,7 +48,7 @@ export function toAgreeWithLabels(
     receivedLabel: 'judge',
     // Never the judge object itself: an endpoint may carry an API key.
     preview: (judge) => judgeLabel(parseJudgeInput(checkJudge(judge))),
-    async evaluate(): Promise<Evaluation> {
+    async evaluate(call): Promise<Evaluation> {
       if (state.isNot) throw new UsageError(messages.calibrationNegated())
       const opts = checkOptions('toAgreeWithLabels', options, OPTIONS)
       const cassetteMode = cassetteOption('toAgreeWithLabels', opts.cassettes)
@@ -62,7 +62,7 @@ export function toAgreeWithLabels(
           samples: opts.samples as number | undefined,
           evaluation: opts.evaluation as 'together' | 'separately' | undefined,
         },
-        { cassetteMode },
+        { cassetteMode, ...call },
       )
       const failures = missedThresholds(result, thresholds)
       return {

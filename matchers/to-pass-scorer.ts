@@ -87,7 +87,7 @@ export function toPassScorer(
     preview: textPreview,
     scorerId: () => knownScorerIds(scorer),
     eval: evalAssertionOf(options),
-    async evaluate() {
+    async evaluate(call) {
       const scorers = checkScorers(scorer)
       const opts = checkOptions('toPassScorer', options, OPTIONS)
       const threshold = opts.threshold as number | undefined
@@ -130,7 +130,7 @@ export function toPassScorer(
       // Every scorer's own model calls (a Mastra scorer's judge) count as judge calls.
       const results: Record<string, any>[] = await Promise.all(
         scorers.map((one) =>
-          runCountingModelCalls(one, withRunChoices(runFor(one), { cassetteMode })),
+          runCountingModelCalls(one, withRunChoices(runFor(one), { cassetteMode, ...call })),
         ),
       )
       const judgeCalls: JudgeCall[] = results.flatMap(

@@ -56,12 +56,12 @@ export function toSatisfyRubric(
     input: () => inputOption(options),
     eval: evalAssertionOf(options),
     expectedLabel: 'criteria',
-    async evaluate() {
+    async evaluate(call) {
       const opts = checkOptions('toSatisfyRubric', options, OPTIONS)
       const cassetteMode = cassetteOption('toSatisfyRubric', opts.cassettes)
       const run = withRunChoices(
         { input: opts.input, output: received, ...judgeReferences('toSatisfyRubric', opts) },
-        { cassetteMode },
+        { cassetteMode, ...call },
       )
       const given = isScorer(criteria) ? { scorer: criteria, id: scorerName(criteria) } : undefined
       const { id, result } = given

@@ -135,8 +135,10 @@ export async function calibrateJudgeWith(
   }
   const judge = resolveJudge(options.judge)
   const model = judgeLabel(parseJudgeInput(judge))
+  // The test and signal its edge (`toAgreeWithLabels`) handed down, else the running test's.
   const context = currentCallContext()
-  const set = await loadLabelSet(options.labels, context.test?.file)
+  const test = choices.test ?? context.test
+  const set = await loadLabelSet(options.labels, test?.file)
   const calls: JudgeCall[][] = []
   const judged: Judged[][] = []
   let next = 0
@@ -156,7 +158,7 @@ export async function calibrateJudgeWith(
         .run(
           withRunChoices(
             { input: example.input, output: example.output, groundTruth: example.reference },
-            choices,
+            exampleChoices,
           ),
         )
         .catch((error: unknown) => {
@@ -184,7 +186,8 @@ export async function calibrateJudgeWith(
   // list one scorer record per labelled example (and fail the run's count with them). Their
   // many judge calls share one signal that follows the test's, so the test's signal gets one
   // listener, not one per call in flight (POOL examples × samples × criteria).
-  const shared = fanOutSignal(context.signal)
+  const shared = fanOutSignal(choices.signal ?? context.signal)
+  const exampleChoices: RunChoices = { ...choices, test, signal: shared.signal }
   try {
     await withCallContext({ recordsScorerRuns: true, signal: shared.signal }, () =>
       Promise.all(Array.from({ length: Math.min(POOL, set.examples.length) }, worker)),

@@ -3,11 +3,11 @@
 // user towards a goal and says when the conversation is over. Every text it is sent lives here,
 // under SIMULATED_USER_PROMPT_VERSION (ARCHITECTURE.md §14).
 import { runJudgeCall } from '../judge/judge-call'
+import { enteringJudge } from '../judge/judge-input'
 import { fixedSchema, zodSchemaOnFirstUse } from '../judge/output-schema'
 import { transcriptLine } from '../output/transcript-lines'
 import type { JudgeCall, JudgeInput } from '../records/records'
 import { fenced } from '../rubric/rubric-prompt'
-import { resolveJudge } from '../runtime/runtime'
 
 /**
  * The version of the simulated user's prompt. A cassette records it; bump it with any change to
@@ -87,7 +87,7 @@ export async function nextUserMessage(options: {
 }): Promise<SimulatedUserReply> {
   let call: JudgeCall | undefined
   const { value } = await runJudgeCall({
-    judge: resolveJudge(options.model),
+    judge: enteringJudge(options.model),
     step: 'generateReason',
     system: SIMULATED_USER_INSTRUCTIONS,
     prompt: simulatedUserPrompt(options.persona, options.goal, options.messages),

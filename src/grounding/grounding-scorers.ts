@@ -148,7 +148,7 @@ function groundingScorer(
       const { value } = await runJudgeCall({
         judge: internals.judge(),
         step: internals.step,
-        cassetteMode: internals.choices.cassetteMode,
+        choices: internals.choices,
         system: GROUNDING_INSTRUCTIONS,
         prompt,
         output:

@@ -1,8 +1,8 @@
-import type { CassetteMode } from '../config/resolve-config'
 import { UsageError } from '../errors'
 import { messages } from '../messages'
 import type { JudgeCall, ScorerStepName } from '../records/records'
 import { type ExchangeEvent, withCallContext } from '../runtime/call-context'
+import type { RunChoices } from '../runtime/run-choices'
 import { cachedEmbedder, judgeFetch, judgeMayGoLive } from './cassette-bridge'
 import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { usageOf } from './price-table'
@@ -57,14 +57,15 @@ export async function embedTexts(
   texts: string[],
   step: ScorerStepName,
   signal?: AbortSignal | undefined,
-  cassetteMode?: CassetteMode | undefined,
+  choices: RunChoices = {},
 ): Promise<{ vectors: number[][]; call: JudgeCall }> {
   const events: ExchangeEvent[] = []
   const started = performance.now()
   const label = embedderLabel(embedder)
   // No prompt version: an embedding request holds no prompt of rubricate's.
   const scope = judgeCallScope({
-    cassetteMode,
+    cassetteMode: choices.cassetteMode,
+    test: choices.test,
     onExchange: (event) => events.push(event),
   })
   const vectors = await embedWith(embedder, texts, signal, scope)

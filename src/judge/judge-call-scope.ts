@@ -30,21 +30,21 @@ export interface JudgeCallScope {
 
 /** The parts of a {@link JudgeCallScope} its maker chooses. @internal */
 export type JudgeCallChoices = Partial<
-  Pick<JudgeCallScope, 'promptVersion' | 'onExchange' | 'onLiveRequest'> & {
+  Pick<JudgeCallScope, 'promptVersion' | 'onExchange' | 'onLiveRequest' | 'test'> & {
     /** The cassette mode chosen at the call site; unset: the configuration's. */
     cassetteMode: CassetteMode | undefined
   }
 >
 
 /**
- * A judge call's scope: the running test and its trial (the one ambient part, which Vitest hands
- * no call), and what the maker chose. @internal
+ * A judge call's scope: the test its edge named (a matcher's), else the running test, and its
+ * trial (the ambient part, which Vitest hands no call), and what the maker chose. @internal
  */
 export function judgeCallScope(choices: JudgeCallChoices = {}): JudgeCallScope {
-  const { test, trial } = currentCallContext()
+  const context = currentCallContext()
   return {
-    test,
-    trial,
+    test: choices.test ?? context.test,
+    trial: context.trial,
     config: currentRuntime().config({ cassettes: choices.cassetteMode }),
     promptVersion: choices.promptVersion,
     onExchange: choices.onExchange ?? ignore,

@@ -1,12 +1,10 @@
 /** One logical judge call: a prompt, and the schema its reply must match (none: plain text). @internal */
 
-import type { CassetteMode } from '../config/resolve-config'
 import { isRubricateError, JudgeOutputError, JudgeRequestError } from '../errors'
 import { messages } from '../messages'
 import type {
   JudgeCall,
   JudgeCallSource,
-  JudgeInput,
   JudgeReply,
   OpenAICompatibleJudge,
   ScorerStepName,
@@ -14,6 +12,7 @@ import type {
   TokenUsage,
 } from '../records/records'
 import type { ExchangeEvent } from '../runtime/call-context'
+import type { RunChoices } from '../runtime/run-choices'
 import { reportUndecided } from '../runtime/undecided-hooks'
 import { completeInCall, replayedFrom } from './cassette-bridge'
 import { type Answer, chooseAnswer } from './choose-answer'
@@ -37,8 +36,8 @@ import {
 import { raceAbort } from './retries'
 
 export interface JudgeCallOptions {
-  /** The judge, already resolved through the configuration. */
-  judge: JudgeInput
+  /** The judge, resolved through the configuration and parsed where it entered (`enteringJudge`). */
+  judge: ParsedJudge
   step: ScorerStepName
   system?: string | undefined
   prompt: string
@@ -59,11 +58,13 @@ export interface JudgeCallOptions {
   errorProcessors?: readonly JudgeProcessor[] | undefined
   /** Default 10 when `errorProcessors` is set. */
   maxProcessorRetries?: number | undefined
-  signal?: AbortSignal | undefined
   /** The version of the prompt template, stored with the call's cassette entries. */
   promptVersion?: string | undefined
-  /** The cassette mode chosen at the call site; unset: the configuration's. */
-  cassetteMode?: CassetteMode | undefined
+  /**
+   * What the run's edge (a matcher) chose and knows: its cassette mode, its test and the test's
+   * signal. Unset: the configuration's mode, the running test and its signal.
+   */
+  choices?: RunChoices | undefined
   /** Told about the call's record once it has succeeded or failed. */
   record?: ((call: JudgeCall) => void) | undefined
 }
@@ -126,15 +127,17 @@ export async function runJudgeCall(options: JudgeCallOptions): Promise<JudgeCall
 // What the call belongs to and counts, then its judge: a bad judge fails here, before any request.
 function startCall(options: JudgeCallOptions): RunningCall {
   const tally = new CallTally(options.step, options.record)
+  const { choices } = options
   const scope = judgeCallScope({
-    cassetteMode: options.cassetteMode,
+    cassetteMode: choices?.cassetteMode,
+    test: choices?.test,
     promptVersion: options.promptVersion,
     onExchange: (event) => tally.exchanges.push(event),
     onLiveRequest: () => {
       tally.liveRequests++
     },
   })
-  const signal = callSignal(options.signal)
+  const signal = callSignal(choices?.signal)
   const judge = callJudge(options, options.output !== undefined)
   const { output } = options
   const structured = judge.judge.kind === 'endpoint' && judge.mode !== 'prompt' && output

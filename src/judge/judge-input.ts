@@ -8,6 +8,7 @@ import type {
   OpenAICompatibleJudge,
   StructuredOutputMode,
 } from '../records/records'
+import { resolveJudge } from '../runtime/runtime'
 import { aiSdkJudge, isAiSdkModel } from './ai-sdk-judge'
 import { PROVIDER_NAMES, providerEndpoint } from './providers'
 
@@ -28,7 +29,8 @@ export type ReplyMode = StructuredOutputMode | 'text'
 
 /** The judge choices a call may make over the judge object's own (a scorer step's judge fields). @internal */
 export interface JudgeChoices {
-  judge: JudgeInput
+  /** The judge, parsed where it entered the call ({@link enteringJudge}). */
+  judge: ParsedJudge
   temperature?: number | undefined
   maxRetries?: number | undefined
   structuredOutput?: StructuredOutputMode | undefined
@@ -69,12 +71,22 @@ const ENDPOINT = {
 }
 
 /**
- * The judge of one call: its input parsed (and checked) once, the call's own choices over the
- * judge object's, and how the reply is asked for decided once for all its attempts.
+ * The judge a call site names (a scorer's or a step's `judge.model`, a simulated user's `model`),
+ * resolved through the configuration and parsed: where a judge enters, so a typo'd key fails
+ * there, once, and the calls made with it (samples, groups, attempts) share the parse.
+ * @internal
+ */
+export function enteringJudge(callSite?: JudgeInput | undefined): ParsedJudge {
+  return parseJudgeInput(resolveJudge(callSite))
+}
+
+/**
+ * The judge of one call: the call's own choices over the judge object's, and how the reply is
+ * asked for, decided once for all its attempts.
  * @internal
  */
 export function callJudge(choices: JudgeChoices, withSchema: boolean): CallJudge {
-  const parsed = parseJudgeInput(choices.judge)
+  const parsed = choices.judge
   const judge = withOverrides(parsed, choices)
   const mode: ReplyMode = !withSchema ? 'text' : judge.kind === 'custom' ? 'prompt' : judge.mode
   return { judge, label: judgeLabel(judge), mode, schemaInSystem: schemaInSystem(parsed, choices) }

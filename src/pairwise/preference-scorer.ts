@@ -97,7 +97,7 @@ export function createPreferenceScorer(config: PreferenceScorerConfig): Preferen
         runJudgeCall({
           judge,
           step: internals.step,
-          cassetteMode: internals.choices.cassetteMode,
+          choices: internals.choices,
           system: PAIRWISE_INSTRUCTIONS,
           prompt: pairwisePrompt(criteria, task === '' ? undefined : task, a, b),
           output: pairwiseReplySchema(),

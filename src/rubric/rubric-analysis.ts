@@ -106,7 +106,7 @@ function judgeGroups(
       return runJudgeCall({
         judge,
         step: internals.step,
-        cassetteMode: internals.choices.cassetteMode,
+        choices: internals.choices,
         system: RUBRIC_INSTRUCTIONS,
         prompt: rubricPrompt(listed, task, output, references, transcript),
         output: rubricReplySchema(listed.length),

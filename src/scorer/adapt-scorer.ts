@@ -3,6 +3,7 @@ import { UsageError } from '../errors'
 import { messages } from '../messages'
 import { isThenable, outputText } from '../output'
 import type { JudgeCall } from '../records/records'
+import { runChoicesOf } from '../runtime/run-choices'
 import { withModelCallsAsJudgeCalls } from './model-calls'
 import type { ScorerRun } from './types'
 
@@ -106,10 +107,14 @@ export function adaptScorer(
       }
       const context = run.additionalContext?.context
       if (context !== undefined) args.context = context
-      const { value, judgeCalls } = await withModelCallsAsJudgeCalls('generateScore', async () => {
-        const out = fn(args)
-        return isThenable(out) ? await out : out
-      })
+      const { value, judgeCalls } = await withModelCallsAsJudgeCalls(
+        'generateScore',
+        async () => {
+          const out = fn(args)
+          return isThenable(out) ? await out : out
+        },
+        runChoicesOf(run),
+      )
       return toResult(options.id ?? nameOf(value) ?? fallbackId, value, judgeCalls)
     },
   }

@@ -2,6 +2,7 @@ import { modelCallsAsJudge } from '../judge/cassette-bridge'
 import { usageOf } from '../judge/price-table'
 import type { JudgeCall, ScorerStepName } from '../records/records'
 import { withCallContext } from '../runtime/call-context'
+import { type RunChoices, runChoicesOf } from '../runtime/run-choices'
 
 // How long a scorer's streamed model calls may take to be written after the scorer returned.
 const STREAM_GRACE_MS = 1000
@@ -12,17 +13,23 @@ const STREAM_GRACE_MS = 1000
  * model client of its own, whose HTTP calls would otherwise count as the agent's. The judge's live
  * limits wrap them (`maxLiveCalls`, `maxCost`, concurrency), their cost counts, the agents' count
  * leaves them out, and they come back as judge calls (model, source, tokens, cassette entry).
+ * `edge`: the choices of the run the scorer was given (its test and signal).
  * @internal
  */
 export async function withModelCallsAsJudgeCalls<T>(
   step: ScorerStepName,
   fn: () => T | Promise<T>,
+  edge: RunChoices = {},
 ): Promise<{ value: T; judgeCalls: JudgeCall[] }> {
   const judgeCalls: JudgeCall[] = []
   const pending: Promise<void>[] = []
   let last = performance.now()
   const value = await withCallContext(
     {
+      // The scorer's model client takes nothing from rubricate: the test and signal its edge
+      // handed down reach that client's HTTP calls through the context.
+      test: edge.test,
+      signal: edge.signal,
       modelCalls: {
         asJudge: modelCallsAsJudge,
         onModelCallPending: (settled) => pending.push(settled),
@@ -74,8 +81,10 @@ export async function runCountingModelCalls<R>(
   scorer: { run(run: any): R | Promise<R> },
   run: unknown,
 ): Promise<R> {
-  const { value, judgeCalls } = await withModelCallsAsJudgeCalls('generateScore', () =>
-    scorer.run(run),
+  const { value, judgeCalls } = await withModelCallsAsJudgeCalls(
+    'generateScore',
+    () => scorer.run(run),
+    runChoicesOf(run),
   )
   if (judgeCalls.length === 0 || value === null || typeof value !== 'object') return value
   const own = (value as { judgeCalls?: unknown }).judgeCalls

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { ScorerRunError, UsageError } from '../errors'
 import { runJudgeCall } from '../judge/judge-call'
+import { enteringJudge } from '../judge/judge-input'
 import { fixedSchema, zodSchemaOnFirstUse } from '../judge/output-schema'
 import { messages } from '../messages'
 import { isThenable } from '../output'
@@ -8,7 +9,6 @@ import type { JudgeCall, ScorerStepName } from '../records/records'
 import { currentCallContext, withCallContext } from '../runtime/call-context'
 import { emitRecord } from '../runtime/record-hooks'
 import { type RunChoices, runChoicesOf } from '../runtime/run-choices'
-import { resolveJudge } from '../runtime/runtime'
 import { isNotScorable } from './not-scorable'
 import { plainRunRecord } from './plain-run-record'
 import type { StepDefinition } from './step-internals'
@@ -166,7 +166,7 @@ function stepValue(
   }
   const internals: StepInternals = {
     step: step.name,
-    judge: () => resolveJudge(options.judge?.model),
+    judge: () => enteringJudge(options.judge?.model),
     choices,
     recordJudgeCall: (call) => judgeCalls.push(call),
   }
@@ -198,7 +198,7 @@ async function runPromptStep(
   // The fixed `{ score }` reply only when the step gives neither a schema nor calculateScore.
   const output = calculate ? step.schema : isScore ? SCORE_SCHEMA : step.schema
   const { value } = await runJudgeCall({
-    judge: resolveJudge(judge.model),
+    judge: enteringJudge(judge.model),
     step: step.name,
     system: judge.instructions,
     prompt,
@@ -214,7 +214,7 @@ async function runPromptStep(
     outputProcessors: judge.outputProcessors,
     errorProcessors: judge.errorProcessors,
     maxProcessorRetries: judge.maxProcessorRetries,
-    cassetteMode: choices.cassetteMode,
+    choices,
     record: (call) => judgeCalls.push(call),
   })
   if (calculate) return await calculate({ ...context, analyzeStepResult: value })

@@ -1,5 +1,6 @@
+import type { ParsedJudge } from '../judge/judge-input'
 import type { PreparedSchema } from '../judge/output-schema'
-import type { JudgeCall, JudgeInput, ScorerStepName } from '../records/records'
+import type { JudgeCall, ScorerStepName } from '../records/records'
 import type { RunChoices } from '../runtime/run-choices'
 import { runtimeState } from '../runtime/state'
 import type { PromptStep } from './types'
@@ -34,10 +35,10 @@ export function lendStepInternals(context: object, internals: StepInternals): vo
 export interface StepInternals {
   step: ScorerStepName
   /**
-   * The scorer's judge, resolved through the configuration when asked: the pipeline is the one
-   * place a scorer's judge is resolved, and a step that calls no judge needs none configured.
+   * The scorer's judge, resolved through the configuration and parsed when asked: the pipeline is
+   * the one place a scorer's judge enters, and a step that calls no judge needs none configured.
    */
-  judge(): JudgeInput
+  judge(): ParsedJudge
   /** What the run's edge chose for its judge calls (the matcher's `cassettes` option). */
   choices: RunChoices
   recordJudgeCall(call: JudgeCall): void

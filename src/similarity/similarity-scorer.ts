@@ -76,7 +76,7 @@ export function createSimilarityScorer(config: SimilarityScorerConfig): Similari
         texts,
         internals.step,
         undefined,
-        internals.choices.cassetteMode,
+        internals.choices,
       )
       internals.recordJudgeCall(call)
       const cosine = cosineSimilarity(vectors[0] as number[], vectors[1] as number[])

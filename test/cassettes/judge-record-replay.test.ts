@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { configureRubricate, createScorer, type ScorerResult } from '../../src'
 import { rootCause } from '../../src/errors'
 import { runJudgeCall } from '../../src/judge/judge-call'
+import { parseJudgeInput } from '../../src/judge/judge-input'
 import type { OpenAICompatibleJudge } from '../../src/records/records'
 import { withCallContext } from '../../src/runtime/call-context'
 import { setPluginConfig } from '../../src/runtime/runtime'
@@ -68,7 +69,13 @@ function judgeUnder(
   system = 'You check facts.',
 ) {
   return withCallContext({ test: testIn('checks facts', FILE) }, () =>
-    runJudgeCall({ judge, step: 'generateReason', system, prompt, promptVersion }),
+    runJudgeCall({
+      judge: parseJudgeInput(judge),
+      step: 'generateReason',
+      system,
+      prompt,
+      promptVersion,
+    }),
   )
 }
 

@@ -215,12 +215,17 @@ test('toPassScorer passes input, ground truth and request context to the scorer'
     groundTruth: 'truth',
     requestContext: { rubric: 'r' },
   })
-  expect(scorer.calls[0]?.run).toEqual({
+  const run = scorer.calls[0]?.run as object
+  // Its own fields, as given; the matcher's choices ride beside them under a symbol.
+  expect(Object.fromEntries(Object.entries(run))).toEqual({
     input: 'in',
     output: { text: 'out' },
     groundTruth: 'truth',
     requestContext: { rubric: 'r' },
   })
+  expect(runChoicesOf(run).test?.name).toBe(
+    'toPassScorer passes input, ground truth and request context to the scorer',
+  )
 })
 
 test('the test identity, its abort signal and the call-site cassette mode reach the scorer', async ({
@@ -231,16 +236,19 @@ test('the test identity, its abort signal and the call-site cassette mode reach 
   await expect('x').toSatisfyRubric(scorer, { cassettes: 'off', input: 'q' })
   const { context, run } = scorer.calls[0] ?? {}
   expect(run).toMatchObject({ input: 'q', output: 'x' })
-  expect(context?.test).toEqual({
-    file: task.file.filepath,
-    name: 'the test identity, its abort signal and the call-site cassette mode reach the scorer',
-    id: task.id,
+  // All three travel with the run as values, for the pipeline to hand its judge calls: the test,
+  // the test's own signal (it fires on a test timeout) and the call site's cassette mode.
+  expect(runChoicesOf(run)).toEqual({
+    cassetteMode: 'off',
+    test: {
+      file: task.file.filepath,
+      name: 'the test identity, its abort signal and the call-site cassette mode reach the scorer',
+      id: task.id,
+    },
+    signal,
   })
-  // The assertion's own signal, which follows the test's (it fires on a test timeout).
-  expect(context?.signal).toBeInstanceOf(AbortSignal)
-  expect(context?.signal?.aborted).toBe(signal.aborted)
-  // The call site's cassette mode travels with the run, for the pipeline to hand its judge calls.
-  expect(runChoicesOf(run)).toEqual({ cassetteMode: 'off' })
+  // Only the mark for the runs beneath the matcher's is ambient.
+  expect(context).toEqual({ recordsScorerRuns: true })
 })
 
 test('a record keeps the input and the output judged for the report page, cut at 4,000 characters with the whole length', async ({
