@@ -5,15 +5,10 @@ import { modelCallRecord } from '../cassettes/agents/model-call-record'
 import { bypassIfIntercepted } from '../cassettes/agents/msw-loader'
 import { asRubricateLive } from '../cassettes/agents/rubricate-live'
 import { exchange } from '../cassettes/exchange/exchange'
-import {
-  type ExchangeInput,
-  parseBody,
-  prepareRequest,
-  requestModel,
-} from '../cassettes/exchange/prepared-request'
+import { type ExchangeInput, prepareRequest } from '../cassettes/exchange/prepared-request'
 import type { ExchangeReply } from '../cassettes/exchange/replay'
 import { storeFor } from '../cassettes/store/cassette-store'
-import { isProviderHost, modelEndpoint } from '../cassettes/store/model-endpoint'
+import { isProviderHost, modelEndpoint, requestModel } from '../cassettes/store/model-endpoint'
 import { testLabel } from '../config/paths'
 import type { ResolvedConfig } from '../config/resolve-config'
 import { JudgeRequestError } from '../errors'
@@ -147,7 +142,7 @@ export async function judgeExchange(
   // that keys it.
   let model: { name: string | undefined } | undefined
   const modelOf = () => {
-    model ??= { name: requestModel(parseBody(request.bodyText)) }
+    model ??= { name: requestModel(request.bodyText) }
     return model.name
   }
   const side = judgeSide(runtime, config, call, modelOf, found?.endpoint ?? request.url.pathname)

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
-import { computeKey, requestModel } from '../../src/cassettes/exchange/prepared-request'
+import { computeKey } from '../../src/cassettes/exchange/prepared-request'
 import { canonicalJson, sortKeysDeep } from '../../src/cassettes/store/canonical-json'
-import { modelEndpoint } from '../../src/cassettes/store/model-endpoint'
+import { modelEndpoint, requestModel } from '../../src/cassettes/store/model-endpoint'
 
 const chat = {
   model: 'gpt-4.1-mini',

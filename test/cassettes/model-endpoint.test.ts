@@ -1,11 +1,12 @@
 // Which requests are model calls, and the endpoint part of their key (issue 29, items 3 and 4).
 
 import { expect, test } from 'vitest'
-import { computeKey, keyQuery, requestModel } from '../../src/cassettes/exchange/prepared-request'
+import { computeKey, keyQuery } from '../../src/cassettes/exchange/prepared-request'
 import {
   isProviderHost,
   matchingPattern,
   modelEndpoint,
+  requestModel,
 } from '../../src/cassettes/store/model-endpoint'
 
 const endpointOf = (href: string, patterns: (string | RegExp)[] = [], hosts: string[] = []) =>

@@ -22,7 +22,8 @@ import { canonicalJson } from '../store/canonical-json'
 import type { CassetteEntry } from '../store/cassette-entry'
 import type { CassetteStore } from '../store/cassette-store'
 import { diffPaths, firstTextChange, sharedEnds, type TextChange } from '../store/json-diff'
-import { type ExchangeInput, type PreparedRequest, requestModel } from './prepared-request'
+import { requestModel } from '../store/model-endpoint'
+import type { ExchangeInput, PreparedRequest } from './prepared-request'
 import { recordCommand, recordEnv } from './record-command'
 
 /**

@@ -127,6 +127,20 @@ function finish(
   })
 }
 
+// Record a live reply (a stream's events or a whole body) and tell the caller how it ended.
+async function recordAndFinish(
+  call: LiveCall,
+  live: Response,
+  reply: Omit<CassetteResponse, 'status' | 'headers'>,
+  usage: () => unknown,
+  latencyMs?: number | undefined,
+): Promise<Recorded | undefined> {
+  const { input, request, store } = call
+  const written = await record(input, request, store, live, reply)
+  finish(call, written, usage, latencyMs)
+  return written
+}
+
 // A stream is passed on as it comes and recorded once the client has read it to its end.
 function recordStream(
   call: LiveCall,
@@ -165,10 +179,9 @@ async function recordEndedStream(call: LiveCall, live: Response, chunks: SseChun
   try {
     // A stream unchanged but for its ids keeps its stored entry, and its ids are learnt, so the
     // next request finds the stored chain's next entry as replay will (ARCHITECTURE.md §7.10).
-    const written = await record(input, call.request, call.store, live, { sse: chunks })
+    const written = await recordAndFinish(call, live, { sse: chunks }, usage)
     if (written?.kept?.response.sse)
       input.runtime.ids.learnStream(written.kept.response.sse, chunks)
-    finish(call, written, usage)
   } catch (error) {
     finish(call, undefined)
     input.runtime.session.recordError(error as Error)
@@ -192,8 +205,8 @@ async function recordBody(call: LiveCall, live: Response): Promise<ExchangeReply
   input.onLiveJson?.(body.json)
   const usable = input.recordable?.(body) ?? true
   if (isRecordableStatus(live.status) && usable) {
-    const written = await record(input, call.request, call.store, live, { ...body, latencyMs })
-    finish(call, written, () => body.json, latencyMs)
+    const reply = { ...body, latencyMs }
+    const written = await recordAndFinish(call, live, reply, () => body.json, latencyMs)
     if (written?.kept) {
       // The store kept its entry, unchanged but for its ids: the client is served the stored
       // reply, so the ids it carries on are those the next entry was recorded with.

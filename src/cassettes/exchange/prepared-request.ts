@@ -13,6 +13,7 @@ import { currentCallContext, type ExchangeEvent } from '../../runtime/call-conte
 import type { Runtime } from '../../runtime/runtime'
 import { isSecretQueryName, redactRequest, type SecretSet } from '../redaction/redaction'
 import { canonicalJson, sha256Hex } from '../store/canonical-json'
+import { baseURLOf, requestModel } from '../store/model-endpoint'
 
 /**
  * One exchange, as a caller hands it over. The engine knows HTTP and the store; what is particular
@@ -222,18 +223,6 @@ export function runHook<T>(hook: RedactHook, entry: T): T {
   return result as T
 }
 
-/**
- * Where a request to `endpoint` goes: the URL before the endpoint (`http://localhost:8080/v1`),
- * without user, password, query or fragment, so that no secret a URL carries is kept.
- * @internal
- */
-export function baseURLOf(url: URL, endpoint: string): string | undefined {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
-  const path = url.pathname.replace(/\/+$/, '')
-  const cut = path.endsWith(`/${endpoint}`) ? path.slice(0, -endpoint.length - 1) : ''
-  return `${url.origin}${cut}`
-}
-
 /** The name/value pairs of `Headers`. @internal */
 export function headerPairs(headers: Headers): [string, string][] {
   const pairs: [string, string][] = []
@@ -411,22 +400,4 @@ export function keyQuery(
   }
   // Only secret-named parameters: no query, as when the key travels in a header.
   return Object.keys(query).length > 0 ? query : undefined
-}
-
-/**
- * The model a request names: the body's `model`, else the one in its path (an Azure deployment,
- * Gemini's and Vertex's `models/<model>:<method>`, Bedrock's `model/<id>/`).
- * @internal
- */
-export function requestModel(body: unknown, pathname?: string): string | undefined {
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-    const model = (body as Record<string, unknown>).model
-    if (typeof model === 'string') return model
-  }
-  const inPath = pathname
-    ? (/\/deployments\/([^/]+)\//.exec(pathname) ??
-      /\/models\/([^/:]+):[A-Za-z]+\/?$/.exec(pathname) ??
-      /\/model\/([^/]+)\/[a-z-]+\/?$/.exec(pathname))
-    : null
-  return inPath?.[1] ? decodeURIComponent(inPath[1]) : undefined
 }

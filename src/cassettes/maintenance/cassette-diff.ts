@@ -16,10 +16,10 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { UsageError } from '../../errors'
 import { messages } from '../../messages'
-import { requestModel } from '../exchange/prepared-request'
 import { canonicalJson } from '../store/canonical-json'
 import type { CassetteEntry } from '../store/cassette-entry'
 import { CassetteStore } from '../store/cassette-store'
+import { requestModel } from '../store/model-endpoint'
 
 /** One decision a judge entry holds: a criterion's verdict, or a scorer step's score. @internal */
 export type Judgement =

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
-import { requestModel } from '../exchange/prepared-request'
 import { CassetteStore } from '../store/cassette-store'
+import { requestModel } from '../store/model-endpoint'
 
 /** What `rubricate cassettes stats` reports about a cassette folder (ARCHITECTURE.md §7.9). @internal */
 export interface CassetteStats {

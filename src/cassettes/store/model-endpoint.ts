@@ -1,5 +1,6 @@
 /**
- * Which requests are model calls, and the endpoint part of their key (ARCHITECTURE.md §7.3). A
+ * Which requests are model calls, the endpoint part of their key (ARCHITECTURE.md §7.3), the model
+ * they name and the base URL before the endpoint. A
  * request is a model call when its path ends in an OpenAI-shaped endpoint (the keys of old
  * cassettes: the suffix alone, no query), has the shape of a provider's native API (Anthropic
  * Messages, Gemini and Vertex `models/<model>:<method>`, Bedrock runtime, the OpenAI
@@ -225,4 +226,47 @@ function endsAfter(path: string, suffix: string, separators: string): boolean {
   if (!path.endsWith(suffix)) return false
   const before = path.length - suffix.length - 1
   return before < 0 || separators.includes(path[before] as string)
+}
+
+/**
+ * The model a request names: the body's `model` (the body parsed, or its JSON text), else the one
+ * in its path (an Azure deployment, Gemini's and Vertex's `models/<model>:<method>`, Bedrock's
+ * `model/<id>/`).
+ * @internal
+ */
+export function requestModel(body: unknown, pathname?: string): string | undefined {
+  if (typeof body === 'string') return requestModel(jsonOf(body), pathname)
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const model = (body as Record<string, unknown>).model
+    if (typeof model === 'string') return model
+  }
+  const inPath = pathname
+    ? (/\/deployments\/([^/]+)\//.exec(pathname) ??
+      /\/models\/([^/:]+):[A-Za-z]+\/?$/.exec(pathname) ??
+      /\/model\/([^/]+)\/[a-z-]+\/?$/.exec(pathname))
+    : null
+  return inPath?.[1] ? decodeURIComponent(inPath[1]) : undefined
+}
+
+// A body's text as JSON when it reads as an object: the model of a text body that is not JSON is
+// only ever in its path.
+function jsonOf(text: string): object | undefined {
+  if (text.trimStart()[0] !== '{') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Where a request to `endpoint` goes: the URL before the endpoint (`http://localhost:8080/v1`),
+ * without user, password, query or fragment, so that no secret a URL carries is kept.
+ * @internal
+ */
+export function baseURLOf(url: URL, endpoint: string): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  const path = url.pathname.replace(/\/+$/, '')
+  const cut = path.endsWith(`/${endpoint}`) ? path.slice(0, -endpoint.length - 1) : ''
+  return `${url.origin}${cut}`
 }
