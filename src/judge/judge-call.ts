@@ -16,16 +16,12 @@ import type { RunChoices } from '../runtime/run-choices'
 import { reportUndecided } from '../runtime/undecided-hooks'
 import { completeInCall, replayedFrom } from './cassette-bridge'
 import { type Answer, chooseAnswer } from './choose-answer'
+import { StructuredOutputRejected } from './endpoint-replies'
 import { extractJson } from './extract-json'
 import { callSignal, type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { type CallJudge, callJudge, type ParsedJudge, type ReplyMode } from './judge-input'
 import { judgeText } from './judge-protocol'
-import {
-  type EndpointRequest,
-  prepareCompletion,
-  StructuredOutputRejected,
-  sendCompletion,
-} from './openai-judge'
+import { type EndpointRequest, prepareCompletion, sendCompletion } from './openai-judge'
 import { type PreparedSchema, requestSchema } from './output-schema'
 import {
   type JudgeProcessor,

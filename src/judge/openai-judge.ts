@@ -11,13 +11,15 @@ import {
   redactUrl,
   responseReply,
 } from './cassette-bridge'
-import { bodyPreview, completionReply, wholeBody } from './completion-reply'
 import {
+  bodyPreview,
   callAborted,
+  completionReply,
   deadlinePassed,
   type FailedCompletion,
   sdkFailureRule,
-} from './endpoint-failures'
+  wholeBody,
+} from './endpoint-replies'
 import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { type RetryTransport, withRetries } from './retries'
 
@@ -35,9 +37,6 @@ export interface EndpointRequest {
   seed?: number | undefined
   temperature?: number | undefined
 }
-
-// Thrown by `sendCompletion`; the judge call reads it from here.
-export { StructuredOutputRejected } from './endpoint-failures'
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
 
