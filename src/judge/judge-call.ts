@@ -29,7 +29,7 @@ import {
   processJudgeOutput,
   withErrorProcessors,
 } from './processors'
-import { raceAbort } from './retries'
+import { untilAborted } from './retries'
 
 export interface JudgeCallOptions {
   /** The judge, resolved through the configuration and parsed where it entered (`enteringJudge`). */
@@ -224,7 +224,7 @@ function send(call: RunningCall, texts: Texts, repair: Repair | undefined): Prom
   const { judge } = call.judge
   const pending =
     judge.kind === 'endpoint' ? sendToEndpoint(call, judge, turn) : sendToModel(call, judge, turn)
-  return raceAbort(pending, call.signal, aborted)
+  return untilAborted(pending, [call.signal], aborted)
 }
 
 /** The texts of one request: the schema where the mode puts it, and a repair's instruction. */

@@ -188,58 +188,29 @@ export function joinSignals(signals: readonly AbortSignal[]): JoinedSignal {
 }
 
 /**
- * `work`'s result, or a rejection with the reason of the first of `bounds` to abort, whichever
- * comes first: a transport that misses the abort (a fetch wrapper that re-creates the request and
- * its signal, a joined signal collected) cannot hold the call past its bounds. What the work does
- * after that is ignored.
+ * `work`'s result, or a rejection as soon as the first of `bounds` aborts (with `reason()`, else
+ * that signal's reason), whichever comes first: a transport that misses the abort (a fetch wrapper
+ * that re-creates the request and its signal, a custom model that sleeps, an agent that ignores
+ * its signal) cannot hold a call past its bounds. What the work does after that is ignored. An
+ * unset bound is none.
  * @internal
  */
-export function untilAborted<T>(work: Promise<T>, bounds: readonly AbortSignal[]): Promise<T> {
-  const { signal, dispose } = joinSignals(bounds)
-  if (signal.aborted) {
-    work.catch(() => {})
-    return Promise.reject(signal.reason)
-  }
-  return new Promise<T>((resolve, reject) => {
-    signal.addEventListener(
-      'abort',
-      () => {
-        work.catch(() => {})
-        reject(signal.reason)
-      },
-      { once: true },
-    )
-    work.then(resolve, reject).finally(dispose)
-  })
-}
-
-/**
- * Settle with `promise`, or reject with `onAbort()` as soon as `signal` fires: a transport that
- * sleeps without watching the signal (a custom model, a `Retry-After`) cannot hold an aborted call.
- * @internal
- */
-export function raceAbort<T>(
-  promise: Promise<T>,
-  signal: AbortSignal,
-  onAbort: () => Error,
+export function untilAborted<T>(
+  work: Promise<T>,
+  bounds: readonly (AbortSignal | undefined)[],
+  reason?: () => unknown,
 ): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {})
-    return Promise.reject(onAbort())
+  const signals = bounds.filter((bound): bound is AbortSignal => bound !== undefined)
+  if (signals.length === 0) return work
+  const { signal, dispose } = joinSignals(signals)
+  const abort = () => {
+    work.catch(() => {})
+    return reason ? reason() : signal.reason
   }
+  if (signal.aborted) return Promise.reject(abort())
   return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(onAbort())
-    signal.addEventListener('abort', abort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', abort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort)
-        reject(error)
-      },
-    )
+    signal.addEventListener('abort', () => reject(abort()), { once: true })
+    work.then(resolve, reject).finally(dispose)
   })
 }
 

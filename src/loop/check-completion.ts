@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import { UsageError } from '../errors'
+import { untilAborted } from '../judge/retries'
 import { messages } from '../messages'
 import { currentCallContext, withCallContext } from '../runtime/call-context'
 import { runCountingModelCalls } from '../scorer/model-calls'
@@ -42,10 +43,10 @@ export async function checkCompletion(request: CheckRequest): Promise<Completion
       )
     const scorers: ScorerCheck[] = []
     if (request.parallel) {
-      scorers.push(...(await untilAborted(Promise.all(request.scorers.map(run)), request.signal)))
+      scorers.push(...(await untilAborted(Promise.all(request.scorers.map(run)), [request.signal])))
     } else {
       for (const [index, scorer] of request.scorers.entries()) {
-        const check = await untilAborted(run(scorer, index), request.signal)
+        const check = await untilAborted(run(scorer, index), [request.signal])
         scorers.push(check)
         if (request.strategy === 'all' ? !check.passed : check.passed) break
       }
@@ -92,7 +93,7 @@ async function runScorer(
           requestContext: request.requestContext,
         }),
       ),
-      deadline,
+      [deadline],
     )
   } catch (error) {
     const durationMs = performance.now() - started
@@ -138,24 +139,4 @@ function feedbackOf(scorers: ScorerCheck[], strategy: 'all' | 'any'): string {
   if (failing.length === 0) return loopFeedback.noScorers(strategy)
   if (failing.length === 1) return failing[0]?.reason ?? ''
   return failing.map((s) => `${loopFeedback.feedbackHeading(s.id)}\n${s.reason ?? ''}`).join('\n\n')
-}
-
-/** Settle like `promise`, or reject with the signal's reason as soon as it aborts. @internal */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
 }

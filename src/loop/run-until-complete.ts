@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { rejectUnknownKeys } from '../config/known-keys'
 import { UsageError } from '../errors'
+import { untilAborted } from '../judge/retries'
 import { messages } from '../messages'
 import { outputText, taskText } from '../output'
 import { emitRecord } from '../runtime/record-hooks'
-import { checkCompletion, untilAborted } from './check-completion'
+import { checkCompletion } from './check-completion'
 import { loopRecord } from './loop-record'
 import type {
   CompletionContext,
@@ -54,7 +55,7 @@ export async function runUntilComplete<Input = unknown, Output = unknown>(
     }
     const output = await untilAborted(
       Promise.resolve().then(() => agent(turn)),
-      signal,
+      [signal],
     )
     const text = outputText(output)
     conversation.push({ role: 'assistant', content: text })

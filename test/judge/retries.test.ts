@@ -48,3 +48,13 @@ test('a joined signal aborts with the reason of the source that aborted, and let
   caller.abort(new Error('test ended'))
   expect(other.signal.aborted).toBe(false)
 })
+
+test("an abort can end the wait with the caller's own error, and an unset bound is none", async () => {
+  const caller = new AbortController()
+  const never = new Promise<string>(() => {})
+  const waiting = untilAborted(never, [undefined, caller.signal], () => new Error('call aborted'))
+  caller.abort(new Error('the signal says why'))
+  await expect(waiting).rejects.toThrow('call aborted')
+  // No bound at all: the work is awaited as it is.
+  await expect(untilAborted(Promise.resolve('reply'), [undefined])).resolves.toBe('reply')
+})
