@@ -4,7 +4,7 @@ import type { JudgeCall, ScorerStepName } from '../records/records'
 import { type ExchangeEvent, withCallContext } from '../runtime/call-context'
 import type { RunChoices } from '../runtime/run-choices'
 import { cachedEmbedder, judgeFetch, judgeMayGoLive } from './cassette-bridge'
-import { type JudgeCallScope, judgeCallScope } from './judge-call-scope'
+import { callSignal, type JudgeCallScope, judgeCallScope } from './judge-call-scope'
 import { usageOf } from './price-table'
 
 /** An OpenAI-compatible `/embeddings` endpoint, called through the `openai` SDK. */
@@ -49,14 +49,14 @@ const AI_SDK_VERSIONS = ['v2', 'v3']
  * Embed `texts` with `embedder`, recorded and replayed like a judge call: an endpoint's request
  * goes through the judge's `fetch` (one cassette entry per request), any other embedder through
  * `cachedEmbedder` (one entry keyed on its id and the texts). Returns one vector per text and the
- * call as a {@link JudgeCall}.
+ * call as a {@link JudgeCall}. `choices`: the run's cassette mode, test and the test's signal
+ * (else the running test's, as a judge call's).
  * @internal
  */
 export async function embedTexts(
   embedder: EmbedderInput,
   texts: string[],
   step: ScorerStepName,
-  signal?: AbortSignal | undefined,
   choices: RunChoices = {},
 ): Promise<{ vectors: number[][]; call: JudgeCall }> {
   const events: ExchangeEvent[] = []
@@ -68,7 +68,7 @@ export async function embedTexts(
     test: choices.test,
     onExchange: (event) => events.push(event),
   })
-  const vectors = await embedWith(embedder, texts, signal, scope)
+  const vectors = await embedWith(embedder, texts, callSignal(choices.signal), scope)
   if (vectors.length !== texts.length || vectors.some((vector) => vector.length === 0)) {
     throw new UsageError(messages.embedderBadReply(label, texts.length, vectors.length))
   }

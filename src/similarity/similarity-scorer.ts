@@ -75,7 +75,6 @@ export function createSimilarityScorer(config: SimilarityScorerConfig): Similari
         config.embedder,
         texts,
         internals.step,
-        undefined,
         internals.choices,
       )
       internals.recordJudgeCall(call)

@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { createEditDistanceScorer, createSimilarityScorer } from '../../src'
+import { withRunChoices } from '../../src/runtime/run-choices'
 import { cosineSimilarity } from '../../src/similarity/cosine'
 import { editDistance, editSimilarity } from '../../src/similarity/edit-distance'
 import { type FakeOpenAI, fakeReply, startFakeOpenAI } from '../../src/testing'
@@ -100,4 +101,30 @@ test('an embedder that is none of the four forms is refused when the scorer is m
     /is not an embedding model rubricate can use/,
   )
   expect(() => createEditDistanceScorer({ threshold: 2 })).toThrow(/must be a number from 0 to 1/)
+})
+
+test("an AI SDK embedder hears the test's signal its scorer run was handed (a matcher's): a timed-out test ends the embedding", async () => {
+  const { configureRubricate } = await import('../../src')
+  configureRubricate({ cassettes: { mode: 'off' } })
+  let heard: AbortSignal | undefined
+  const embedder = {
+    specificationVersion: 'v2',
+    provider: 'test',
+    modelId: 'signal-embedder',
+    maxEmbeddingsPerCall: 8,
+    supportsParallelCalls: true,
+    doEmbed: async ({ values, abortSignal }: { values: string[]; abortSignal?: AbortSignal }) => {
+      heard = abortSignal
+      return { embeddings: values.map(() => [1, 0]) }
+    },
+  }
+  const testSignal = new AbortController()
+  const scorer = createSimilarityScorer({ embedder: embedder as never, expected: 'banana' })
+  const result = await scorer.run(
+    withRunChoices({ output: 'banana' }, { signal: testSignal.signal }),
+  )
+  expect(result.score).toBeCloseTo(1, 12)
+  expect(heard?.aborted).toBe(false)
+  testSignal.abort(new Error('the test timed out'))
+  expect(heard?.aborted).toBe(true)
 })

@@ -223,8 +223,8 @@ export function runHook<T>(hook: RedactHook, entry: T): T {
   return result as T
 }
 
-/** The name/value pairs of `Headers`. @internal */
-export function headerPairs(headers: Headers): [string, string][] {
+/** The name/value pairs of `Headers`. */
+function headerPairs(headers: Headers): [string, string][] {
   const pairs: [string, string][] = []
   headers.forEach((value, name) => {
     pairs.push([name, value])
@@ -232,8 +232,8 @@ export function headerPairs(headers: Headers): [string, string][] {
   return pairs
 }
 
-/** A body's text as JSON when it reads as JSON, else the text itself. @internal */
-export function parseBody(text: string): unknown {
+// A body's text as JSON when it reads as JSON, else the text itself.
+function parseBody(text: string): unknown {
   if (!text) return ''
   const first = text.trimStart()[0]
   if (first !== '{' && first !== '[') return text

@@ -102,7 +102,7 @@ export function entryJudgements(entry: CassetteEntry): Judgement[] {
   const reply = parseReply(replyText(entry))
   if (reply === undefined) return []
   const body = entry.request.body as Record<string, unknown> | null
-  const model = requestModel(body) ?? (typeof body?.model === 'string' ? body.model : undefined)
+  const model = requestModel(body)
   const promptText = requestPrompt(body)
   const prompt = promptIdentity(body)
   const out: Judgement[] = []
